@@ -1,0 +1,57 @@
+//! The `neuralis` command.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod check;
+mod normalize;
+
+/// Check, normalize and inspect neuralis tool packages.
+#[derive(Debug, Parser)]
+#[command(name = "neuralis", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check every tools/*.json in the given directories against the contract.
+    ///
+    /// Exit status: 0 with no errors (warnings allowed), 1 with any error, 2 on usage or
+    /// I/O errors.
+    Check(check::Args),
+    /// Print the normalized, canonical form of one tool file.
+    ///
+    /// Exit status: 0, or 1 with the diagnostics on stderr when the file fails the checks.
+    Normalize(normalize::Args),
+}
+
+/// Output format shared by the subcommands.
+#[derive(Debug, Clone, Copy, Default, ValueEnum)]
+pub enum Format {
+    /// rustc-style text.
+    #[default]
+    Human,
+    /// One JSON document.
+    Json,
+}
+
+/// Exit status for usage and I/O errors.
+pub const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Normalize(args) => normalize::run(&args),
+    }
+}

@@ -1,0 +1,404 @@
+//! The contract as data: every rule id with its severity, message and hint.
+//!
+//! One table serves the macros, the build emitter and `neuralis check`, so a rule reads
+//! the same wherever it fires. The ids are public interface (see `CONTRACT.md`).
+
+use std::fmt;
+
+/// How bad a violation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The package would fail to load, or the tool would be skipped.
+    Error,
+    /// It loads, but probably not as the author meant.
+    Warning,
+}
+
+impl Severity {
+    /// `"error"` or `"warning"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One rule of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// The stable id, for example `reserved-input-key`.
+    pub id: RuleId,
+    /// How bad a violation is.
+    pub severity: Severity,
+    /// The section of `CONTRACT.md` the rule belongs to.
+    pub section: u8,
+    /// What is wrong, lower-case, no final period.
+    pub message: &'static str,
+    /// What to do about it.
+    pub hint: &'static str,
+}
+
+macro_rules! rules {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $id:literal, $sev:ident, $section:literal,
+            $message:literal, $hint:literal;
+    )*) => {
+        /// A rule id of the contract.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum RuleId {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        /// Every rule, in `CONTRACT.md` order.
+        pub static RULES: &[Rule] = &[
+            $( Rule {
+                id: RuleId::$variant,
+                severity: Severity::$sev,
+                section: $section,
+                message: $message,
+                hint: $hint,
+            }, )*
+        ];
+
+        impl RuleId {
+            /// Every rule id, in `CONTRACT.md` order.
+            pub const ALL: &'static [RuleId] = &[$(RuleId::$variant,)*];
+
+            /// The stable id, as it appears in `CONTRACT.md`.
+            #[must_use]
+            pub const fn as_str(self) -> &'static str {
+                match self { $(RuleId::$variant => $id,)* }
+            }
+
+            /// Parses a stable id.
+            #[must_use]
+            pub fn from_id(id: &str) -> Option<Self> {
+                match id { $($id => Some(RuleId::$variant),)* _ => None }
+            }
+
+            /// The rule's row of the table.
+            #[must_use]
+            pub const fn rule(self) -> &'static Rule {
+                &RULES[self as usize]
+            }
+
+            /// The rule's severity.
+            #[must_use]
+            pub const fn severity(self) -> Severity {
+                self.rule().severity
+            }
+        }
+    };
+}
+
+rules! {
+    // 1. Files and names
+    /// A tool name must match `^[a-zA-Z0-9_-]{1,48}$`.
+    ToolName = "tool-name", Error, 1,
+        "tool name does not match `^[a-zA-Z0-9_-]{1,48}$`",
+        "use 1 to 48 ASCII letters, digits, `_` or `-`";
+    /// Two handlers in one crate claim one tool name.
+    DuplicateTool = "duplicate-tool", Error, 1,
+        "two handlers claim the same tool name",
+        "rename one of the handlers, or give it `name = \"...\"`";
+    /// The file is not one JSON object.
+    JsonSyntax = "json-syntax", Error, 1,
+        "the file is not one JSON object",
+        "write a single JSON object in UTF-8, with no duplicate keys";
+    // 2. The root schema
+    /// `$schema` is draft-07 and the document is a valid draft-07 schema.
+    SchemaDraft = "schema-draft", Error, 2,
+        "the document is not a valid draft-07 JSON Schema",
+        "set `$schema` to `http://json-schema.org/draft-07/schema#` and fix the keyword shown";
+    /// The root has `"type": "object"`.
+    RootType = "root-type", Error, 2,
+        "the root schema is not `\"type\": \"object\"`",
+        "add `\"type\": \"object\"` at the root";
+    /// The root has `"additionalProperties": false`.
+    RootClosed = "root-closed", Error, 2,
+        "the root schema is not closed",
+        "add `\"additionalProperties\": false` at the root";
+    /// The root admits keys only through its own `properties`.
+    RootComposition = "root-composition", Error, 2,
+        "the root admits keys other than through its own `properties`",
+        "declare every root key in the root's `properties`; keep `$ref`, `patternProperties` and property-declaring composition off the root";
+    /// Every required name is declared.
+    RequiredUndeclared = "required-undeclared", Error, 2,
+        "a `required` name is not declared in `properties`",
+        "declare the property, or remove it from `required`";
+    /// No reserved session key at the root.
+    ReservedInputKey = "reserved-input-key", Error, 2,
+        "a root property uses a reserved session-context name",
+        "rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)";
+    /// Too deep or too large to read safely.
+    DepthLimit = "depth-limit", Error, 2,
+        "the document is nested deeper than 128 levels or is larger than 4 MiB",
+        "flatten the schema or split the tool";
+    // 4. The x-neuralis block
+    /// The `x-neuralis` block is missing.
+    XnMissing = "xn-missing", Error, 4,
+        "the root has no `x-neuralis` object",
+        "add an `x-neuralis` block with at least `annotations.category`";
+    /// A nested object schema says nothing about extra keys.
+    OpenObjectImplicit = "open-object-implicit", Warning, 4,
+        "a nested object schema does not say whether it accepts other keys",
+        "set `additionalProperties` to `false` (closed) or `true` (an open bag)";
+    /// An unknown key in the `x-neuralis` block.
+    XnUnknownKey = "xn-unknown-key", Error, 4,
+        "unknown key in the `x-neuralis` block",
+        "remove the key or fix its spelling";
+    /// A recovery field in the `x-neuralis` block.
+    XnRecoveryField = "xn-recovery-field", Error, 4,
+        "a recovery field is declared on the tool",
+        "remove it: recovery posture is resolved by the platform's mutation-safety policy at run time, never declared on a tool";
+    /// A known `x-neuralis` key with the wrong type.
+    XnType = "xn-type", Error, 4,
+        "an `x-neuralis` key has the wrong type",
+        "give the key the type the contract states";
+    /// `annotations.category` is missing.
+    CategoryMissing = "category-missing", Error, 4,
+        "`annotations.category` is missing",
+        "add a category: `read`, `write`, `execute`, `network`, `machine`, `credential`, `admin` or `unknown`";
+    /// `annotations.category` has an unknown value.
+    CategoryInvalid = "category-invalid", Error, 4,
+        "`annotations.category` is not a known category",
+        "use one of `read`, `write`, `execute`, `network`, `machine`, `credential`, `admin`, `unknown`";
+    /// A default for a key the root does not declare, or of the wrong type.
+    DefaultsUndeclared = "defaults-undeclared", Error, 4,
+        "a default does not fit a root property",
+        "default only root properties, with values their schema accepts";
+    /// `askOnKeys` on a tool whose posture already asks.
+    AskonkeysPosture = "askonkeys-posture", Error, 4,
+        "`askOnKeys` is only valid on a destructive tool of category `write`, `execute`, `network` or `machine`",
+        "remove `askOnKeys`, or declare `destructiveHint: true` with one of those categories";
+    /// More than 8 `askOnKeys`.
+    AskonkeysTooMany = "askonkeys-too-many", Error, 4,
+        "`askOnKeys` lists more than 8 distinct keys",
+        "keep at most 8 keys; a tool that must ask about more should ask about every call";
+    /// A key listed twice in `askOnKeys`.
+    AskonkeysDuplicate = "askonkeys-duplicate", Error, 4,
+        "`askOnKeys` lists a key twice",
+        "list each key once";
+    /// An `askOnKeys` entry that is not a root property.
+    AskonkeysUndeclared = "askonkeys-undeclared", Error, 4,
+        "an `askOnKeys` key is not a root property of the tool's input",
+        "name a root property of this tool's input schema";
+    /// `readOnlyHint` and `destructiveHint` both true.
+    HintsContradict = "hints-contradict", Warning, 4,
+        "`readOnlyHint` and `destructiveHint` are both true",
+        "a tool that only reads destroys nothing: drop one of the hints";
+    /// The root has no description.
+    DescriptionMissing = "description-missing", Warning, 4,
+        "the root schema has no `description`",
+        "describe what the tool does and when to call it: the model decides from this text";
+    /// A read-only tool renders in the explored style without saying so.
+    PresentationImplicit = "presentation-implicit", Warning, 4,
+        "a read-only tool without `ui.cardType` or `ui.presentation` renders in the compact explored style",
+        "set `ui.presentation` explicitly";
+    /// `ui.cardType` names no declared card.
+    CardTypeUnmatched = "card-type-unmatched", Warning, 4,
+        "`ui.cardType` names no card the package declares",
+        "declare the card, or fix the card type; otherwise results fall back to the default card";
+    // 5. Tool results
+    /// A result is not of the contract's shape.
+    ResultShape = "result-shape", Warning, 5,
+        "the result is not of the shape `{ content, isError?, structuredContent?, _meta? }`",
+        "return text, image, audio or resource blocks; other block types are dropped";
+    /// `_meta` would reach the model.
+    ResultMeta = "result-meta", Warning, 5,
+        "`_meta` is UI/runtime-only and never reaches the model",
+        "put facts the model needs in `content`; keep accounting under `_meta.neuralis`";
+    /// A result exceeded a cap and was bounded.
+    ResultBound = "result-bound", Warning, 5,
+        "the result exceeded a cap and was bounded",
+        "paginate or summarize: return the headline fields as top-level `structuredContent` keys";
+    /// The settled status breaks the convention.
+    StatusConvention = "status-convention", Warning, 5,
+        "the result's `status` breaks the settled-status convention",
+        "use `ok: true|false`, or a status word without `pending` (except `pending_review`); put domain codes in fields like `httpStatus`";
+    /// How a result's card is chosen.
+    CardResolution = "card-resolution", Warning, 5,
+        "the result resolves to no declared card",
+        "set `ui.cardType` to a declared card";
+    /// The iframe payload exceeded its budget.
+    IframeBudget = "iframe-budget", Warning, 5,
+        "the card payload exceeded the iframe budget and was cut",
+        "keep card payloads under 131,072 bytes and strings under 16,384 characters";
+    // 6. Profile mcp-remote
+    /// A remote tool name is not wire-safe.
+    RemoteName = "remote-name", Error, 6,
+        "the remote tool name does not match `^[a-zA-Z0-9_-]{1,48}$`",
+        "rename the tool: it would be skipped at discovery";
+    /// A remote tool takes an assistant's own name.
+    RemoteReservedName = "remote-reserved-name", Error, 6,
+        "the remote tool takes a name reserved for the assistant's own tools",
+        "rename the tool";
+    /// The description will be rewritten.
+    RemoteDescription = "remote-description", Warning, 6,
+        "the description will be rewritten before the model sees it",
+        "write one plain sentence under 400 characters, without newlines, backticks or instruction-shaped phrases";
+    /// A construct the provider subset drops.
+    RemoteDropped = "remote-dropped", Warning, 6,
+        "a schema construct is dropped by the provider subset",
+        "simplify the argument, and validate it on the handler side (the toolkit does)";
+    /// A root property that looks like an entitlement.
+    RemoteEntitlement = "remote-entitlement", Warning, 6,
+        "a root property looks like an entitlement chosen by the model",
+        "resolve entitlements server-side from the caller and drop the argument";
+    // 7. Rules only the source can break
+    /// A tool's input is not a struct with named fields.
+    InputNotStruct = "input-not-struct", Error, 7,
+        "a tool's input type must be a struct with named fields",
+        "wrap the type in a struct with named fields";
+    /// A field type with no schema.
+    UnsupportedType = "unsupported-type", Error, 7,
+        "this field's type has no schema",
+        "use `#[schema(with = ...)]`, or enable the feature for the type's crate";
+    /// A serde attribute the toolkit does not model.
+    SerdeUnsupported = "serde-unsupported", Error, 7,
+        "this serde attribute is not modelled by the toolkit",
+        "remove the attribute or restructure the type; the schema would drift from what serde accepts";
+    /// A malformed `#[schema(...)]` argument.
+    SchemaAttr = "schema-attr", Error, 7,
+        "malformed `#[schema(...)]` argument",
+        "see the `#[schema]` reference for the accepted keys and values";
+    /// The abort signal does not match `cancellable`.
+    CancellableSignal = "cancellable-signal", Error, 7,
+        "a handler takes an abort signal exactly when it declares `cancellable`",
+        "declare `annotations(cancellable)` or stop reading the abort signal";
+    /// A handler the toolkit cannot call.
+    HandlerSignature = "handler-signature", Error, 7,
+        "the handler's signature is not one the toolkit can call",
+        "take the input by value and optionally `&ToolContext`; return a `ToolResult`, a `Serialize` value, or a `Result` of either";
+    // Build emitter
+    /// A file in `tools/` that no handler produces.
+    StaleToolFile = "stale-tool-file", Warning, 1,
+        "a file in `tools/` is produced by no handler",
+        "delete it, or turn pruning on in `neuralis_build`";
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RuleId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        RuleId::from_id(&id)
+            .ok_or_else(|| serde::de::Error::custom(format_args!("unknown rule id `{id}`")))
+    }
+}
+
+/// The session-context names no root property may take (`reserved-input-key`).
+pub const RESERVED_INPUT_KEYS: &[&str] = &[
+    "userId",
+    "projectId",
+    "agentId",
+    "conversationId",
+    "requestId",
+    "toolUseId",
+    "delegateRunId",
+    "delegateMode",
+    "role",
+    "priority",
+    "grantedFeatures",
+    "spendLimits",
+    "llmRateLimitRpm",
+    "agentAccess",
+    "agentOwnership",
+    "session",
+];
+
+/// The risk categories (`category-invalid`).
+pub const CATEGORIES: &[&str] = &[
+    "read",
+    "write",
+    "execute",
+    "network",
+    "machine",
+    "credential",
+    "admin",
+    "unknown",
+];
+
+/// The categories under which `askOnKeys` may gate anything (`askonkeys-posture`).
+pub const ASK_ON_KEYS_CATEGORIES: &[&str] = &["write", "execute", "network", "machine"];
+
+/// The most distinct keys `askOnKeys` may list (`askonkeys-too-many`).
+pub const ASK_ON_KEYS_MAX: usize = 8;
+
+/// Known keys of the `x-neuralis` block, per level (`xn-unknown-key`).
+pub mod known_keys {
+    /// Keys of `x-neuralis` itself.
+    pub const XN: &[&str] = &[
+        "family",
+        "operation",
+        "transport",
+        "defaults",
+        "annotations",
+        "ui",
+        "requires",
+        "askOnKeys",
+    ];
+    /// Keys of `x-neuralis.annotations`.
+    pub const ANNOTATIONS: &[&str] = &[
+        "title",
+        "readOnlyHint",
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+        "category",
+        "estimatedDurationMs",
+        "cancellable",
+    ];
+    /// Keys of `x-neuralis.ui`.
+    pub const UI: &[&str] = &["presentation", "cardType", "icon"];
+    /// Keys of `x-neuralis.requires`.
+    pub const REQUIRES: &[&str] = &["features", "escalations"];
+    /// The values of `ui.presentation`.
+    pub const PRESENTATIONS: &[&str] = &["inline", "explored", "card"];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_indexed_by_variant() {
+        for (i, rule) in RULES.iter().enumerate() {
+            assert_eq!(rule.id as usize, i);
+            assert_eq!(RuleId::from_id(rule.id.as_str()), Some(rule.id));
+            assert!(!rule.message.ends_with('.'), "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn every_contract_id_is_in_the_table() {
+        let contract = include_str!("../../../docs/rules.txt");
+        for id in contract.lines().filter(|l| !l.is_empty()) {
+            assert!(RuleId::from_id(id).is_some(), "{id} missing from the table");
+        }
+        assert_eq!(
+            contract.lines().filter(|l| !l.is_empty()).count(),
+            RULES.len()
+        );
+    }
+}

@@ -1,0 +1,16 @@
+//! neuralis-core: the tool contract at run time.
+//!
+//! - [`contract`]: every rule id of the contract with its severity, message and hint, the
+//!   [`Diagnostic`](contract::Diagnostic) type, and the checker for any `tools/*.json`.
+//! - [`schema`]: open-bag normalization and the canonical writer.
+//! - [`name`]: the wire-safe tool name, with no dependencies.
+//!
+//! The crate works on bytes and values; reading directories sits behind the default
+//! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
+
+pub mod contract;
+pub mod name;
+pub mod schema;
+
+pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
+pub use name::{TOOL_NAME_PATTERN, is_wire_safe_tool_name};
