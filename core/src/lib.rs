@@ -4,12 +4,15 @@
 //!   [`Diagnostic`](contract::Diagnostic) type, and the checker for any `tools/*.json`.
 //! - [`schema`]: open-bag normalization and the canonical writer.
 //! - [`name`]: the wire-safe tool name, with no dependencies.
+//! - [`remote`]: the `mcp-remote` profile: lowering to the provider subset, description
+//!   rewriting, wire names.
 //!
 //! The crate works on bytes and values; reading directories sits behind the default
 //! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
 
 pub mod contract;
 pub mod name;
+pub mod remote;
 pub mod schema;
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
