@@ -4,25 +4,7 @@
 //! drops everything else silently. [`lower`] does the same conversion and reports what
 //! it dropped, so the author learns what the model is never told.
 //!
-//! The subset, per schema node:
-//!
-//! | keyword | kept as |
-//! |---|---|
-//! | `type` | one of [`SUBSET_TYPES`]; `["T", "null"]` (either order) reads as `T`; `integer` stays `integer` |
-//! | `description` | a string, its first [`SCHEMA_DESCRIPTION_CAP`] characters (UTF-16 code units, never splitting a code point) |
-//! | `enum` | its first [`ENUM_CAP`] values as strings: strings as they are, numbers as their JSON text, `true`/`false`/`null` as those words |
-//! | `properties` | its first [`PROPERTIES_CAP`] entries in document order, each lowered |
-//! | `required` | the names it lists that are kept in the node's own `properties` **(ours)**: a provider may reject a required name it was never shown |
-//! | `items` | a single schema, lowered |
-//!
-//! Depth counts `properties` and `items` steps from the root (the root is depth 0). A
-//! node at depth [`DEPTH_CAP`] keeps everything but its `properties`, `items` and
-//! `required`, which are reported with [`DropReason::Depth`].
-//!
-//! Everything else is dropped and reported with its JSON pointer, its keyword and a
-//! [`DropReason`]. Entries inside a dropped construct are not visited. Keys of the
-//! lowered nodes keep their document order. Lowering is idempotent: lowering a lowered
-//! schema gives it back with nothing dropped.
+//! The rules are documented on [`lower`].
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -167,7 +149,34 @@ pub struct Lowered {
     pub dropped: Vec<Dropped>,
 }
 
-/// Lowers `schema` to the provider subset (see the [module docs](self)).
+/// Lowers `schema` to the provider subset, reporting what it drops.
+///
+/// The subset, per schema node:
+///
+/// | keyword | kept as |
+/// |---|---|
+/// | `type` | one of [`SUBSET_TYPES`]; `["T", "null"]` (either order) reads as `T`; `integer` stays `integer` |
+/// | `description` | a string, its first [`SCHEMA_DESCRIPTION_CAP`] characters (UTF-16 code units, never splitting a code point) |
+/// | `enum` | its first [`ENUM_CAP`] values as strings: strings as they are, numbers as their JSON text, `true`/`false`/`null` as those words |
+/// | `properties` | its first [`PROPERTIES_CAP`] entries in document order, each lowered |
+/// | `required` | the names it lists that are kept in the node's own `properties` **(ours)**: a provider may reject a required name it was never shown |
+/// | `items` | a single schema, lowered |
+///
+/// Depth counts `properties` and `items` steps from the root (the root is depth 0). A
+/// node at depth [`DEPTH_CAP`] keeps everything but its `properties`, `items` and
+/// `required`, which are reported with [`DropReason::Depth`].
+///
+/// Everything else is dropped and reported with its JSON pointer, its keyword and a
+/// [`DropReason`]. Entries inside a dropped construct are not visited. Keys of the
+/// lowered nodes keep their document order. Lowering is idempotent: lowering a lowered
+/// schema gives it back with nothing dropped.
+///
+/// Details **(ours)**: an `enum` value that is an object or an array, or that repeats an
+/// earlier value once coerced (`1` after `"1"`), is dropped; an `enum` left with no value
+/// is left out. A `required` name that is not a string, repeats, or has no kept property
+/// is dropped; `required: []` is left out silently. A `true` schema lowers to `{}`; a
+/// `false` schema or a non-schema value lowers to `{}` and is reported under the keyword
+/// that holds it.
 ///
 /// ```
 /// use neuralis_core::remote::{DropReason, lower};

@@ -101,7 +101,17 @@ impl Sanitized {
     }
 }
 
-/// Rewrites a tool description the way the platform does before storing it.
+/// Rewrites a tool description the way the platform does before storing it, in this
+/// order:
+///
+/// 1. every phrase of [`INSTRUCTION_PHRASES`] becomes [`REMOVED`];
+/// 2. each run of newlines (`\n`), carriage returns (`\r`), tabs and backticks becomes
+///    one space (spaces next to a run stay);
+/// 3. the result is cut to [`DESCRIPTION_CAP`] characters, counted as UTF-16 code units
+///    (as the platform, JavaScript, counts them); a cut never splits a code point.
+///
+/// Phrases go first, as the platform does them, so `system` and `prompt` joined by a
+/// backtick are collapsed into `system prompt` only after the phrase pass and stay.
 ///
 /// An ordinary description comes back byte-identical, with no changes.
 ///
