@@ -187,9 +187,16 @@ fn replace_phrases(text: &str, changes: &mut Vec<Change>) -> String {
     let mut i = 0;
     let mut prev: Option<char> = None;
     while let Some(c) = text[i..].chars().next() {
-        if !prev.is_some_and(is_word_char) {
+        // Every phrase starts with an ASCII letter: test only those that start with `c`.
+        let first = u8::try_from(c).ok().filter(u8::is_ascii_alphabetic);
+        if let Some(first) = first.filter(|_| !prev.is_some_and(is_word_char)) {
             let best = INSTRUCTION_PHRASES
                 .iter()
+                .filter(|p| {
+                    p.as_bytes()
+                        .first()
+                        .is_some_and(|b| b.eq_ignore_ascii_case(&first))
+                })
                 .filter_map(|p| match_phrase(text, i, p).map(|end| (end, *p)))
                 .max_by_key(|&(end, _)| end);
             if let Some((end, phrase)) = best {

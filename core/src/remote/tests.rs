@@ -488,6 +488,16 @@ fn every_listed_phrase_is_removed() {
 }
 
 #[test]
+fn phrases_are_lower_case_ascii_words() {
+    // The matcher relies on it: it tests a phrase only where its first letter is.
+    for phrase in INSTRUCTION_PHRASES {
+        assert!(phrase.starts_with(|c: char| c.is_ascii_lowercase()), "{phrase}");
+        assert!(!phrase.contains("  ") && !phrase.ends_with(' '), "{phrase}");
+        assert!(phrase.is_ascii() && !phrase.chars().any(|c| c.is_ascii_uppercase()));
+    }
+}
+
+#[test]
 fn contract_phrases_are_in_the_list() {
     for phrase in [
         "ignore previous instructions",
