@@ -166,7 +166,9 @@ fn check_node(node: &Value, ptr: &str, depth: usize) -> Result<(), String> {
         }
     }
     if let Some(t) = obj.get("type") {
-        let t = t.as_str().ok_or_else(|| format!("{ptr}: type not a string"))?;
+        let t = t
+            .as_str()
+            .ok_or_else(|| format!("{ptr}: type not a string"))?;
         if !SUBSET_TYPES.contains(&t) {
             return Err(format!("{ptr}: type `{t}`"));
         }

@@ -114,14 +114,16 @@ impl Dropped {
                 format!("property `{last}` is past the first {PROPERTIES_CAP} and is dropped")
             }
             (DropReason::Truncated, "enum") => {
-                format!("`enum` value {last} is past the first {ENUM_CAP} and is dropped")
+                format!(
+                    "the `enum` value at index {last} is past the first {ENUM_CAP} and is dropped"
+                )
             }
             (DropReason::Truncated, "description") => {
                 format!("the `description` is cut to its first {SCHEMA_DESCRIPTION_CAP} characters")
             }
             (DropReason::Truncated, "required") => {
                 format!(
-                    "required name {last} is dropped with its property, past the first {PROPERTIES_CAP}"
+                    "the `required` entry at index {last} names a property past the first {PROPERTIES_CAP} and is dropped"
                 )
             }
             (DropReason::Depth, _) => {

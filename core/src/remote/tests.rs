@@ -491,7 +491,10 @@ fn every_listed_phrase_is_removed() {
 fn phrases_are_lower_case_ascii_words() {
     // The matcher relies on it: it tests a phrase only where its first letter is.
     for phrase in INSTRUCTION_PHRASES {
-        assert!(phrase.starts_with(|c: char| c.is_ascii_lowercase()), "{phrase}");
+        assert!(
+            phrase.starts_with(|c: char| c.is_ascii_lowercase()),
+            "{phrase}"
+        );
         assert!(!phrase.contains("  ") && !phrase.ends_with(' '), "{phrase}");
         assert!(phrase.is_ascii() && !phrase.chars().any(|c| c.is_ascii_uppercase()));
     }
