@@ -41,7 +41,9 @@ use crate::contract::{Diagnostic, RuleId};
 /// `remote-reserved-name`, `remote-description`, `remote-dropped` (one warning per
 /// dropped construct whose [`DropReason::is_reported`]) and `remote-entitlement`.
 ///
-/// `remote-name` is not reported here: for a file, `tool-name` already covers it.
+/// `remote-name` is not reported here: for a file, `tool-name` already covers it. A root
+/// description past 500 characters gets `remote-description` alone, not also
+/// `remote-dropped`.
 /// A missing or non-string description is left to `description-missing` and
 /// `schema-draft`.
 ///
@@ -75,6 +77,9 @@ pub fn check_profile(name: &str, schema: &Value) -> Vec<Diagnostic> {
             .dropped
             .into_iter()
             .filter(|d| d.reason.is_reported())
+            // A root description past 500 characters is past 400 too: `remote-description`
+            // already says so, with the text as stored.
+            .filter(|d| !(d.pointer == "/description" && d.reason == DropReason::Truncated))
             .map(|d| {
                 Diagnostic::new(RuleId::RemoteDropped, d.pointer.clone()).with_message(d.describe())
             }),

@@ -765,6 +765,18 @@ fn description_warning_both_ways() {
     );
     let at_cap = json!({ "description": "a".repeat(400) });
     assert!(check_profile("search", &at_cap).is_empty());
+
+    // Past 500 the schema's description is cut too; one warning says it all.
+    let very_long = json!({ "description": "a".repeat(501) });
+    assert_eq!(
+        rules(&check_profile("search", &very_long)),
+        [(RuleId::RemoteDescription, "/description")]
+    );
+    let nested = json!({ "properties": { "a": { "description": "a".repeat(501) } } });
+    assert_eq!(
+        rules(&check_profile("search", &nested)),
+        [(RuleId::RemoteDropped, "/properties/a/description")]
+    );
 }
 
 #[test]
@@ -812,4 +824,34 @@ fn drop_descriptions_name_the_construct() {
         found[1].message,
         "this `enum` cannot be expressed in the provider subset and is dropped"
     );
+}
+
+#[test]
+fn property_names_contract_only_when_it_is_the_default() {
+    let own = json!({ "additionalProperties": true, "propertyNames": { "pattern": "^a" } });
+    assert_eq!(
+        dropped(&json!({ "items": own })),
+        [
+            d(
+                "/items/additionalProperties",
+                "additionalProperties",
+                DropReason::Contract
+            ),
+            d(
+                "/items/propertyNames",
+                "propertyNames",
+                DropReason::Unsupported
+            ),
+        ]
+    );
+    // The default that normalization injects (section 3). Until the schema module
+    // defines it, its stub is not an object and there is nothing to compare.
+    let default = crate::schema::default_property_names();
+    if default.is_object() {
+        let bag = json!({ "additionalProperties": true, "propertyNames": default });
+        assert_eq!(
+            dropped(&bag)[1],
+            d("/propertyNames", "propertyNames", DropReason::Contract)
+        );
+    }
 }
