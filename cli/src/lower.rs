@@ -106,12 +106,30 @@ pub fn run(args: &Args) -> ExitCode {
     }
 }
 
-/// Parses the file as one JSON object, or says why not (`json-syntax`).
+/// The largest file read (`depth-limit`): 4 MiB.
+const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Parses the file as one JSON object, or says why not (`json-syntax`, or `depth-limit`
+/// for a file over 4 MiB or nested past the parser's 128 levels).
 fn parse(bytes: &[u8]) -> Result<Value, Diagnostic> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(
+            Diagnostic::new(RuleId::DepthLimit, "").with_message(format!(
+                "the file is {} bytes, more than 4 MiB",
+                bytes.len()
+            )),
+        );
+    }
     match serde_json::from_slice::<Value>(bytes) {
         Ok(value) if value.is_object() => Ok(value),
         Ok(_) => Err(Diagnostic::new(RuleId::JsonSyntax, "")
             .with_message("the file is a JSON value but not an object")),
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
+            Err(Diagnostic::new(RuleId::DepthLimit, "").at(Location {
+                line: e.line(),
+                column: e.column().max(1),
+            }))
+        }
         Err(e) => Err(Diagnostic::new(RuleId::JsonSyntax, "")
             .with_message(format!("the file is not one JSON object: {e}"))
             .at(Location {

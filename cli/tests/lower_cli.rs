@@ -166,6 +166,16 @@ fn bad_json_and_missing_files() {
     assert!(err.contains("error[json-syntax]"), "{err}");
     assert!(err.contains("broken.json:1:"), "{err}");
 
+    let deep = write(
+        "bad",
+        "deep.json",
+        &format!("{}{}", "[".repeat(200), "]".repeat(200)),
+    );
+    let out = lower(&[], &deep);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error[depth-limit]"), "{err}");
+
     let array = write("bad", "array.json", "[]");
     assert_eq!(lower(&[], &array).status.code(), Some(1));
 

@@ -111,7 +111,10 @@ impl Dropped {
         let k = &self.keyword;
         match (self.reason, k.as_str()) {
             (DropReason::Truncated, "properties") => {
-                format!("property `{last}` is past the first {PROPERTIES_CAP} and is dropped")
+                format!(
+                    "property `{}` is past the first {PROPERTIES_CAP} and is dropped",
+                    last.escape_debug()
+                )
             }
             (DropReason::Truncated, "enum") => {
                 format!(

@@ -189,7 +189,8 @@ pub fn check_entitlements(schema: &Value) -> Vec<Diagnostic> {
                     push_pointer("/properties", name),
                 )
                 .with_message(format!(
-                    "root property `{name}` looks like an entitlement (`{word}`) chosen by the model"
+                    "root property `{}` looks like an entitlement (`{word}`) chosen by the model",
+                    name.escape_debug()
                 )),
             )
         })
