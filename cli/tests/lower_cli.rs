@@ -184,3 +184,18 @@ fn bad_json_and_missing_files() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
+
+#[test]
+fn four_mib_is_the_limit() {
+    const LIMIT: usize = 4 * 1024 * 1024;
+    let fits = format!("{{}}{}", " ".repeat(LIMIT - 2));
+    let file = write("size", "at_limit.json", &fits);
+    assert_eq!(lower(&[], &file).status.code(), Some(0));
+
+    let over = format!("{{}}{}", " ".repeat(LIMIT - 1));
+    let file = write("size", "over_limit.json", &over);
+    let out = lower(&[], &file);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error[depth-limit]"), "{err}");
+}
