@@ -110,8 +110,8 @@ impl Sanitized {
 /// 3. the result is cut to [`DESCRIPTION_CAP`] characters, counted as UTF-16 code units
 ///    (as the platform, JavaScript, counts them); a cut never splits a code point.
 ///
-/// Phrases go first, as the platform does them, so `system` and `prompt` joined by a
-/// backtick are collapsed into `system prompt` only after the phrase pass and stay.
+/// Phrases go first, as on the platform: `system` and `prompt` joined by a backtick pass
+/// the phrase step and come out of the collapse as `system prompt`.
 ///
 /// An ordinary description comes back byte-identical, with no changes.
 ///
