@@ -378,8 +378,8 @@ fn flat_width(v: &Value, ctx: Ctx, budget: usize) -> Option<usize> {
             w
         }
         Value::Object(map) if map.is_empty() => 2,
-        // A schema object is never written on one line.
-        Value::Object(_) if ctx == Ctx::Schema => return None,
+        // A schema object and the `x-neuralis` block are never written on one line.
+        Value::Object(_) if matches!(ctx, Ctx::Schema | Ctx::Xn) => return None,
         Value::Object(map) => {
             // `{ ` + ` }` + `, ` between members + `: ` per member.
             let mut w = 4 + (map.len() - 1) * 2 + map.len() * 2;
