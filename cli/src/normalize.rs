@@ -19,7 +19,7 @@ pub struct Args {
 /// Exit status: 0 (warnings, if any, on stderr), 1 with the diagnostics on stderr when the
 /// file has an error, 2 when it cannot be read.
 pub fn run(args: &Args) -> ExitCode {
-    let bytes = match std::fs::read(&args.file) {
+    let bytes = match read_capped(&args.file) {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("error: cannot read `{}`: {e}", args.file.display());
@@ -59,6 +59,16 @@ pub fn run(args: &Args) -> ExitCode {
         return ExitCode::from(crate::EXIT_USAGE);
     }
     ExitCode::SUCCESS
+}
+
+/// Reads at most one byte past the contract's 4 MiB limit: the checker refuses more anyway.
+fn read_capped(file: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)?
+        .take(neuralis_core::package::MAX_READ_BYTES)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The tool name of a file: its stem.

@@ -82,7 +82,7 @@ fn property(rng: &mut Rng, depth: u32) -> Value {
             "type": "string",
             "minLength": 1,
             "maxLength": 200 + rng.below(800),
-            "pattern": "^[^\\u0000]*$",
+            "pattern": "^[a-zA-Z0-9 ._-]*$",
             "description": description(rng),
         }),
         2 => json!({
