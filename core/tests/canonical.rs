@@ -311,3 +311,24 @@ proptest! {
         prop_assert_eq!(once, twice);
     }
 }
+
+#[test]
+fn deep_documents_are_normalized_and_written() {
+    // 50 nested open bags: 100 JSON levels, plus the injected `propertyNames` at each.
+    let mut doc = json!({ "type": "string" });
+    for _ in 0..50 {
+        doc = json!({ "type": "object", "additionalProperties": doc });
+    }
+    let mut doc =
+        json!({ "type": "object", "additionalProperties": false, "properties": { "p": doc } });
+    neuralis_core::schema::normalize(&mut doc);
+    let mut bag = &doc["properties"]["p"];
+    for level in 0..50 {
+        assert!(bag.get("propertyNames").is_some(), "level {level}");
+        bag = &bag["additionalProperties"];
+    }
+    let out = to_canonical_string(&doc);
+    let back: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(back, doc);
+    assert_eq!(to_canonical_string(&back), out);
+}
