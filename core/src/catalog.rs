@@ -334,7 +334,7 @@ impl ToolMeta {
 }
 
 /// One loaded tool: its name, normalized schema, and typed `x-neuralis` block.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolEntry {
     /// The tool name (the file stem).
     pub name: String,

@@ -60,6 +60,45 @@ impl Package {
     pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
         self.tools.iter().find(|t| t.name == name)
     }
+
+    /// The tools a caller with the `granted` features sees (catalog, MCP listing, client
+    /// snapshot): those whose `requires.features` are all granted.
+    ///
+    /// ```
+    /// use neuralis_core::package::load_package_from_sources;
+    /// let tool = |features: &str| format!(r#"{{"type":"object","additionalProperties":false,
+    ///     "description":"d","x-neuralis":{{"annotations":{{"category":"read"}},
+    ///     "requires":{{"features":[{features}]}}}}}}"#);
+    /// let package = load_package_from_sources([
+    ///     ("open", tool("")),
+    ///     ("gated", tool(r#""weather.read""#)),
+    /// ]);
+    /// let seen: Vec<_> = package.visible_tools(["other"]).map(|t| t.name.as_str()).collect();
+    /// assert_eq!(seen, ["open"]);
+    /// assert_eq!(package.visible_tools(["weather.read"]).count(), 2);
+    /// ```
+    pub fn visible_tools<'a, S: AsRef<str>>(
+        &'a self,
+        granted: impl IntoIterator<Item = S>,
+    ) -> impl Iterator<Item = &'a ToolEntry> + 'a {
+        let granted: Vec<String> = granted.into_iter().map(|g| g.as_ref().to_owned()).collect();
+        self.tools
+            .iter()
+            .filter(move |t| t.features_satisfied(&granted))
+    }
+
+    /// The tool a direct dispatch of `name` may run for a caller with the `granted` features.
+    ///
+    /// `None` both when no tool has that name and when the caller lacks a required feature,
+    /// so the refusal can be the one generic message of an unknown tool and reveal nothing.
+    #[must_use]
+    pub fn dispatchable<S: AsRef<str>>(
+        &self,
+        name: &str,
+        granted: impl IntoIterator<Item = S>,
+    ) -> Option<&ToolEntry> {
+        self.tool(name).filter(|t| t.features_satisfied(granted))
+    }
 }
 
 /// Loads tools from `(name, bytes)` pairs, `name` being the tool name (the file stem).

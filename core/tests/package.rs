@@ -170,3 +170,31 @@ proptest! {
         prop_assert_eq!(package.tools.len() == 1, package.files[0].loaded);
     }
 }
+
+#[test]
+fn the_feature_gate_hides_tools_and_refuses_dispatch_alike() {
+    let package = load_package_from_sources([
+        ("catalog_list", CATALOG_LIST),
+        ("weather_forecast", WEATHER),
+    ]);
+    let seen = |granted: &[&str]| {
+        package
+            .visible_tools(granted.iter().copied())
+            .map(|t| t.name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(seen(&[]), ["catalog_list"]);
+    assert_eq!(
+        seen(&["weather.read"]),
+        ["catalog_list", "weather_forecast"]
+    );
+    assert!(
+        package
+            .dispatchable("weather_forecast", ["weather.read"])
+            .is_some()
+    );
+    let gated = package.dispatchable("weather_forecast", ["weather.write"]);
+    let unknown = package.dispatchable("no_such_tool", ["weather.read"]);
+    assert_eq!(gated, None);
+    assert_eq!(unknown, None);
+}
