@@ -79,13 +79,18 @@ fn the_default_property_names_behaves_as_the_contract_says_under_ecma_262() {
         "node failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let verdicts: Vec<(String, bool)> = serde_json::from_slice(&out.stdout).unwrap();
+    let verdicts: Vec<(String, bool, bool)> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdicts.len(), keys.len());
-    for (key, valid) in verdicts {
+    for ((key, valid, valid_without_u), sent) in verdicts.into_iter().zip(&keys) {
+        assert_eq!(key, *sent, "ajv answered for another key");
         let expected = ACCEPTED.contains(&key.as_str());
         assert_eq!(
             valid, expected,
             "ajv: `{key}` accepted = {valid}, expected {expected}"
+        );
+        assert_eq!(
+            valid_without_u, expected,
+            "ajv without the `u` flag: `{key}` accepted = {valid_without_u}, expected {expected}"
         );
     }
 }
