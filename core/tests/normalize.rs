@@ -108,6 +108,24 @@ fn every_schema_position_is_walked() {
 }
 
 #[test]
+fn properties_named_like_keywords_are_schemas() {
+    for name in [
+        "not",
+        "if",
+        "default",
+        "enum",
+        "x-neuralis",
+        "propertyNames",
+    ] {
+        let mut props = serde_json::Map::new();
+        props.insert(name.to_owned(), BAG());
+        let v = normalized(root_with(json!({ "type": "object", "properties": props })));
+        let pointer = format!("/properties/p/properties/{name}");
+        assert!(has_default(&v, &pointer), "no default at {pointer}");
+    }
+}
+
+#[test]
 fn root_level_definitions_and_combinators_are_walked() {
     let v = normalized(json!({
         "type": "object",
@@ -287,15 +305,36 @@ fn arb_doc() -> impl Strategy<Value = Value> {
     })
 }
 
-/// The subtrees normalization must never change, collected from the original document.
+/// The subtrees normalization must never change, collected from the original document by
+/// the same walk over schema positions (a property *named* `not` is a schema, not `not`).
 fn frozen(v: &Value, out: &mut Vec<(String, Value)>, pointer: &str) {
     let Value::Object(map) = v else { return };
+    let ptr = |base: &str, k: &str| format!("{base}/{}", k.replace('~', "~0").replace('/', "~1"));
     for (k, child) in map {
-        let p = format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1"));
+        let p = ptr(pointer, k);
         match k.as_str() {
             "not" | "if" | "default" | "const" | "enum" | "examples" | "x-neuralis" | "x-other"
             | "a" | "type" => out.push((p, child.clone())),
-            _ => frozen(child, out, &p),
+            "properties" | "patternProperties" | "definitions" | "dependencies" => {
+                if let Value::Object(m) = child {
+                    for (name, sub) in m {
+                        frozen(sub, out, &ptr(&p, name));
+                    }
+                }
+            }
+            "allOf" | "anyOf" | "oneOf" | "items" if child.is_array() => {
+                for (i, sub) in child.as_array().into_iter().flatten().enumerate() {
+                    frozen(sub, out, &ptr(&p, &i.to_string()));
+                }
+            }
+            "items"
+            | "additionalProperties"
+            | "additionalItems"
+            | "contains"
+            | "propertyNames"
+            | "then"
+            | "else" => frozen(child, out, &p),
+            _ => {}
         }
     }
 }
