@@ -120,6 +120,9 @@ pub struct XnOrder {
 }
 
 /// The widest line that holds an array or object written on one line.
+///
+/// 100 is what the platform's documents show: their `x-neuralis` example keeps an 86-column
+/// `ui` line on one line, and their complete example breaks a 115-column `annotations`.
 pub const LINE_WIDTH: usize = 100;
 
 const INDENT: usize = 2;
