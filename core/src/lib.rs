@@ -6,12 +6,16 @@
 //! - [`name`]: the wire-safe tool name, with no dependencies.
 //! - [`remote`]: the `mcp-remote` profile: lowering to the provider subset, description
 //!   rewriting, wire names.
+//! - [`catalog`]: the typed `x-neuralis` block and its run-time meanings.
+//! - [`package`]: loading a package's tools (`load_package` behind the `fs` feature).
 //!
 //! The crate works on bytes and values; reading directories sits behind the default
 //! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
 
+pub mod catalog;
 pub mod contract;
 pub mod name;
+pub mod package;
 pub mod remote;
 pub mod schema;
 
