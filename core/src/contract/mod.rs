@@ -1,6 +1,7 @@
 //! The contract: rule table, diagnostics, and the checker for any `tools/*.json`.
 
 mod check;
+pub mod json;
 mod diag;
 pub mod rules;
 
