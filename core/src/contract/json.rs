@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer as _, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::diag::{Diagnostic, Location};
