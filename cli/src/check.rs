@@ -75,8 +75,8 @@ pub fn run(args: &Args) -> ExitCode {
 fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for arg in args {
-        let meta = std::fs::metadata(arg)
-            .map_err(|e| format!("cannot read `{}`: {e}", arg.display()))?;
+        let meta =
+            std::fs::metadata(arg).map_err(|e| format!("cannot read `{}`: {e}", arg.display()))?;
         if !meta.is_dir() {
             files.push(arg.clone());
             continue;

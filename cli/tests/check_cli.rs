@@ -78,13 +78,21 @@ fn errors_exit_1_with_the_json_report() {
     );
     // The extras: the line and column of the offending key.
     let first = &report["tools"][0]["errors"][0];
-    assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(9), Some(5)));
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(9), Some(5))
+    );
 }
 
 #[test]
 fn warnings_alone_exit_0() {
     let out = neuralis(&["check", "tests/fixtures/good", "--format", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let report = json_of(&out);
     assert_eq!(
         report["summary"],
@@ -97,18 +105,41 @@ fn warnings_alone_exit_0() {
         .map(|t| t["name"].as_str().expect("a name"))
         .collect();
     assert_eq!(names, ["catalog_list", "quiet_note", "weather_forecast"]);
-    assert_eq!(report["tools"][1]["warnings"][0]["rule"], "description-missing");
+    assert_eq!(
+        report["tools"][1]["warnings"][0]["rule"],
+        "description-missing"
+    );
 }
 
 #[test]
 fn cards_enable_card_type_unmatched() {
     let file = "tests/fixtures/good/weather_forecast.json";
-    let out = neuralis(&["check", file, "--format", "json", "--cards", "weather.daily,default"]);
+    let out = neuralis(&[
+        "check",
+        file,
+        "--format",
+        "json",
+        "--cards",
+        "weather.daily,default",
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let report = json_of(&out);
-    assert_eq!(report["tools"][0]["warnings"][0]["rule"], "card-type-unmatched");
-    assert_eq!(report["tools"][0]["warnings"][0]["pointer"], "/x-neuralis/ui/cardType");
-    let out = neuralis(&["check", file, "--format", "json", "--cards", "weather.result"]);
+    assert_eq!(
+        report["tools"][0]["warnings"][0]["rule"],
+        "card-type-unmatched"
+    );
+    assert_eq!(
+        report["tools"][0]["warnings"][0]["pointer"],
+        "/x-neuralis/ui/cardType"
+    );
+    let out = neuralis(&[
+        "check",
+        file,
+        "--format",
+        "json",
+        "--cards",
+        "weather.result",
+    ]);
     assert_eq!(json_of(&out)["summary"]["warnings"], 0);
 }
 
@@ -126,7 +157,10 @@ error[reserved-input-key]: root property `userId` uses a reserved session-contex
   = at: /properties/userId
 ";
     assert!(text.starts_with(expected), "{text}");
-    assert!(text.ends_with("error: checked 2 files: 4 errors, 0 warnings\n"), "{text}");
+    assert!(
+        text.ends_with("error: checked 2 files: 4 errors, 0 warnings\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -137,7 +171,9 @@ fn io_and_usage_errors_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no_such_dir"));
     assert_eq!(neuralis(&["check"]).status.code(), Some(2));
     assert_eq!(
-        neuralis(&["check", "tests/fixtures/good", "--format", "xml"]).status.code(),
+        neuralis(&["check", "tests/fixtures/good", "--format", "xml"])
+            .status
+            .code(),
         Some(2)
     );
 }

@@ -160,7 +160,11 @@ impl Tool {
     /// The message of the one `rule` diagnostic.
     #[track_caller]
     fn message(&self, rule: RuleId) -> Diagnostic {
-        let found: Vec<_> = self.check().into_iter().filter(|d| d.rule == rule).collect();
+        let found: Vec<_> = self
+            .check()
+            .into_iter()
+            .filter(|d| d.rule == rule)
+            .collect();
         assert_eq!(found.len(), 1, "{found:#?}");
         found.into_iter().next().expect("one")
     }
@@ -174,8 +178,14 @@ fn the_base_is_clean() {
 #[test]
 fn the_seed_examples_pass() {
     for (name, path) in [
-        ("catalog_list", "../examples/catalog/tools/catalog_list.json"),
-        ("weather_forecast", "../examples/weather/tools/weather_forecast.json"),
+        (
+            "catalog_list",
+            "../examples/catalog/tools/catalog_list.json",
+        ),
+        (
+            "weather_forecast",
+            "../examples/weather/tools/weather_forecast.json",
+        ),
     ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
         let bytes = std::fs::read(&path).expect("the example exists");
@@ -222,7 +232,12 @@ fn json_syntax() {
         b"\xef\xbb\xbf{}",
     ] {
         let report = check_bytes("probe", bad);
-        assert_eq!(report.diagnostics.len(), 1, "{bad:?}: {:#?}", report.diagnostics);
+        assert_eq!(
+            report.diagnostics.len(),
+            1,
+            "{bad:?}: {:#?}",
+            report.diagnostics
+        );
         let d = &report.diagnostics[0];
         assert_eq!(d.rule, RuleId::JsonSyntax, "{bad:?}");
         assert_eq!(d.pointer, "");
@@ -231,7 +246,12 @@ fn json_syntax() {
     }
     // Near miss: the same key in two different objects.
     let report = check_bytes("probe", br#"{"a": {"x": 1}, "b": {"x": 2}}"#);
-    assert!(report.diagnostics.iter().all(|d| d.rule != RuleId::JsonSyntax));
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .all(|d| d.rule != RuleId::JsonSyntax)
+    );
     assert!(report.schema.is_some());
 }
 
@@ -247,7 +267,11 @@ fn json_syntax_duplicate_key_is_located() {
 }
 
 fn nested(levels: usize) -> String {
-    format!("{}{}", "{\"a\":".repeat(levels - 1) + "{", "}".repeat(levels))
+    format!(
+        "{}{}",
+        "{\"a\":".repeat(levels - 1) + "{",
+        "}".repeat(levels)
+    )
 }
 
 #[test]
@@ -271,8 +295,11 @@ fn depth_limit() {
     // Near miss: exactly 128 levels parse (and get the ordinary rules, not depth-limit).
     let ok = check_bytes("probe", nested(128).as_bytes());
     assert!(ok.schema.is_some());
-    assert!(ok.diagnostics.iter().all(|d| d.rule != RuleId::DepthLimit
-        && d.rule != RuleId::JsonSyntax));
+    assert!(
+        ok.diagnostics
+            .iter()
+            .all(|d| d.rule != RuleId::DepthLimit && d.rule != RuleId::JsonSyntax)
+    );
 }
 
 #[test]
@@ -284,7 +311,12 @@ fn depth_limit_on_size() {
     assert_eq!(report.diagnostics[0].rule, RuleId::DepthLimit);
     big.pop();
     let report = check_bytes("probe", &big);
-    assert!(report.diagnostics.iter().all(|d| d.rule != RuleId::DepthLimit));
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .all(|d| d.rule != RuleId::DepthLimit)
+    );
 }
 
 // --- section 2 ---------------------------------------------------------------------------
@@ -292,7 +324,10 @@ fn depth_limit_on_size() {
 #[test]
 fn schema_draft_uri() {
     tool()
-        .set("/$schema", json!("https://json-schema.org/draft/2020-12/schema"))
+        .set(
+            "/$schema",
+            json!("https://json-schema.org/draft/2020-12/schema"),
+        )
         .reports_only(RuleId::SchemaDraft, &["/$schema"]);
     tool()
         .set("/$schema", json!("http://json-schema.org/draft-07/schema"))
@@ -330,7 +365,9 @@ fn root_type() {
         .set("/type", json!(["object", "null"]))
         .reports(RuleId::RootType, "/type");
     tool().remove("/type").reports(RuleId::RootType, "");
-    tool().set("/type", json!("object")).accepts(RuleId::RootType);
+    tool()
+        .set("/type", json!("object"))
+        .accepts(RuleId::RootType);
 }
 
 #[test]
@@ -357,23 +394,35 @@ fn root_composition() {
         .set("/definitions/input", json!({"type": "object"}))
         .reports(RuleId::RootComposition, "/$ref");
     tool()
-        .set("/allOf", json!([{"required": ["query"]}, {"properties": {"extra": {}}}]))
+        .set(
+            "/allOf",
+            json!([{"required": ["query"]}, {"properties": {"extra": {}}}]),
+        )
         .reports_only(RuleId::RootComposition, &["/allOf/1"]);
     tool()
         .set("/if", json!({"properties": {"query": {"const": "a"}}}))
         .set("/then", json!({"required": ["limit"]}))
         .reports_only(RuleId::RootComposition, &["/if"]);
     tool()
-        .set("/dependencies", json!({"query": {"properties": {"extra": {}}}}))
+        .set(
+            "/dependencies",
+            json!({"query": {"properties": {"extra": {}}}}),
+        )
         .reports(RuleId::RootComposition, "/dependencies/query");
     // Through nested composition.
     tool()
-        .set("/anyOf", json!([{"not": {"oneOf": [{}, {"properties": {"x": {}}}]}}]))
+        .set(
+            "/anyOf",
+            json!([{"not": {"oneOf": [{}, {"properties": {"x": {}}}]}}]),
+        )
         .reports(RuleId::RootComposition, "/anyOf/0");
     // Through a local `$ref`, with a reference cycle on the way.
     tool()
         .set("/oneOf", json!([{"$ref": "#/definitions/a"}]))
-        .set("/definitions/a", json!({"allOf": [{"$ref": "#/definitions/b"}]}))
+        .set(
+            "/definitions/a",
+            json!({"allOf": [{"$ref": "#/definitions/b"}]}),
+        )
         .set(
             "/definitions/b",
             json!({"anyOf": [{"$ref": "#/definitions/a"}, {"properties": {"x": {}}}]}),
@@ -382,7 +431,10 @@ fn root_composition() {
 
     // Near misses: branches that only require, or reach only property-less schemas.
     tool()
-        .set("/anyOf", json!([{"required": ["query"]}, {"required": ["limit"]}]))
+        .set(
+            "/anyOf",
+            json!([{"required": ["query"]}, {"required": ["limit"]}]),
+        )
         .set("/not", json!({"required": ["limit"]}))
         .set("/oneOf", json!([{"$ref": "#/definitions/needs"}]))
         .set("/definitions/needs", json!({"required": ["query"]}))
@@ -408,7 +460,10 @@ fn required_undeclared() {
             json!({"type": "object", "additionalProperties": false,
                    "properties": {"a": {}}, "required": ["a", "b"]}),
         )
-        .reports_only(RuleId::RequiredUndeclared, &["/properties/filter/required/1"]);
+        .reports_only(
+            RuleId::RequiredUndeclared,
+            &["/properties/filter/required/1"],
+        );
     // An open bag with no properties may require nothing.
     tool()
         .set(
@@ -418,20 +473,32 @@ fn required_undeclared() {
         .reports(RuleId::RequiredUndeclared, "/properties/meta/required/0");
     // A branch may require only what its own schema or the holder declares.
     tool()
-        .set("/anyOf", json!([{"required": ["query"]}, {"required": ["nope"]}]))
+        .set(
+            "/anyOf",
+            json!([{"required": ["query"]}, {"required": ["nope"]}]),
+        )
         .reports_only(RuleId::RequiredUndeclared, &["/anyOf/1/required/0"]);
     tool()
         .set("/dependencies", json!({"limit": {"required": ["nope"]}}))
-        .reports_only(RuleId::RequiredUndeclared, &["/dependencies/limit/required/0"]);
+        .reports_only(
+            RuleId::RequiredUndeclared,
+            &["/dependencies/limit/required/0"],
+        );
     // A `definitions` entry is its own object, not a branch of the root.
     tool()
-        .set("/definitions/d", json!({"type": "object", "additionalProperties": false, "required": ["query"]}))
+        .set(
+            "/definitions/d",
+            json!({"type": "object", "additionalProperties": false, "required": ["query"]}),
+        )
         .reports(RuleId::RequiredUndeclared, "/definitions/d/required/0");
 
     // Near misses.
     tool()
         .set("/required", json!(["query", "limit"]))
-        .set("/anyOf", json!([{"required": ["query"]}, {"not": {"required": ["limit"]}}]))
+        .set(
+            "/anyOf",
+            json!([{"required": ["query"]}, {"not": {"required": ["limit"]}}]),
+        )
         .set("/dependencies", json!({"limit": {"required": ["query"]}}))
         .set(
             "/properties/filter",
@@ -486,23 +553,35 @@ fn xn_missing() {
 #[test]
 fn open_object_implicit() {
     tool()
-        .set("/properties/filter", json!({"type": "object", "properties": {"a": {}}}))
+        .set(
+            "/properties/filter",
+            json!({"type": "object", "properties": {"a": {}}}),
+        )
         .reports_only(RuleId::OpenObjectImplicit, &["/properties/filter"]);
     tool()
-        .set("/properties/list", json!({"type": "array", "items": {"properties": {"a": {}}}}))
+        .set(
+            "/properties/list",
+            json!({"type": "array", "items": {"properties": {"a": {}}}}),
+        )
         .reports(RuleId::OpenObjectImplicit, "/properties/list/items");
     tool()
         .set("/definitions/thing", json!({"type": ["object", "null"]}))
         .reports(RuleId::OpenObjectImplicit, "/definitions/thing");
     // Near misses: explicit either way, composition branches, and the root (root-closed).
     tool()
-        .set("/properties/meta", json!({"type": "object", "additionalProperties": true}))
+        .set(
+            "/properties/meta",
+            json!({"type": "object", "additionalProperties": true}),
+        )
         .set(
             "/properties/closed",
             json!({"type": "object", "additionalProperties": false, "properties": {"a": {}},
                    "oneOf": [{"properties": {"a": {"const": 1}}}]}),
         )
-        .set("/properties/map", json!({"type": "object", "additionalProperties": {"type": "string"}}))
+        .set(
+            "/properties/map",
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        )
         .set("/properties/query/default", json!({"type": "object"}))
         .accepts(RuleId::OpenObjectImplicit);
     tool()
@@ -646,7 +725,16 @@ fn category_invalid() {
     tool()
         .set("/x-neuralis/annotations/category", json!(3))
         .reports(RuleId::CategoryInvalid, "/x-neuralis/annotations/category");
-    for category in ["read", "write", "execute", "network", "machine", "credential", "admin", "unknown"] {
+    for category in [
+        "read",
+        "write",
+        "execute",
+        "network",
+        "machine",
+        "credential",
+        "admin",
+        "unknown",
+    ] {
         tool()
             .set("/x-neuralis/annotations/category", json!(category))
             .accepts(RuleId::CategoryInvalid);
@@ -656,8 +744,14 @@ fn category_invalid() {
 #[test]
 fn defaults_undeclared() {
     tool()
-        .set("/x-neuralis/defaults", json!({"query": "x", "pageSize": 10}))
-        .reports_only(RuleId::DefaultsUndeclared, &["/x-neuralis/defaults/pageSize"]);
+        .set(
+            "/x-neuralis/defaults",
+            json!({"query": "x", "pageSize": 10}),
+        )
+        .reports_only(
+            RuleId::DefaultsUndeclared,
+            &["/x-neuralis/defaults/pageSize"],
+        );
     tool()
         .set("/x-neuralis/defaults", json!({"limit": 0}))
         .reports_only(RuleId::DefaultsUndeclared, &["/x-neuralis/defaults/limit"]);
@@ -666,15 +760,24 @@ fn defaults_undeclared() {
         .reports(RuleId::DefaultsUndeclared, "/x-neuralis/defaults/limit");
     // Through a local `$ref`, and deep inside the value.
     tool()
-        .set("/definitions/pair", json!({"type": "array", "items": {"type": "integer"}}))
+        .set(
+            "/definitions/pair",
+            json!({"type": "array", "items": {"type": "integer"}}),
+        )
         .set("/properties/pair", json!({"$ref": "#/definitions/pair"}))
         .set("/x-neuralis/defaults", json!({"pair": [1, "two"]}))
         .reports_only(RuleId::DefaultsUndeclared, &["/x-neuralis/defaults/pair/1"]);
     // Near misses.
     tool()
-        .set("/definitions/pair", json!({"type": "array", "items": {"type": "integer"}}))
+        .set(
+            "/definitions/pair",
+            json!({"type": "array", "items": {"type": "integer"}}),
+        )
         .set("/properties/pair", json!({"$ref": "#/definitions/pair"}))
-        .set("/x-neuralis/defaults", json!({"limit": 1, "query": "", "pair": [1, 2]}))
+        .set(
+            "/x-neuralis/defaults",
+            json!({"limit": 1, "query": "", "pair": [1, 2]}),
+        )
         .clean();
 }
 
@@ -743,7 +846,10 @@ fn askonkeys_duplicate() {
 #[test]
 fn askonkeys_undeclared() {
     let t = destructive()
-        .set("/x-neuralis/askOnKeys", json!(["query", "limitt", "members"]))
+        .set(
+            "/x-neuralis/askOnKeys",
+            json!(["query", "limitt", "members"]),
+        )
         .reports_only(
             RuleId::AskonkeysUndeclared,
             &["/x-neuralis/askOnKeys/1", "/x-neuralis/askOnKeys/2"],
@@ -804,7 +910,10 @@ fn presentation_implicit() {
     tool()
         .set("/x-neuralis/annotations/readOnlyHint", json!(true))
         .set("/x-neuralis/ui", json!({"icon": "x"}))
-        .reports(RuleId::PresentationImplicit, "/x-neuralis/annotations/readOnlyHint");
+        .reports(
+            RuleId::PresentationImplicit,
+            "/x-neuralis/annotations/readOnlyHint",
+        );
     // Near misses.
     tool()
         .set("/x-neuralis/annotations/readOnlyHint", json!(true))
@@ -854,7 +963,8 @@ fn all_violations_at_once_in_document_order() {
   }
 }"#;
     let report = check_bytes("bad.name", text);
-    let got: Vec<(RuleId, &str, Option<(usize, usize)>)> = report
+    type Seen<'a> = (RuleId, &'a str, Option<(usize, usize)>);
+    let got: Vec<Seen<'_>> = report
         .diagnostics
         .iter()
         .map(|d| {
@@ -872,7 +982,11 @@ fn all_violations_at_once_in_document_order() {
             (RuleId::RootClosed, "", Some((1, 1))),
             (RuleId::DescriptionMissing, "", Some((1, 1))),
             (RuleId::ReservedInputKey, "/properties/userId", Some((4, 5))),
-            (RuleId::OpenObjectImplicit, "/properties/filter", Some((5, 5))),
+            (
+                RuleId::OpenObjectImplicit,
+                "/properties/filter",
+                Some((5, 5))
+            ),
             (RuleId::RequiredUndeclared, "/required/0", Some((7, 16))),
             (
                 RuleId::CategoryInvalid,

@@ -173,10 +173,7 @@ fn check_schema_draft(schema: &Value, root: &Map<String, Value>, out: &mut Vec<D
     {
         out.push(
             Diagnostic::new(RuleId::SchemaDraft, "/$schema")
-                .with_message(format!(
-                    "`$schema` is `{}`, not draft-07",
-                    short(declared)
-                ))
+                .with_message(format!("`$schema` is `{}`, not draft-07", short(declared)))
                 .with_hint(format!("set `\"$schema\": \"{DRAFT_07}\"`")),
         );
     }
@@ -188,7 +185,10 @@ fn check_schema_draft(schema: &Value, root: &Map<String, Value>, out: &mut Vec<D
         for error in meta.iter_errors(schema) {
             let pointer = error.instance_path().as_str().to_owned();
             let mut message = error.masked().to_string();
-            if !matches!(error.instance().as_ref(), Value::Object(_) | Value::Array(_)) {
+            if !matches!(
+                error.instance().as_ref(),
+                Value::Object(_) | Value::Array(_)
+            ) {
                 message = format!("{message} (found `{}`)", short(error.instance()));
             }
             if seen.iter().any(|(p, m)| *p == pointer && *m == message) {
@@ -216,7 +216,9 @@ fn check_schema_draft(schema: &Value, root: &Map<String, Value>, out: &mut Vec<D
 fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {
     use std::sync::OnceLock;
     static META: OnceLock<jsonschema::meta::MetaValidator<'static>> = OnceLock::new();
-    f(META.get_or_init(jsonschema::draft7::meta::validator).as_ref())
+    f(META
+        .get_or_init(jsonschema::draft7::meta::validator)
+        .as_ref())
 }
 
 /// Runs `f` with the draft-07 meta-schema validator, obtained once per thread (on wasm
@@ -240,10 +242,9 @@ fn check_root_type(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
                 short(other)
             )),
         ),
-        None => out.push(
-            Diagnostic::new(RuleId::RootType, "")
-                .with_message("the root schema has no `type`; a tool's input must be `\"type\": \"object\"`"),
-        ),
+        None => out.push(Diagnostic::new(RuleId::RootType, "").with_message(
+            "the root schema has no `type`; a tool's input must be `\"type\": \"object\"`",
+        )),
     }
 }
 
@@ -313,7 +314,10 @@ fn root_branch(schema: &Value, branch: &Value, pointer: &str, kw: &str, out: &mu
         let via = if found.starts_with(pointer) {
             String::new()
         } else {
-            format!(" (reached through `$ref` to `#{}`)", found.trim_end_matches("/properties"))
+            format!(
+                " (reached through `$ref` to `#{}`)",
+                found.trim_end_matches("/properties")
+            )
         };
         out.push(
             Diagnostic::new(RuleId::RootComposition, pointer).with_message(format!(
@@ -352,9 +356,13 @@ fn declares_properties(
             declares_properties(schema, sub, &push_pointer(pointer, key), seen)
         } else if BRANCH_MANY.contains(&key) {
             let base = push_pointer(pointer, key);
-            sub.as_array().into_iter().flatten().enumerate().find_map(|(i, b)| {
-                declares_properties(schema, b, &push_pointer(&base, &i.to_string()), seen)
-            })
+            sub.as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .find_map(|(i, b)| {
+                    declares_properties(schema, b, &push_pointer(&base, &i.to_string()), seen)
+                })
         } else if key == "dependencies" {
             let base = push_pointer(pointer, key);
             sub.as_object().into_iter().flatten().find_map(|(name, d)| {
@@ -538,15 +546,22 @@ fn check_required_undeclared(
     for (i, name) in required.iter().enumerate() {
         let Some(name) = name.as_str() else { continue };
         if !declared(name) {
-            let where_ = if pointer.is_empty() { "the root" } else { "this object" };
+            let where_ = if pointer.is_empty() {
+                "the root"
+            } else {
+                "this object"
+            };
             out.push(
-                Diagnostic::new(RuleId::RequiredUndeclared, push_pointer(&base, &i.to_string()))
-                    .with_message(format!(
-                        "`required` names `{name}`, which {where_} does not declare in `properties`"
-                    ))
-                    .with_hint(format!(
-                        "declare `{name}` in `properties`, or remove it from `required`"
-                    )),
+                Diagnostic::new(
+                    RuleId::RequiredUndeclared,
+                    push_pointer(&base, &i.to_string()),
+                )
+                .with_message(format!(
+                    "`required` names `{name}`, which {where_} does not declare in `properties`"
+                ))
+                .with_hint(format!(
+                    "declare `{name}` in `properties`, or remove it from `required`"
+                )),
             );
         }
     }
@@ -628,10 +643,22 @@ impl<'a> Xn<'a> {
     }
 
     /// The levels of the block's own structure, with their pointers and known keys.
-    fn levels(&self) -> impl Iterator<Item = (&'static str, &'a Map<String, Value>, &'static [&'static str])> {
+    fn levels(
+        &self,
+    ) -> impl Iterator<
+        Item = (
+            &'static str,
+            &'a Map<String, Value>,
+            &'static [&'static str],
+        ),
+    > {
         [
             ("/x-neuralis", self.block, known_keys::XN),
-            ("/x-neuralis/annotations", self.annotations, known_keys::ANNOTATIONS),
+            (
+                "/x-neuralis/annotations",
+                self.annotations,
+                known_keys::ANNOTATIONS,
+            ),
             ("/x-neuralis/ui", self.ui, known_keys::UI),
             ("/x-neuralis/requires", self.requires, known_keys::REQUIRES),
         ]
@@ -661,7 +688,8 @@ fn check_xn_missing(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
 }
 
 fn is_recovery_key(key: &str) -> bool {
-    key.get(..8).is_some_and(|p| p.eq_ignore_ascii_case("recovery"))
+    key.get(..8)
+        .is_some_and(|p| p.eq_ignore_ascii_case("recovery"))
 }
 
 // xn-recovery-field: no `recovery*` key in the block's own structure (not inside `defaults`).
@@ -704,71 +732,86 @@ fn check_xn_type(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut Vec<Diagnosti
     let Some(value) = root.get("x-neuralis") else {
         return;
     };
-    let Some(block) = xn.block else {
+    if xn.block.is_none() {
         out.push(type_error("/x-neuralis", "an object", value));
         return;
-    };
-    for (key, value) in block {
-        let pointer = push_pointer("/x-neuralis", key);
-        match key.as_str() {
-            "family" | "operation" | "transport" => expect_string(&pointer, value, out),
-            "defaults" | "annotations" | "ui" | "requires" => {
-                if !value.is_object() {
+    }
+    for (level, map, _) in xn.levels() {
+        for (key, value) in map {
+            let Some(shape) = shape_of(level, key) else {
+                continue;
+            };
+            let pointer = push_pointer(level, key);
+            match shape {
+                Shape::String => expect_string(&pointer, value, out),
+                Shape::Strings => match value {
+                    Value::Array(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            expect_string(&push_pointer(&pointer, &i.to_string()), item, out);
+                        }
+                    }
+                    _ => out.push(type_error(&pointer, "an array of strings", value)),
+                },
+                Shape::DistinctStrings => expect_distinct_strings(&pointer, value, out),
+                Shape::Object if !value.is_object() => {
                     out.push(type_error(&pointer, "an object", value));
                 }
-            }
-            "askOnKeys" => match value {
-                Value::Array(items) => {
-                    for (i, item) in items.iter().enumerate() {
-                        expect_string(&push_pointer(&pointer, &i.to_string()), item, out);
-                    }
-                }
-                _ => out.push(type_error(&pointer, "an array of strings", value)),
-            },
-            _ => {}
-        }
-    }
-    for (key, value) in xn.annotations.into_iter().flatten() {
-        let pointer = push_pointer("/x-neuralis/annotations", key);
-        match key.as_str() {
-            "title" => expect_string(&pointer, value, out),
-            "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint"
-            | "cancellable" => {
-                if !value.is_boolean() {
+                Shape::Boolean if !value.is_boolean() => {
                     out.push(type_error(&pointer, "a boolean", value));
                 }
-            }
-            "estimatedDurationMs" => {
-                let ok = value.as_u64().is_some()
-                    || value.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0);
-                if !ok {
+                Shape::Count
+                    if !(value.as_u64().is_some()
+                        || value.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0)) =>
+                {
                     out.push(type_error(&pointer, "a non-negative integer", value));
                 }
-            }
-            _ => {}
-        }
-    }
-    for (key, value) in xn.ui.into_iter().flatten() {
-        let pointer = push_pointer("/x-neuralis/ui", key);
-        match key.as_str() {
-            "cardType" | "icon" => expect_string(&pointer, value, out),
-            "presentation" => {
-                if !value
-                    .as_str()
-                    .is_some_and(|p| known_keys::PRESENTATIONS.contains(&p))
+                Shape::Presentation
+                    if !value
+                        .as_str()
+                        .is_some_and(|p| known_keys::PRESENTATIONS.contains(&p)) =>
                 {
-                    out.push(type_error(&pointer, "one of `inline`, `explored`, `card`", value));
+                    out.push(type_error(
+                        &pointer,
+                        "one of `inline`, `explored`, `card`",
+                        value,
+                    ));
                 }
+                Shape::Object | Shape::Boolean | Shape::Count | Shape::Presentation => {}
             }
-            _ => {}
         }
     }
-    for (key, value) in xn.requires.into_iter().flatten() {
-        let pointer = push_pointer("/x-neuralis/requires", key);
-        if matches!(key.as_str(), "features" | "escalations") {
-            expect_distinct_strings(&pointer, value, out);
-        }
-    }
+}
+
+/// The type a known key of the block must have.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    String,
+    Boolean,
+    Count,
+    Object,
+    Strings,
+    DistinctStrings,
+    Presentation,
+}
+
+/// The shape of `key` at the level `level` (a pointer), when the contract gives one.
+/// `category` has none here: `category-invalid` covers it.
+fn shape_of(level: &str, key: &str) -> Option<Shape> {
+    Some(match (level, key) {
+        ("/x-neuralis", "family" | "operation" | "transport")
+        | ("/x-neuralis/annotations", "title")
+        | ("/x-neuralis/ui", "cardType" | "icon") => Shape::String,
+        ("/x-neuralis", "defaults" | "annotations" | "ui" | "requires") => Shape::Object,
+        ("/x-neuralis", "askOnKeys") => Shape::Strings,
+        (
+            "/x-neuralis/annotations",
+            "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint" | "cancellable",
+        ) => Shape::Boolean,
+        ("/x-neuralis/annotations", "estimatedDurationMs") => Shape::Count,
+        ("/x-neuralis/ui", "presentation") => Shape::Presentation,
+        ("/x-neuralis/requires", "features" | "escalations") => Shape::DistinctStrings,
+        _ => return None,
+    })
 }
 
 fn expect_string(pointer: &str, value: &Value, out: &mut Vec<Diagnostic>) {
@@ -779,7 +822,11 @@ fn expect_string(pointer: &str, value: &Value, out: &mut Vec<Diagnostic>) {
 
 fn expect_distinct_strings(pointer: &str, value: &Value, out: &mut Vec<Diagnostic>) {
     let Value::Array(items) = value else {
-        out.push(type_error(pointer, "an array of non-empty, distinct strings", value));
+        out.push(type_error(
+            pointer,
+            "an array of non-empty, distinct strings",
+            value,
+        ));
         return;
     };
     for (i, item) in items.iter().enumerate() {
@@ -828,10 +875,15 @@ fn check_category_invalid(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
     if value.as_str().is_some_and(|c| CATEGORIES.contains(&c)) {
         return;
     }
-    let mut d = Diagnostic::new(RuleId::CategoryInvalid, "/x-neuralis/annotations/category")
-        .with_message(format!("category `{}` is not a known category", short(value)));
+    let mut d =
+        Diagnostic::new(RuleId::CategoryInvalid, "/x-neuralis/annotations/category").with_message(
+            format!("category `{}` is not a known category", short(value)),
+        );
     if let Some(close) = value.as_str().and_then(|c| did_you_mean(c, CATEGORIES)) {
-        d = d.with_hint(format!("did you mean `{close}`? known: {}", list(CATEGORIES)));
+        d = d.with_hint(format!(
+            "did you mean `{close}`? known: {}",
+            list(CATEGORIES)
+        ));
     }
     out.push(d);
 }
@@ -853,9 +905,16 @@ fn check_defaults_undeclared(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut V
                 declared.insert(key.clone(), schema.clone());
             }
             None => out.push(
-                Diagnostic::new(RuleId::DefaultsUndeclared, push_pointer("/x-neuralis/defaults", key))
-                    .with_message(format!("`defaults` names `{key}`, which is not a root property"))
-                    .with_hint(format!("declare `{key}` in the root's `properties`, or drop its default")),
+                Diagnostic::new(
+                    RuleId::DefaultsUndeclared,
+                    push_pointer("/x-neuralis/defaults", key),
+                )
+                .with_message(format!(
+                    "`defaults` names `{key}`, which is not a root property"
+                ))
+                .with_hint(format!(
+                    "declare `{key}` in the root's `properties`, or drop its default"
+                )),
             ),
         }
     }
@@ -883,13 +942,19 @@ fn check_defaults_undeclared(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut V
             key.replace("~1", "/").replace("~0", "~"),
             error.masked()
         );
-        if !matches!(error.instance().as_ref(), Value::Object(_) | Value::Array(_)) {
+        if !matches!(
+            error.instance().as_ref(),
+            Value::Object(_) | Value::Array(_)
+        ) {
             message = format!("{message} (found `{}`)", short(error.instance()));
         }
         out.push(
-            Diagnostic::new(RuleId::DefaultsUndeclared, format!("/x-neuralis/defaults{path}"))
-                .with_message(message)
-                .with_hint("give a default the property's schema accepts"),
+            Diagnostic::new(
+                RuleId::DefaultsUndeclared,
+                format!("/x-neuralis/defaults{path}"),
+            )
+            .with_message(message)
+            .with_hint("give a default the property's schema accepts"),
         );
     }
 }
@@ -901,10 +966,14 @@ fn check_askonkeys_posture(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let category = xn.annotation("category").and_then(Value::as_str);
-    let fits = xn.flag("destructiveHint")
-        && category.is_some_and(|c| ASK_ON_KEYS_CATEGORIES.contains(&c));
+    let fits =
+        xn.flag("destructiveHint") && category.is_some_and(|c| ASK_ON_KEYS_CATEGORIES.contains(&c));
     if !fits {
-        let destructive = if xn.flag("destructiveHint") { "true" } else { "not true" };
+        let destructive = if xn.flag("destructiveHint") {
+            "true"
+        } else {
+            "not true"
+        };
         out.push(
             Diagnostic::new(RuleId::AskonkeysPosture, "/x-neuralis/askOnKeys").with_message(format!(
                 "`askOnKeys` on a tool whose `destructiveHint` is {destructive} and whose category is `{}`; it is only valid with `destructiveHint: true` and category `write`, `execute`, `network` or `machine`",
@@ -923,10 +992,12 @@ fn check_askonkeys_too_many(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
     distinct.dedup();
     if distinct.len() > ASK_ON_KEYS_MAX {
         out.push(
-            Diagnostic::new(RuleId::AskonkeysTooMany, "/x-neuralis/askOnKeys").with_message(format!(
-                "`askOnKeys` lists {} distinct keys, more than {ASK_ON_KEYS_MAX}",
-                distinct.len()
-            )),
+            Diagnostic::new(RuleId::AskonkeysTooMany, "/x-neuralis/askOnKeys").with_message(
+                format!(
+                    "`askOnKeys` lists {} distinct keys, more than {ASK_ON_KEYS_MAX}",
+                    distinct.len()
+                ),
+            ),
         );
     }
 }
@@ -939,8 +1010,11 @@ fn check_askonkeys_duplicate(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
         let Some(key) = key.as_str() else { continue };
         if keys[..i].iter().any(|k| k.as_str() == Some(key)) {
             out.push(
-                Diagnostic::new(RuleId::AskonkeysDuplicate, format!("/x-neuralis/askOnKeys/{i}"))
-                    .with_message(format!("`askOnKeys` lists `{key}` twice")),
+                Diagnostic::new(
+                    RuleId::AskonkeysDuplicate,
+                    format!("/x-neuralis/askOnKeys/{i}"),
+                )
+                .with_message(format!("`askOnKeys` lists `{key}` twice")),
             );
         }
     }
@@ -956,9 +1030,18 @@ fn check_askonkeys_undeclared(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut 
         if properties.is_some_and(|p| p.contains_key(key)) {
             continue;
         }
-        let mut d = Diagnostic::new(RuleId::AskonkeysUndeclared, format!("/x-neuralis/askOnKeys/{i}"))
-            .with_message(format!("`askOnKeys` names `{key}`, which is not a root property"));
-        let names: Vec<&str> = properties.into_iter().flatten().map(|(k, _)| k.as_str()).collect();
+        let mut d = Diagnostic::new(
+            RuleId::AskonkeysUndeclared,
+            format!("/x-neuralis/askOnKeys/{i}"),
+        )
+        .with_message(format!(
+            "`askOnKeys` names `{key}`, which is not a root property"
+        ));
+        let names: Vec<&str> = properties
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k.as_str())
+            .collect();
         if let Some(close) = did_you_mean(key, &names) {
             d = d.with_hint(format!("did you mean `{close}`?"));
         }
@@ -970,7 +1053,10 @@ fn check_askonkeys_undeclared(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut 
 // Reason: a tool that only reads destroys nothing; one of the hints is wrong.
 fn check_hints_contradict(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
     if xn.flag("readOnlyHint") && xn.flag("destructiveHint") {
-        out.push(Diagnostic::new(RuleId::HintsContradict, "/x-neuralis/annotations"));
+        out.push(Diagnostic::new(
+            RuleId::HintsContradict,
+            "/x-neuralis/annotations",
+        ));
     }
 }
 
@@ -1008,15 +1094,20 @@ fn check_presentation_implicit(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
 // Reason: otherwise the result silently falls back to the default card.
 fn check_card_type_unmatched(xn: &Xn<'_>, options: &CheckOptions, out: &mut Vec<Diagnostic>) {
     let Some(cards) = &options.cards else { return };
-    let Some(card) = xn.ui.and_then(|ui| ui.get("cardType")).and_then(Value::as_str) else {
+    let Some(card) = xn
+        .ui
+        .and_then(|ui| ui.get("cardType"))
+        .and_then(Value::as_str)
+    else {
         return;
     };
     if cards.iter().any(|c| c == card) {
         return;
     }
     let names: Vec<&str> = cards.iter().map(String::as_str).collect();
-    let mut d = Diagnostic::new(RuleId::CardTypeUnmatched, "/x-neuralis/ui/cardType")
-        .with_message(format!("`ui.cardType` is `{card}`, which names no card the package declares"));
+    let mut d = Diagnostic::new(RuleId::CardTypeUnmatched, "/x-neuralis/ui/cardType").with_message(
+        format!("`ui.cardType` is `{card}`, which names no card the package declares"),
+    );
     if let Some(close) = did_you_mean(card, &names) {
         d = d.with_hint(format!("did you mean `{close}`?"));
     }

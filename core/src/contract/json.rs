@@ -40,12 +40,12 @@ pub const MAX_DEPTH: usize = 128;
 /// The one diagnostic that stops the file from being read.
 pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
     if bytes.len() > MAX_FILE_BYTES {
-        return Err(Box::new(Diagnostic::new(RuleId::DepthLimit, "").with_message(
-            format!(
+        return Err(Box::new(
+            Diagnostic::new(RuleId::DepthLimit, "").with_message(format!(
                 "the file is {} bytes, over the 4 MiB limit ({MAX_FILE_BYTES} bytes)",
                 bytes.len()
-            ),
-        )));
+            )),
+        ));
     }
     if let Some(offset) = too_deep_at(bytes) {
         return Err(Box::new(

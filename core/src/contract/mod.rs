@@ -1,8 +1,8 @@
 //! The contract: rule table, diagnostics, and the checker for any `tools/*.json`.
 
 mod check;
-pub mod json;
 mod diag;
+pub mod json;
 pub mod rules;
 
 pub use check::{CheckOptions, Report, check_bytes, check_bytes_with, check_value};
