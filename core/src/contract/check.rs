@@ -415,6 +415,19 @@ enum Edge {
     Branch,
 }
 
+/// What a schema keyword holds.
+#[derive(Debug, Clone, Copy)]
+enum Nest {
+    /// One subschema.
+    One,
+    /// An array of subschemas.
+    Many,
+    /// One subschema or an array of them (`items`).
+    OneOrMany,
+    /// An object whose values are subschemas.
+    Map,
+}
+
 /// One subschema on the walk, with how it was reached.
 struct Frame<'a> {
     schema: &'a Map<String, Value>,
@@ -443,27 +456,29 @@ fn walk<'a>(
     check_open_object_implicit(schema, edge, pointer, out);
     stack.push(Frame { schema, edge });
     for (key, sub) in schema {
+        let (edge, how) = match key.as_str() {
+            "properties" | "patternProperties" | "definitions" => (Edge::Child, Nest::Map),
+            "dependencies" => (Edge::Branch, Nest::Map),
+            "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
+                (Edge::Child, Nest::One)
+            }
+            "items" => (Edge::Child, Nest::OneOrMany),
+            "allOf" | "anyOf" | "oneOf" => (Edge::Branch, Nest::Many),
+            "if" | "then" | "else" | "not" => (Edge::Branch, Nest::One),
+            _ => continue,
+        };
+        if !(sub.is_object() || sub.is_array()) {
+            continue;
+        }
         let len = pointer.len();
         push_token(pointer, key);
-        match key.as_str() {
-            "properties" | "patternProperties" | "definitions" => {
-                walk_map(sub, Edge::Child, pointer, stack, out);
+        match (how, sub) {
+            (Nest::Map, _) => walk_map(sub, edge, pointer, stack, out),
+            (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
+                walk_array(items, edge, pointer, stack, out);
             }
-            "dependencies" => walk_map(sub, Edge::Branch, pointer, stack, out),
-            "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
-                walk(sub, Edge::Child, pointer, stack, out);
-            }
-            "items" => match sub {
-                Value::Array(items) => walk_array(items, Edge::Child, pointer, stack, out),
-                _ => walk(sub, Edge::Child, pointer, stack, out),
-            },
-            "allOf" | "anyOf" | "oneOf" => {
-                if let Value::Array(items) = sub {
-                    walk_array(items, Edge::Branch, pointer, stack, out);
-                }
-            }
-            "if" | "then" | "else" | "not" => walk(sub, Edge::Branch, pointer, stack, out),
-            _ => {}
+            (Nest::One | Nest::OneOrMany, _) => walk(sub, edge, pointer, stack, out),
+            (Nest::Many, _) => {}
         }
         pointer.truncate(len);
     }
@@ -504,6 +519,10 @@ fn walk_array<'a>(
 /// Appends one escaped reference token to `pointer` in place.
 fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => pointer.push_str("~0"),

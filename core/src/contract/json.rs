@@ -8,6 +8,7 @@
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
 use super::diag::{Diagnostic, Location};
@@ -155,32 +156,43 @@ fn describe_start(b: u8) -> &'static str {
 }
 
 /// The offset of the first bracket that opens level `MAX_DEPTH + 1`, if any.
+///
+/// Inside a string only `"` and `\\` matter, outside only `"` and brackets, so each state
+/// skips ahead to its next interesting byte.
 fn too_deep_at(bytes: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let step = bytes[i..]
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'))?;
+        i += step;
+        match bytes[i] {
+            b'"' => {
+                // Skip the string, escapes included.
+                i += 1;
+                loop {
+                    let step = bytes
+                        .get(i..)?
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\')?;
+                    i += step;
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                    } else {
+                        break;
+                    }
+                }
             }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
             b'{' | b'[' => {
                 depth += 1;
                 if depth > MAX_DEPTH {
                     return Some(i);
                 }
             }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
+            _ => depth = depth.saturating_sub(1),
         }
+        i += 1;
     }
     None
 }
@@ -243,13 +255,17 @@ impl<'de> Visitor<'de> for StrictValue {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
-                return Err(de::Error::custom(format_args!(
-                    "{DUPLICATE} `{key}` in one object"
-                )));
+            match out.entry(key) {
+                Entry::Vacant(slot) => {
+                    slot.insert(map.next_value_seed(StrictValue)?);
+                }
+                Entry::Occupied(slot) => {
+                    return Err(de::Error::custom(format_args!(
+                        "{DUPLICATE} `{}` in one object",
+                        slot.key()
+                    )));
+                }
             }
-            let value = map.next_value_seed(StrictValue)?;
-            out.insert(key, value);
         }
         Ok(Value::Object(out))
     }
