@@ -996,3 +996,34 @@ fn all_violations_at_once_in_document_order() {
         ]
     );
 }
+
+#[test]
+fn deepest_schemas_do_not_exhaust_the_stack() {
+    // 128 levels of schema keywords: the walk, `locate` and the meta-schema check all go
+    // as deep as the reader allows.
+    for open in ["{\"not\":", "{\"items\":[", "{\"properties\":{\"a\":"] {
+        let per = open.matches(['{', '[']).count();
+        let n = 127 / per;
+        let close: String = open
+            .chars()
+            .rev()
+            .filter_map(|c| match c {
+                '{' => Some('}'),
+                '[' => Some(']'),
+                _ => None,
+            })
+            .collect();
+        let text = format!("{}{{}}{}", open.repeat(n), close.repeat(n));
+        let report = check_bytes("deep", text.as_bytes());
+        assert!(report.schema.is_some(), "{open}: {:#?}", report.diagnostics);
+        if open.contains("properties") {
+            // The walk reached the bottom: every nested level warns.
+            let warned = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.rule == RuleId::OpenObjectImplicit && d.location.is_some())
+                .count();
+            assert_eq!(warned, n - 1);
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! The checker: sections 1, 2 and 4 of the contract on one tool file.
 //!
-//! [`check_bytes_with`] reads the file ([`json::read`](super::json::read): `depth-limit`,
+//! [`check_bytes_with`] reads the file ([`json::read`]: `depth-limit`,
 //! `json-syntax`), then [`check_value`] runs one small function per rule id, each named
 //! `check_<rule>`, in `CONTRACT.md` order. Rules that look at every subschema share one
 //! walk of the schema ([`walk_schemas`]), so a file is traversed once for all of them.

@@ -5,6 +5,6 @@ mod diag;
 pub mod json;
 pub mod rules;
 
-pub use check::{CheckOptions, Report, check_bytes, check_bytes_with, check_value};
+pub use check::{CheckOptions, DRAFT_07, Report, check_bytes, check_bytes_with, check_value};
 pub use diag::{Diagnostic, Location, push_pointer};
 pub use rules::{RULES, Rule, RuleId, Severity};
