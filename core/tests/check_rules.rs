@@ -338,9 +338,11 @@ fn schema_draft_uri() {
 
 #[test]
 fn schema_draft_meta_schema() {
-    tool()
+    let t = tool()
         .set("/properties/query/type", json!("strin"))
         .reports(RuleId::SchemaDraft, "/properties/query/type");
+    let d = t.message(RuleId::SchemaDraft);
+    assert!(d.message.contains("did you mean `string`?"), "{d:?}");
     tool()
         .set("/properties/limit/minimum", json!("1"))
         .set("/properties/query/maxLength", json!(-1))
@@ -861,6 +863,8 @@ fn askonkeys_undeclared() {
         .map(|d| d.hint)
         .collect();
     assert_eq!(hints[0], "did you mean `limit`?");
+    // No close name: the rule's own hint.
+    assert_eq!(hints[1], "name a root property of this tool's input schema");
     // A nested property is not a root property.
     destructive()
         .set(

@@ -184,13 +184,7 @@ fn check_schema_draft(schema: &Value, root: &Map<String, Value>, out: &mut Vec<D
         let mut seen: Vec<(String, String)> = Vec::new();
         for error in meta.iter_errors(schema) {
             let pointer = error.instance_path().as_str().to_owned();
-            let mut message = error.masked().to_string();
-            if !matches!(
-                error.instance().as_ref(),
-                Value::Object(_) | Value::Array(_)
-            ) {
-                message = format!("{message} (found `{}`)", short(error.instance()));
-            }
+            let message = meta_message(&pointer, &error);
             if seen.iter().any(|(p, m)| *p == pointer && *m == message) {
                 continue;
             }
@@ -209,6 +203,35 @@ fn check_schema_draft(schema: &Value, root: &Map<String, Value>, out: &mut Vec<D
             );
         }
     });
+}
+
+/// The JSON Schema type names (`type` keyword values).
+const SIMPLE_TYPES: &[&str] = &[
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
+/// A meta-schema error in words: the validator's own message without the (possibly huge)
+/// instance, plus the value when it is a scalar, and a suggestion for a misspelt `type`.
+fn meta_message(pointer: &str, error: &jsonschema::ValidationError<'_>) -> String {
+    let instance = error.instance();
+    if pointer.ends_with("/type")
+        && let Value::String(t) = instance.as_ref()
+        && !SIMPLE_TYPES.contains(&t.as_str())
+    {
+        let suggestion = did_you_mean(t, SIMPLE_TYPES)
+            .map(|close| format!("did you mean `{close}`? "))
+            .unwrap_or_default();
+        return format!(
+            "`{t}` is not a JSON Schema type ({suggestion}types are {})",
+            list(SIMPLE_TYPES)
+        );
+    }
+    let message = error.masked().to_string();
+    if matches!(instance.as_ref(), Value::Object(_) | Value::Array(_)) {
+        message
+    } else {
+        format!("{message} (found `{}`)", short(instance))
+    }
 }
 
 /// Runs `f` with the draft-07 meta-schema validator, obtained once per process.
@@ -1148,7 +1171,11 @@ fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
             };
             (d, *k)
         })
-        .filter(|(d, k)| *d <= (k.chars().count() / 3).max(1))
+        .filter(|(d, k)| {
+            // Short names are too easily one edit apart: only a case difference counts.
+            let len = k.chars().count();
+            *d <= if len < 3 { 0 } else { (len / 3).max(1) }
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
 }
@@ -1218,4 +1245,29 @@ fn display_pointer(pointer: &str) -> String {
         .map(|t| t.replace("~1", "/").replace("~0", "~"))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_needs_a_close_name() {
+        assert_eq!(did_you_mean("famly", known_keys::XN), Some("family"));
+        assert_eq!(did_you_mean("ASKONKEYS", known_keys::XN), Some("askOnKeys"));
+        assert_eq!(did_you_mean("q", &["n", "id"]), None);
+        assert_eq!(did_you_mean("ID", &["n", "id"]), Some("id"));
+        assert_eq!(did_you_mean("colour", known_keys::UI), None);
+    }
+
+    #[test]
+    fn local_refs_decode_percent_escapes() {
+        assert_eq!(
+            local_ref("#/definitions/a%20b").as_deref(),
+            Some("/definitions/a b")
+        );
+        assert_eq!(local_ref("#").as_deref(), Some(""));
+        assert_eq!(local_ref("other.json#/a"), None);
+        assert_eq!(local_ref("#anchor"), None);
+    }
 }
