@@ -769,7 +769,16 @@ fn defaults_undeclared() {
         .set("/properties/pair", json!({"$ref": "#/definitions/pair"}))
         .set("/x-neuralis/defaults", json!({"pair": [1, "two"]}))
         .reports_only(RuleId::DefaultsUndeclared, &["/x-neuralis/defaults/pair/1"]);
+    // Through a `$ref` to another root property.
+    tool()
+        .set("/properties/max", json!({"$ref": "#/properties/limit"}))
+        .set("/x-neuralis/defaults", json!({"max": -1}))
+        .reports_only(RuleId::DefaultsUndeclared, &["/x-neuralis/defaults/max"]);
     // Near misses.
+    tool()
+        .set("/properties/max", json!({"$ref": "#/properties/limit"}))
+        .set("/x-neuralis/defaults", json!({"max": 5}))
+        .clean();
     tool()
         .set(
             "/definitions/pair",

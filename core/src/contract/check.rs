@@ -963,16 +963,7 @@ fn check_defaults_undeclared(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut V
     if declared.is_empty() {
         return;
     }
-    // The defaulted properties' schemas, in a document that keeps the root's `definitions`
-    // so local `$ref`s still resolve; compiled once for all defaults of the file.
-    let mut wrapper = Map::new();
-    if let Some(definitions) = root.get("definitions") {
-        wrapper.insert("definitions".to_owned(), definitions.clone());
-    }
-    wrapper.insert("properties".to_owned(), Value::Object(declared));
-    let wrapper = Value::Object(wrapper);
-    // A schema that does not compile is reported by `schema-draft`, not here.
-    let Ok(validator) = jsonschema::draft7::new(&wrapper) else {
+    let Some(validator) = defaults_validator(root, declared) else {
         return;
     };
     let instance = Value::Object(defaults.clone());
@@ -999,6 +990,53 @@ fn check_defaults_undeclared(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut V
             .with_hint("give a default the property's schema accepts"),
         );
     }
+}
+
+/// One validator for the defaulted root properties, compiled once per file.
+///
+/// First from a small document (those properties' schemas and the root's `definitions`, so
+/// `#/definitions/...` references resolve); when that does not compile (a reference to
+/// elsewhere in the root), from the whole root minus its own object-level assertions.
+/// A schema that compiles neither way is left to `schema-draft`.
+fn defaults_validator(
+    root: &Map<String, Value>,
+    declared: Map<String, Value>,
+) -> Option<jsonschema::Validator> {
+    let mut small = Map::new();
+    if let Some(definitions) = root.get("definitions") {
+        small.insert("definitions".to_owned(), definitions.clone());
+    }
+    small.insert("properties".to_owned(), Value::Object(declared));
+    if let Ok(validator) = jsonschema::draft7::new(&Value::Object(small)) {
+        return Some(validator);
+    }
+    const ROOT_ONLY: &[&str] = &[
+        "$ref",
+        "type",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "dependencies",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "enum",
+        "const",
+        "x-neuralis",
+    ];
+    let whole: Map<String, Value> = root
+        .iter()
+        .filter(|(k, _)| !ROOT_ONLY.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    jsonschema::draft7::new(&Value::Object(whole)).ok()
 }
 
 // askonkeys-posture: `askOnKeys` only on a destructive tool of an asking-capable category.
