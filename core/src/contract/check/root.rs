@@ -1,0 +1,528 @@
+//! Section 2 of the contract: the root schema, and the rules that look at every subschema.
+
+use serde_json::{Map, Value};
+
+use super::DRAFT_07;
+use super::words::{did_you_mean, display_pointer, list, short};
+use crate::contract::diag::{Diagnostic, push_pointer};
+use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
+
+// schema-draft: `$schema`, when present, is draft-07, and the document passes the draft-07
+// meta-schema. Reason: the platform validates arguments with a draft-07 validator.
+pub(super) fn check_schema_draft(
+    schema: &Value,
+    root: &Map<String, Value>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if let Some(declared) = root.get("$schema")
+        && declared.as_str() != Some(DRAFT_07)
+    {
+        out.push(
+            Diagnostic::new(RuleId::SchemaDraft, "/$schema")
+                .with_message(format!("`$schema` is `{}`, not draft-07", short(declared)))
+                .with_hint(format!("set `\"$schema\": \"{DRAFT_07}\"`")),
+        );
+    }
+    with_meta_validator(|meta| {
+        if meta.is_valid(schema) {
+            return;
+        }
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for error in meta.iter_errors(schema) {
+            let pointer = error.instance_path().as_str().to_owned();
+            let message = meta_message(&pointer, &error);
+            if seen.iter().any(|(p, m)| *p == pointer && *m == message) {
+                continue;
+            }
+            seen.push((pointer.clone(), message.clone()));
+            out.push(
+                Diagnostic::new(RuleId::SchemaDraft, pointer.clone()).with_message(
+                    if pointer.is_empty() {
+                        format!("the document is not a valid draft-07 schema: {message}")
+                    } else {
+                        format!(
+                            "`{}` is not a valid draft-07 schema: {message}",
+                            display_pointer(&pointer)
+                        )
+                    },
+                ),
+            );
+        }
+    });
+}
+
+/// The JSON Schema type names (`type` keyword values).
+const SIMPLE_TYPES: &[&str] = &[
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
+/// A meta-schema error in words: the validator's own message without the (possibly huge)
+/// instance, plus the value when it is a scalar, and a suggestion for a misspelt `type`.
+fn meta_message(pointer: &str, error: &jsonschema::ValidationError<'_>) -> String {
+    let instance = error.instance();
+    if pointer.ends_with("/type")
+        && let Value::String(t) = instance.as_ref()
+        && !SIMPLE_TYPES.contains(&t.as_str())
+    {
+        let suggestion = did_you_mean(t, SIMPLE_TYPES)
+            .map(|close| format!("did you mean `{close}`? "))
+            .unwrap_or_default();
+        return format!(
+            "`{t}` is not a JSON Schema type ({suggestion}types are {})",
+            list(SIMPLE_TYPES)
+        );
+    }
+    let message = error.masked().to_string();
+    if matches!(instance.as_ref(), Value::Object(_) | Value::Array(_)) {
+        message
+    } else {
+        format!("{message} (found `{}`)", short(instance))
+    }
+}
+
+/// Runs `f` with the draft-07 meta-schema validator, obtained once per process.
+#[cfg(not(target_family = "wasm"))]
+fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {
+    use std::sync::OnceLock;
+    static META: OnceLock<jsonschema::meta::MetaValidator<'static>> = OnceLock::new();
+    f(META
+        .get_or_init(jsonschema::draft7::meta::validator)
+        .as_ref())
+}
+
+/// Runs `f` with the draft-07 meta-schema validator, obtained once per thread (on wasm
+/// the validator is not `Sync`, and there is one thread).
+#[cfg(target_family = "wasm")]
+fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {
+    thread_local! {
+        static META: jsonschema::meta::MetaValidator<'static> = jsonschema::draft7::meta::validator();
+    }
+    META.with(|meta| f(meta.as_ref()))
+}
+
+// root-type: the root says `"type": "object"`.
+// Reason: tool arguments are always one JSON object.
+pub(super) fn check_root_type(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        Some(other) => out.push(
+            Diagnostic::new(RuleId::RootType, "/type").with_message(format!(
+                "the root `type` is `{}`; a tool's input must be `\"type\": \"object\"`",
+                short(other)
+            )),
+        ),
+        None => out.push(Diagnostic::new(RuleId::RootType, "").with_message(
+            "the root schema has no `type`; a tool's input must be `\"type\": \"object\"`",
+        )),
+    }
+}
+
+// root-closed: the root says `"additionalProperties": false`.
+// Reason: an open root lets the model send keys no check ever sees.
+pub(super) fn check_root_closed(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
+    match root.get("additionalProperties") {
+        Some(Value::Bool(false)) => {}
+        Some(other) => out.push(
+            Diagnostic::new(RuleId::RootClosed, "/additionalProperties").with_message(format!(
+                "the root's `additionalProperties` is `{}`; the root must be closed with `false`",
+                short(other)
+            )),
+        ),
+        None => out.push(Diagnostic::new(RuleId::RootClosed, "").with_message(
+            "the root schema has no `additionalProperties`; the root must be closed with `\"additionalProperties\": false`",
+        )),
+    }
+}
+
+/// Keywords whose value is one subschema reached through composition.
+const BRANCH_ONE: &[&str] = &["if", "then", "else", "not"];
+/// Keywords whose value is an array of subschemas reached through composition.
+const BRANCH_MANY: &[&str] = &["allOf", "anyOf", "oneOf"];
+
+// root-composition: root keys come only from the root's own `properties`.
+// Reason: `$ref`, `patternProperties` and property-declaring branches smuggle keys past the checks.
+pub(super) fn check_root_composition(
+    schema: &Value,
+    root: &Map<String, Value>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (key, value) in root {
+        let key = key.as_str();
+        match key {
+            "patternProperties" | "$ref" => out.push(
+                Diagnostic::new(RuleId::RootComposition, push_pointer("", key)).with_message(
+                    if key == "$ref" {
+                        "the root uses `$ref`: draft-07 ignores every sibling of `$ref`, so the root's own checks would not apply".to_owned()
+                    } else {
+                        "the root uses `patternProperties`: root keys must each be declared in `properties`".to_owned()
+                    },
+                ),
+            ),
+            _ if BRANCH_ONE.contains(&key) => {
+                let pointer = push_pointer("", key);
+                root_branch(schema, value, &pointer, key, out);
+            }
+            _ if BRANCH_MANY.contains(&key) => {
+                for (i, branch) in value.as_array().into_iter().flatten().enumerate() {
+                    let pointer = push_pointer(&push_pointer("", key), &i.to_string());
+                    root_branch(schema, branch, &pointer, key, out);
+                }
+            }
+            "dependencies" => {
+                for (name, dep) in value.as_object().into_iter().flatten() {
+                    if dep.is_object() {
+                        let pointer = push_pointer("/dependencies", name);
+                        root_branch(schema, dep, &pointer, key, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn root_branch(schema: &Value, branch: &Value, pointer: &str, kw: &str, out: &mut Vec<Diagnostic>) {
+    let mut seen = Vec::new();
+    if let Some(found) = declares_properties(schema, branch, pointer, &mut seen) {
+        let via = if found.starts_with(pointer) {
+            String::new()
+        } else {
+            format!(
+                " (reached through `$ref` to `#{}`)",
+                found.trim_end_matches("/properties")
+            )
+        };
+        out.push(
+            Diagnostic::new(RuleId::RootComposition, pointer).with_message(format!(
+                "a root `{kw}` branch declares `properties` at `{found}`{via}; root keys must be declared only in the root's own `properties`"
+            )),
+        );
+    }
+}
+
+/// Where `value` (at `pointer`) declares `properties`, itself, through nested composition
+/// or through a local `$ref` (each target followed once).
+fn declares_properties(
+    schema: &Value,
+    value: &Value,
+    pointer: &str,
+    seen: &mut Vec<String>,
+) -> Option<String> {
+    let obj = value.as_object()?;
+    if obj.contains_key("properties") {
+        return Some(push_pointer(pointer, "properties"));
+    }
+    if let Some(target) = obj.get("$ref").and_then(Value::as_str).and_then(local_ref)
+        && !seen.contains(&target)
+    {
+        seen.push(target.clone());
+        if let Some(found) = schema
+            .pointer(&target)
+            .and_then(|t| declares_properties(schema, t, &target, seen))
+        {
+            return Some(found);
+        }
+    }
+    for (key, sub) in obj {
+        let key = key.as_str();
+        let found = if BRANCH_ONE.contains(&key) {
+            declares_properties(schema, sub, &push_pointer(pointer, key), seen)
+        } else if BRANCH_MANY.contains(&key) {
+            let base = push_pointer(pointer, key);
+            sub.as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .find_map(|(i, b)| {
+                    declares_properties(schema, b, &push_pointer(&base, &i.to_string()), seen)
+                })
+        } else if key == "dependencies" {
+            let base = push_pointer(pointer, key);
+            sub.as_object().into_iter().flatten().find_map(|(name, d)| {
+                declares_properties(schema, d, &push_pointer(&base, name), seen)
+            })
+        } else {
+            None
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// The JSON pointer of a same-document `$ref` (`#/definitions/x` → `/definitions/x`).
+fn local_ref(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !(fragment.is_empty() || fragment.starts_with('/')) {
+        return None;
+    }
+    // URI fragments may percent-encode characters of the pointer.
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = fragment.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// How a subschema was reached from its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    /// The document itself.
+    Root,
+    /// A value-describing keyword: `properties`, `items`, `definitions`...
+    Child,
+    /// Composition (`allOf`/`anyOf`/`oneOf`/`if`/`then`/`else`/`not`) or `dependencies`:
+    /// the branch constrains the same object as the schema that holds it.
+    Branch,
+}
+
+/// What a schema keyword holds.
+#[derive(Debug, Clone, Copy)]
+enum Nest {
+    /// One subschema.
+    One,
+    /// An array of subschemas.
+    Many,
+    /// One subschema or an array of them (`items`).
+    OneOrMany,
+    /// An object whose values are subschemas.
+    Map,
+}
+
+/// One subschema on the walk, with how it was reached.
+struct Frame<'a> {
+    schema: &'a Map<String, Value>,
+    edge: Edge,
+}
+
+/// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
+/// `examples`, unknown keywords or `x-neuralis`) and applies the per-subschema rules.
+pub(super) fn walk_schemas(schema: &Value, out: &mut Vec<Diagnostic>) {
+    let mut pointer = String::new();
+    let mut stack = Vec::new();
+    walk(schema, Edge::Root, &mut pointer, &mut stack, out);
+}
+
+fn walk<'a>(
+    value: &'a Value,
+    edge: Edge,
+    pointer: &mut String,
+    stack: &mut Vec<Frame<'a>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(schema) = value.as_object() else {
+        return;
+    };
+    check_required_undeclared(schema, edge, stack, pointer, out);
+    check_open_object_implicit(schema, edge, pointer, out);
+    stack.push(Frame { schema, edge });
+    for (key, sub) in schema {
+        let (edge, how) = match key.as_str() {
+            "properties" | "patternProperties" | "definitions" => (Edge::Child, Nest::Map),
+            "dependencies" => (Edge::Branch, Nest::Map),
+            "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
+                (Edge::Child, Nest::One)
+            }
+            "items" => (Edge::Child, Nest::OneOrMany),
+            "allOf" | "anyOf" | "oneOf" => (Edge::Branch, Nest::Many),
+            "if" | "then" | "else" | "not" => (Edge::Branch, Nest::One),
+            _ => continue,
+        };
+        if !(sub.is_object() || sub.is_array()) {
+            continue;
+        }
+        let len = pointer.len();
+        push_token(pointer, key);
+        match (how, sub) {
+            (Nest::Map, _) => walk_map(sub, edge, pointer, stack, out),
+            (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
+                walk_array(items, edge, pointer, stack, out);
+            }
+            (Nest::One | Nest::OneOrMany, _) => walk(sub, edge, pointer, stack, out),
+            (Nest::Many, _) => {}
+        }
+        pointer.truncate(len);
+    }
+    stack.pop();
+}
+
+fn walk_map<'a>(
+    value: &'a Value,
+    edge: Edge,
+    pointer: &mut String,
+    stack: &mut Vec<Frame<'a>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (name, sub) in value.as_object().into_iter().flatten() {
+        let len = pointer.len();
+        push_token(pointer, name);
+        walk(sub, edge, pointer, stack, out);
+        pointer.truncate(len);
+    }
+}
+
+fn walk_array<'a>(
+    items: &'a [Value],
+    edge: Edge,
+    pointer: &mut String,
+    stack: &mut Vec<Frame<'a>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (i, sub) in items.iter().enumerate() {
+        let len = pointer.len();
+        pointer.push('/');
+        pointer.push_str(&i.to_string());
+        walk(sub, edge, pointer, stack, out);
+        pointer.truncate(len);
+    }
+}
+
+/// Appends one escaped reference token to `pointer` in place.
+fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+// required-undeclared: each `required` name is declared in `properties` of the object it
+// constrains. Reason: a required key nobody declares can never be sent correctly.
+fn check_required_undeclared(
+    schema: &Map<String, Value>,
+    edge: Edge,
+    stack: &[Frame<'_>],
+    pointer: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(Value::Array(required)) = schema.get("required") else {
+        return;
+    };
+    let declared = |name: &str| {
+        if declares(schema, name) {
+            return true;
+        }
+        // A branch constrains the object of the schema that holds it (and so on up).
+        let mut edge = edge;
+        for frame in stack.iter().rev() {
+            if edge != Edge::Branch {
+                break;
+            }
+            if declares(frame.schema, name) {
+                return true;
+            }
+            edge = frame.edge;
+        }
+        false
+    };
+    let base = push_pointer(pointer, "required");
+    for (i, name) in required.iter().enumerate() {
+        let Some(name) = name.as_str() else { continue };
+        if !declared(name) {
+            let where_ = if pointer.is_empty() {
+                "the root"
+            } else {
+                "this object"
+            };
+            out.push(
+                Diagnostic::new(
+                    RuleId::RequiredUndeclared,
+                    push_pointer(&base, &i.to_string()),
+                )
+                .with_message(format!(
+                    "`required` names `{name}`, which {where_} does not declare in `properties`"
+                ))
+                .with_hint(format!(
+                    "declare `{name}` in `properties`, or remove it from `required`"
+                )),
+            );
+        }
+    }
+}
+
+fn declares(schema: &Map<String, Value>, name: &str) -> bool {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.contains_key(name))
+}
+
+// open-object-implicit (warning): a nested object schema says whether it accepts other keys.
+// Reason: without `additionalProperties` it accepts any key and gets no `propertyNames` guard.
+fn check_open_object_implicit(
+    schema: &Map<String, Value>,
+    edge: Edge,
+    pointer: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    // Composition branches constrain their holder's object, which says it for them.
+    if edge != Edge::Child || schema.contains_key("additionalProperties") {
+        return;
+    }
+    let is_object = schema.contains_key("properties")
+        || match schema.get("type") {
+            Some(Value::String(t)) => t == "object",
+            Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+            _ => false,
+        };
+    if is_object {
+        out.push(
+            Diagnostic::new(RuleId::OpenObjectImplicit, pointer).with_message(format!(
+                "the object schema at `{pointer}` does not say whether it accepts other keys"
+            )),
+        );
+    }
+}
+
+// reserved-input-key: no root property takes a session-context name (exact, case-sensitive).
+// Reason: caller identity comes from the verified session, never from arguments.
+pub(super) fn check_reserved_input_key(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
+    let Some(Value::Object(properties)) = root.get("properties") else {
+        return;
+    };
+    for name in properties.keys() {
+        if RESERVED_INPUT_KEYS.contains(&name.as_str()) {
+            out.push(
+                Diagnostic::new(RuleId::ReservedInputKey, push_pointer("/properties", name))
+                    .with_message(format!(
+                        "root property `{name}` uses a reserved session-context name"
+                    )),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_refs_decode_percent_escapes() {
+        assert_eq!(
+            local_ref("#/definitions/a%20b").as_deref(),
+            Some("/definitions/a b")
+        );
+        assert_eq!(local_ref("#").as_deref(), Some(""));
+        assert_eq!(local_ref("other.json#/a"), None);
+        assert_eq!(local_ref("#anchor"), None);
+    }
+}
