@@ -256,6 +256,22 @@ fn json_syntax() {
 }
 
 #[test]
+fn json_syntax_messages_say_what_is_wrong() {
+    for (text, said) in [
+        (&b"[]"[..], "the top level is an array, not a JSON object"),
+        (b" 12", "the top level is a number, not a JSON object"),
+        (b"\xef\xbb\xbf{}", "the file starts with a byte order mark"),
+        (b"", "the file is empty"),
+        (b"{\"a\": \"\xff\"}", "not valid UTF-8"),
+        (b"{} {}", "trailing characters"),
+    ] {
+        let report = check_bytes("probe", text);
+        let message = &report.diagnostics[0].message;
+        assert!(message.contains(said), "{text:?}: {message}");
+    }
+}
+
+#[test]
 fn json_syntax_duplicate_key_is_located() {
     let report = check_bytes("probe", b"{\n  \"a\": 1,\n  \"a\": 2\n}");
     assert_eq!(report.diagnostics[0].rule, RuleId::JsonSyntax);

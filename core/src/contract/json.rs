@@ -75,10 +75,7 @@ pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
     };
     if text.as_bytes()[first] != b'{' {
         return Err(syntax(
-            format!(
-                "the top level is {}, not a JSON object",
-                describe_start(text.as_bytes()[first])
-            ),
+            describe_start(&text[first..]),
             location_of(bytes, first),
         ));
     }
@@ -144,15 +141,21 @@ fn key_start(bytes: &[u8], end: usize) -> usize {
     end
 }
 
-fn describe_start(b: u8) -> &'static str {
-    match b {
-        b'[' => "an array",
-        b'"' => "a string",
-        b't' | b'f' => "a boolean",
-        b'n' => "`null`",
-        b'-' | b'0'..=b'9' => "a number",
-        _ => "not JSON",
-    }
+/// Why a text that does not start with `{` is not a tool file.
+fn describe_start(text: &str) -> String {
+    let what = match text.as_bytes().first() {
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "`null`",
+        Some(b'-' | b'0'..=b'9') => "a number",
+        _ if text.starts_with('\u{feff}') => {
+            return "the file starts with a byte order mark: save it as UTF-8 without one"
+                .to_owned();
+        }
+        _ => return "invalid JSON: the file does not start with a JSON object".to_owned(),
+    };
+    format!("the top level is {what}, not a JSON object")
 }
 
 /// The offset of the first bracket that opens level `MAX_DEPTH + 1`, if any.
