@@ -292,7 +292,8 @@ fn nested(levels: usize) -> String {
 
 #[test]
 fn depth_limit() {
-    let deep = check_bytes("probe", nested(129).as_bytes());
+    // Alone: not even `tool-name` joins it.
+    let deep = check_bytes("bad.name", nested(129).as_bytes());
     assert_eq!(deep.diagnostics.len(), 1, "{:#?}", deep.diagnostics);
     assert_eq!(deep.diagnostics[0].rule, RuleId::DepthLimit);
     assert_eq!(deep.diagnostics[0].pointer, "");

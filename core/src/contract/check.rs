@@ -75,7 +75,7 @@ pub fn check_bytes(name: &str, bytes: &[u8]) -> Report {
 /// Checks the bytes of `tools/<name>.json`.
 ///
 /// A file that cannot be read (`depth-limit`, `json-syntax`) gets that one diagnostic
-/// (plus `tool-name` when the name is bad) and no schema. Otherwise every diagnostic of
+/// alone, and no schema. Otherwise every diagnostic of
 /// [`check_value`] gets the line and column of its pointer, and they come in document
 /// order.
 #[must_use]
@@ -95,16 +95,11 @@ pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Rep
                 schema: Some(schema),
             }
         }
-        Err(diagnostic) => {
-            let mut diagnostics = Vec::new();
-            check_tool_name(name, &mut diagnostics);
-            diagnostics.push(*diagnostic);
-            Report {
-                name: name.to_owned(),
-                diagnostics,
-                schema: None,
-            }
-        }
+        Err(diagnostic) => Report {
+            name: name.to_owned(),
+            diagnostics: vec![*diagnostic],
+            schema: None,
+        },
     }
 }
 
