@@ -368,6 +368,19 @@ fn schema_draft_meta_schema() {
     tool()
         .set("/required", json!("query"))
         .reports(RuleId::SchemaDraft, "/required");
+    // Pointers escape `~` and `/` in keys, and locate the key in the file.
+    let t = tool().set("/properties/a~1b~0c", json!({"type": 5}));
+    let d = t.message(RuleId::SchemaDraft);
+    assert_eq!(d.pointer, "/properties/a~1b~0c/type");
+    let text = serde_json::to_vec_pretty(&t.schema).expect("serializes");
+    let located = check_bytes("probe_tool", &text);
+    assert!(!located.diagnostics.is_empty());
+    assert!(
+        located
+            .diagnostics
+            .iter()
+            .all(|d| d.pointer == "/properties/a~1b~0c/type" && d.location.is_some())
+    );
     // Near miss: unknown keywords and vendor extensions are valid draft-07.
     tool()
         .set("/properties/query/x-ui-hint", json!({"any": "thing"}))
