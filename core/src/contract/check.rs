@@ -107,6 +107,9 @@ pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Rep
 /// 4 of `CONTRACT.md` except `duplicate-tool` (a build-time rule), all violations at once,
 /// each with the RFC 6901 pointer of the offending key or value, in a fixed order.
 ///
+/// The checks recurse as deep as the value goes: for untrusted input, start from bytes
+/// with [`check_bytes`], which refuses documents deeper than 128 levels first.
+///
 /// ```
 /// use neuralis_core::contract::{CheckOptions, RuleId, check_value};
 /// let schema = serde_json::json!({
