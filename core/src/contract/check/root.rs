@@ -303,8 +303,44 @@ enum Nest {
 
 /// One subschema on the walk, with how it was reached.
 struct Frame<'a> {
-    schema: &'a Map<String, Value>,
+    properties: Option<&'a Map<String, Value>>,
     edge: Edge,
+}
+
+/// The keywords the per-subschema rules read, gathered in one pass over a schema's keys
+/// (cheaper than one hashed lookup per rule).
+#[derive(Default)]
+struct Keywords<'a> {
+    has_properties: bool,
+    properties: Option<&'a Map<String, Value>>,
+    required: Option<&'a Vec<Value>>,
+    has_additional_properties: bool,
+    object_type: bool,
+}
+
+impl<'a> Keywords<'a> {
+    fn of(schema: &'a Map<String, Value>) -> Self {
+        let mut k = Self::default();
+        for (key, value) in schema {
+            match key.as_str() {
+                "properties" => {
+                    k.has_properties = true;
+                    k.properties = value.as_object();
+                }
+                "required" => k.required = value.as_array(),
+                "additionalProperties" => k.has_additional_properties = true,
+                "type" => {
+                    k.object_type = match value {
+                        Value::String(t) => t == "object",
+                        Value::Array(ts) => ts.iter().any(|t| t == "object"),
+                        _ => false,
+                    };
+                }
+                _ => {}
+            }
+        }
+        k
+    }
 }
 
 /// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
@@ -325,9 +361,13 @@ fn walk<'a>(
     let Some(schema) = value.as_object() else {
         return;
     };
-    check_required_undeclared(schema, edge, stack, pointer, out);
-    check_open_object_implicit(schema, edge, pointer, out);
-    stack.push(Frame { schema, edge });
+    let keywords = Keywords::of(schema);
+    check_required_undeclared(&keywords, edge, stack, pointer, out);
+    check_open_object_implicit(&keywords, edge, pointer, out);
+    stack.push(Frame {
+        properties: keywords.properties,
+        edge,
+    });
     for (key, sub) in schema {
         let (edge, how) = match key.as_str() {
             "properties" | "patternProperties" | "definitions" => (Edge::Child, Nest::Map),
@@ -408,17 +448,17 @@ fn push_token(pointer: &mut String, token: &str) {
 // required-undeclared: each `required` name is declared in `properties` of the object it
 // constrains. Reason: a required key nobody declares can never be sent correctly.
 fn check_required_undeclared(
-    schema: &Map<String, Value>,
+    keywords: &Keywords<'_>,
     edge: Edge,
     stack: &[Frame<'_>],
     pointer: &str,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(Value::Array(required)) = schema.get("required") else {
+    let Some(required) = keywords.required else {
         return;
     };
     let declared = |name: &str| {
-        if declares(schema, name) {
+        if declares(keywords.properties, name) {
             return true;
         }
         // A branch constrains the object of the schema that holds it (and so on up).
@@ -427,7 +467,7 @@ fn check_required_undeclared(
             if edge != Edge::Branch {
                 break;
             }
-            if declares(frame.schema, name) {
+            if declares(frame.properties, name) {
                 return true;
             }
             edge = frame.edge;
@@ -459,31 +499,23 @@ fn check_required_undeclared(
     }
 }
 
-fn declares(schema: &Map<String, Value>, name: &str) -> bool {
-    schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| p.contains_key(name))
+fn declares(properties: Option<&Map<String, Value>>, name: &str) -> bool {
+    properties.is_some_and(|p| p.contains_key(name))
 }
 
 // open-object-implicit (warning): a nested object schema says whether it accepts other keys.
 // Reason: without `additionalProperties` it accepts any key and gets no `propertyNames` guard.
 fn check_open_object_implicit(
-    schema: &Map<String, Value>,
+    keywords: &Keywords<'_>,
     edge: Edge,
     pointer: &str,
     out: &mut Vec<Diagnostic>,
 ) {
     // Composition branches constrain their holder's object, which says it for them.
-    if edge != Edge::Child || schema.contains_key("additionalProperties") {
+    if edge != Edge::Child || keywords.has_additional_properties {
         return;
     }
-    let is_object = schema.contains_key("properties")
-        || match schema.get("type") {
-            Some(Value::String(t)) => t == "object",
-            Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-            _ => false,
-        };
+    let is_object = keywords.has_properties || keywords.object_type;
     if is_object {
         out.push(
             Diagnostic::new(RuleId::OpenObjectImplicit, pointer).with_message(format!(
