@@ -346,15 +346,35 @@ impl<'a> Keywords<'a> {
 /// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
 /// `examples`, unknown keywords or `x-neuralis`) and applies the per-subschema rules.
 pub(super) fn walk_schemas(schema: &Value, out: &mut Vec<Diagnostic>) {
-    let mut pointer = String::new();
+    let mut path = Vec::new();
     let mut stack = Vec::new();
-    walk(schema, Edge::Root, &mut pointer, &mut stack, out);
+    walk(schema, Edge::Root, &mut path, &mut stack, out);
+}
+
+/// One reference token of the walk's current position; the pointer string is only built
+/// when a rule reports something.
+#[derive(Debug, Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The RFC 6901 pointer of a path.
+fn render(path: &[Seg<'_>]) -> String {
+    let mut pointer = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(key) => pointer = push_pointer(&pointer, key),
+            Seg::Index(i) => pointer = push_pointer(&pointer, &i.to_string()),
+        }
+    }
+    pointer
 }
 
 fn walk<'a>(
     value: &'a Value,
     edge: Edge,
-    pointer: &mut String,
+    path: &mut Vec<Seg<'a>>,
     stack: &mut Vec<Frame<'a>>,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -362,8 +382,8 @@ fn walk<'a>(
         return;
     };
     let keywords = Keywords::of(schema);
-    check_required_undeclared(&keywords, edge, stack, pointer, out);
-    check_open_object_implicit(&keywords, edge, pointer, out);
+    check_required_undeclared(&keywords, edge, stack, path, out);
+    check_open_object_implicit(&keywords, edge, path, out);
     stack.push(Frame {
         properties: keywords.properties,
         edge,
@@ -380,69 +400,28 @@ fn walk<'a>(
             "if" | "then" | "else" | "not" => (Edge::Branch, Nest::One),
             _ => continue,
         };
-        if !(sub.is_object() || sub.is_array()) {
-            continue;
-        }
-        let len = pointer.len();
-        push_token(pointer, key);
+        path.push(Seg::Key(key));
         match (how, sub) {
-            (Nest::Map, _) => walk_map(sub, edge, pointer, stack, out),
-            (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
-                walk_array(items, edge, pointer, stack, out);
+            (Nest::Map, Value::Object(map)) => {
+                for (name, sub) in map {
+                    path.push(Seg::Key(name));
+                    walk(sub, edge, path, stack, out);
+                    path.pop();
+                }
             }
-            (Nest::One | Nest::OneOrMany, _) => walk(sub, edge, pointer, stack, out),
-            (Nest::Many, _) => {}
+            (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
+                for (i, sub) in items.iter().enumerate() {
+                    path.push(Seg::Index(i));
+                    walk(sub, edge, path, stack, out);
+                    path.pop();
+                }
+            }
+            (Nest::One | Nest::OneOrMany, _) => walk(sub, edge, path, stack, out),
+            (Nest::Map | Nest::Many, _) => {}
         }
-        pointer.truncate(len);
+        path.pop();
     }
     stack.pop();
-}
-
-fn walk_map<'a>(
-    value: &'a Value,
-    edge: Edge,
-    pointer: &mut String,
-    stack: &mut Vec<Frame<'a>>,
-    out: &mut Vec<Diagnostic>,
-) {
-    for (name, sub) in value.as_object().into_iter().flatten() {
-        let len = pointer.len();
-        push_token(pointer, name);
-        walk(sub, edge, pointer, stack, out);
-        pointer.truncate(len);
-    }
-}
-
-fn walk_array<'a>(
-    items: &'a [Value],
-    edge: Edge,
-    pointer: &mut String,
-    stack: &mut Vec<Frame<'a>>,
-    out: &mut Vec<Diagnostic>,
-) {
-    for (i, sub) in items.iter().enumerate() {
-        let len = pointer.len();
-        pointer.push('/');
-        pointer.push_str(&i.to_string());
-        walk(sub, edge, pointer, stack, out);
-        pointer.truncate(len);
-    }
-}
-
-/// Appends one escaped reference token to `pointer` in place.
-fn push_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    if !token.contains(['~', '/']) {
-        pointer.push_str(token);
-        return;
-    }
-    for c in token.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
 }
 
 // required-undeclared: each `required` name is declared in `properties` of the object it
@@ -451,7 +430,7 @@ fn check_required_undeclared(
     keywords: &Keywords<'_>,
     edge: Edge,
     stack: &[Frame<'_>],
-    pointer: &str,
+    path: &[Seg<'_>],
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(required) = keywords.required else {
@@ -474,26 +453,23 @@ fn check_required_undeclared(
         }
         false
     };
-    let base = push_pointer(pointer, "required");
     for (i, name) in required.iter().enumerate() {
         let Some(name) = name.as_str() else { continue };
         if !declared(name) {
-            let where_ = if pointer.is_empty() {
+            let where_ = if path.is_empty() {
                 "the root"
             } else {
                 "this object"
             };
+            let pointer = push_pointer(&push_pointer(&render(path), "required"), &i.to_string());
             out.push(
-                Diagnostic::new(
-                    RuleId::RequiredUndeclared,
-                    push_pointer(&base, &i.to_string()),
-                )
-                .with_message(format!(
-                    "`required` names `{name}`, which {where_} does not declare in `properties`"
-                ))
-                .with_hint(format!(
-                    "declare `{name}` in `properties`, or remove it from `required`"
-                )),
+                Diagnostic::new(RuleId::RequiredUndeclared, pointer)
+                    .with_message(format!(
+                        "`required` names `{name}`, which {where_} does not declare in `properties`"
+                    ))
+                    .with_hint(format!(
+                        "declare `{name}` in `properties`, or remove it from `required`"
+                    )),
             );
         }
     }
@@ -508,7 +484,7 @@ fn declares(properties: Option<&Map<String, Value>>, name: &str) -> bool {
 fn check_open_object_implicit(
     keywords: &Keywords<'_>,
     edge: Edge,
-    pointer: &str,
+    path: &[Seg<'_>],
     out: &mut Vec<Diagnostic>,
 ) {
     // Composition branches constrain their holder's object, which says it for them.
@@ -517,8 +493,9 @@ fn check_open_object_implicit(
     }
     let is_object = keywords.has_properties || keywords.object_type;
     if is_object {
+        let pointer = render(path);
         out.push(
-            Diagnostic::new(RuleId::OpenObjectImplicit, pointer).with_message(format!(
+            Diagnostic::new(RuleId::OpenObjectImplicit, pointer.clone()).with_message(format!(
                 "the object schema at `{pointer}` does not say whether it accepts other keys"
             )),
         );
