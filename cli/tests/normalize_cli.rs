@@ -113,7 +113,7 @@ fn an_unreadable_file_exits_2() {
 
 /// Needs the real checker (issue 2, part A): before it lands, `check_value` reports nothing.
 #[test]
-#[ignore = "needs the checker of issue 2 part A; un-ignore at merge"]
+
 fn contract_errors_fail_and_warnings_do_not() {
     let dir = tempfile::tempdir().unwrap();
     let bad = CATALOG_LIST.replace(r#""type": "object""#, r#""type": "array""#);
