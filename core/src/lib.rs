@@ -10,6 +10,7 @@
 
 pub mod contract;
 pub mod name;
+pub mod result;
 pub mod schema;
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
