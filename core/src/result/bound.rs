@@ -90,7 +90,7 @@ impl BoundCaps {
 /// let (bounded, stats) = bound_result(&r, &caps);
 /// assert_eq!(bounded.structured_content, Some(json!({"count": 5, "items": [1, 2]})));
 /// let text = bounded.for_model()["content"][0]["text"].as_str().unwrap().to_owned();
-/// assert!(text.ends_with("… [truncated: 100 → 22 characters]"));
+/// assert!(text.ends_with("… [truncated: 100 → 25 characters]"));
 /// assert_eq!(stats.items_dropped, 3);
 /// assert_eq!(bound_result(&bounded, &caps).0, bounded);
 /// ```

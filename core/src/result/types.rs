@@ -317,10 +317,10 @@ impl ToolResult {
         self
     }
 
-    /// Sets `structuredContent`.
+    /// Sets `structuredContent` (`null` means none, as on the wire).
     #[must_use]
     pub fn with_structured(mut self, value: Value) -> Self {
-        self.structured_content = Some(value);
+        self.structured_content = (!value.is_null()).then_some(value);
         self
     }
 
