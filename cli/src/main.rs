@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
 mod normalize;
+mod result;
 
 /// Check, normalize and inspect neuralis tool packages.
 #[derive(Debug, Parser)]
@@ -26,6 +27,11 @@ enum Command {
     ///
     /// Exit status: 0, or 1 with the diagnostics on stderr when the file fails the checks.
     Normalize(normalize::Args),
+    /// Show what the model and what the card would receive from a result, after
+    /// normalization and bounding; warnings go to stderr.
+    ///
+    /// Exit status: 0, or 2 when a file cannot be read or is not JSON.
+    Result(result::Args),
 }
 
 /// Output format shared by the subcommands.
@@ -53,5 +59,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Normalize(args) => normalize::run(&args),
+        Command::Result(args) => result::run(&args),
     }
 }
