@@ -2,6 +2,7 @@
 //!
 //! Scenarios per size:
 //! - `to_vec`: serializing the result's wire form, the yardstick;
+//! - `clone`: cloning the parsed result, for reference (the floor of any full copy);
 //! - `bound_default`: the default caps (output about 256 KiB, input mostly unread);
 //! - `bound_half`: arrays uncapped, `structured_bytes` half the input (shrinking does
 //!   real work over half the data);
@@ -32,7 +33,8 @@ fn result_of(bytes: usize) -> ToolResult {
     let per_item = serde_json::to_vec(&item(100_000)).map_or(150, |v| v.len() + 1);
     let n = bytes / per_item;
     let items: Vec<Value> = (0..n).map(item).collect();
-    ToolResult::text(format!("{n} items")).with_structured(json!({"ok": true, "count": n, "items": items}))
+    ToolResult::text(format!("{n} items"))
+        .with_structured(json!({"ok": true, "count": n, "items": items}))
 }
 
 fn bench(c: &mut Criterion) {
@@ -47,6 +49,9 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(size as u64));
         group.bench_function(BenchmarkId::new("to_vec", size), |b| {
             b.iter(|| serde_json::to_vec(black_box(&wire)).map(|v| v.len()));
+        });
+        group.bench_function(BenchmarkId::new("clone", size), |b| {
+            b.iter(|| black_box(&result).clone());
         });
         let default = BoundCaps::default();
         group.bench_function(BenchmarkId::new("bound_default", size), |b| {

@@ -39,9 +39,14 @@ fn bounding_memory_follows_the_output() {
     let ((bounded, _), peak) = peak_of(|| bound_result(&result, &caps));
     let output = serde_json::to_vec(&bounded).map_or(0, |v| v.len());
     let (_, heap) = peak_of(|| bounded.clone());
-    eprintln!("default caps: input {input} B, output {output} B ({heap} B of heap), peak extra heap {peak} B");
+    eprintln!(
+        "default caps: input {input} B, output {output} B ({heap} B of heap), peak extra heap {peak} B"
+    );
     assert!(input > 50_000_000);
-    assert!(peak < 2 * heap, "peak {peak} B for an output of {heap} B of heap");
+    assert!(
+        peak < 2 * heap,
+        "peak {peak} B for an output of {heap} B of heap"
+    );
 
     let half = BoundCaps {
         array_len: usize::MAX,
@@ -51,9 +56,17 @@ fn bounding_memory_follows_the_output() {
     let ((bounded, _), peak) = peak_of(|| bound_result(&result, &half));
     let output = serde_json::to_vec(&bounded).map_or(0, |v| v.len());
     let (_, heap) = peak_of(|| bounded.clone());
-    eprintln!("5 MB cap: input {input} B, output {output} B ({heap} B of heap), peak extra heap {peak} B");
-    assert!(peak < 2 * heap, "peak {peak} B for an output of {heap} B of heap");
+    eprintln!(
+        "5 MB cap: input {input} B, output {output} B ({heap} B of heap), peak extra heap {peak} B"
+    );
+    assert!(
+        peak < 2 * heap,
+        "peak {peak} B for an output of {heap} B of heap"
+    );
 
     let (payload, peak) = peak_of(|| iframe_payload("t", &json!({}), &bounded));
-    eprintln!("iframe payload: {} B, peak extra heap {peak} B", payload.json.len());
+    eprintln!(
+        "iframe payload: {} B, peak extra heap {peak} B",
+        payload.json.len()
+    );
 }

@@ -137,6 +137,40 @@ pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, Bound
     (out, tally)
 }
 
+/// Normalizes untrusted result JSON and bounds it: the path for results coming from
+/// external MCP servers and from handlers returning raw JSON. The diagnostics are the
+/// `result-shape` repairs followed by one `result-bound` warning per listed cut.
+///
+/// The input is taken by value, so normalization moves its strings instead of copying
+/// them; the bounded result is a fresh copy of what is kept.
+///
+/// ```
+/// use neuralis_core::result::{BoundCaps, normalize_and_bound};
+/// use serde_json::json;
+///
+/// let caps = BoundCaps { array_len: 1, ..BoundCaps::default() };
+/// let (r, diags) = normalize_and_bound(json!({"content": "hi", "structuredContent": {"rows": [1, 2]}}), &caps);
+/// assert_eq!(r.structured_content, Some(json!({"rows": [1]})));
+/// assert_eq!(diags[0].rule.as_str(), "result-bound");
+/// assert_eq!(diags[0].pointer, "/structuredContent/rows");
+/// ```
+#[must_use]
+pub fn normalize_and_bound(value: Value, caps: &BoundCaps) -> (ToolResult, Vec<Diagnostic>) {
+    let (result, mut diags) = super::normalize_result(value);
+    let (bounded, stats) = bound_result(&result, caps);
+    diags.extend(stats.diagnostics());
+    (bounded, diags)
+}
+
+impl ToolResult {
+    /// This result bounded to `caps` (see [`bound_result`]), for a handler that bounds
+    /// its own output.
+    #[must_use]
+    pub fn bounded(&self, caps: &BoundCaps) -> Self {
+        bound_result(self, caps).0
+    }
+}
+
 /// Bounds one JSON value (for example a `structuredContent` built by hand) to the string,
 /// array and byte caps.
 ///

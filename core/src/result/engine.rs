@@ -12,7 +12,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::utf16::{Clip, escaped_len, plan_clip};
+use super::utf16::{Clip, escaped_len, plan_clip, scan};
 use crate::contract::push_pointer;
 
 /// Containers nested deeper than this (the top-level value is level 1) are dropped, so
@@ -207,6 +207,20 @@ impl io::Write for Counter {
 }
 
 fn number_len(n: &serde_json::Number) -> usize {
+    fn digits(mut u: u64) -> usize {
+        let mut d = 1;
+        while u >= 10 {
+            u /= 10;
+            d += 1;
+        }
+        d
+    }
+    if let Some(u) = n.as_u64() {
+        return digits(u);
+    }
+    if let Some(i) = n.as_i64() {
+        return 1 + digits(i.unsigned_abs());
+    }
     let mut c = Counter(0);
     // Writing a number into a counter cannot fail.
     let _ = serde_json::to_writer(&mut c, n);
@@ -280,12 +294,17 @@ impl<'v> Engine<'v> {
         plan_clip(s, self.limits.string_chars, usize::MAX)
     }
 
-    /// Serialized size of a string after the character cap, quotes included.
-    fn string_len(&self, s: &str) -> usize {
-        2 + match self.string_clip(s) {
-            None => escaped_len(s),
-            Some(clip) => clip.escaped_len(),
+    /// Serialized size of a string after the character cap, quotes included, and
+    /// whether the cap left it alone.
+    fn string_len(&self, s: &str) -> (usize, bool) {
+        let (units, escaped) = scan(s);
+        if units <= self.limits.string_chars {
+            return (escaped + 2, true);
         }
+        let size = self
+            .string_clip(s)
+            .map_or(escaped, |clip| clip.escaped_len());
+        (size + 2, false)
     }
 
     /// Whether `e`, sitting at nesting level `depth`, is a container too deep to keep.
@@ -303,53 +322,84 @@ impl<'v> Engine<'v> {
         self.record(CutKind::Depth, children, 0);
     }
 
-    /// Serialized size of `v` after the per-value caps. Exact when at most `limit`; once
-    /// past `limit` it returns early with some size above it.
-    pub(crate) fn measure(&self, v: &Value, depth: usize, limit: usize) -> usize {
+    /// Whether the per-value caps leave `v` exactly as it is (so a plain clone will do).
+    /// Stops at the first thing a cap would change.
+    fn is_clean(&self, v: &Value, depth: usize) -> bool {
         match v {
-            Value::Null | Value::Bool(true) => 4,
-            Value::Bool(false) => 5,
-            Value::Number(n) => number_len(n),
+            Value::String(s) => super::utf16::utf16_len(s) <= self.limits.string_chars,
+            Value::Array(a) => {
+                a.len() <= self.limits.array_len
+                    && a.iter()
+                        .all(|e| !Self::too_deep(e, depth + 1) && self.is_clean(e, depth + 1))
+            }
+            Value::Object(m) => m.iter().all(|(k, e)| {
+                self.key_ok(k, depth)
+                    && !Self::too_deep(e, depth + 1)
+                    && self.is_clean(e, depth + 1)
+            }),
+            _ => true,
+        }
+    }
+
+    /// Serialized size of `v` after the per-value caps, and whether the caps leave `v`
+    /// as it is. The size is exact when at most `limit`; once past `limit` it returns
+    /// early with some size above it (and `false`).
+    fn measure_clean(&self, v: &Value, depth: usize, limit: usize) -> (usize, bool) {
+        match v {
+            Value::Null | Value::Bool(true) => (4, true),
+            Value::Bool(false) => (5, true),
+            Value::Number(n) => (number_len(n), true),
             Value::String(s) => self.string_len(s),
             Value::Array(a) => {
                 let mut n = 2;
+                let mut clean = a.len() <= self.limits.array_len;
                 let mut first = true;
                 for e in a.iter().take(self.limits.array_len) {
                     if Self::too_deep(e, depth + 1) {
+                        clean = false;
                         continue;
                     }
                     n += usize::from(!first);
                     first = false;
-                    n += self.measure(e, depth + 1, limit.saturating_sub(n));
+                    let (m, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n));
+                    n += m;
+                    clean &= c;
                     if n > limit {
-                        return n;
+                        return (n, false);
                     }
                 }
-                n
+                (n, clean)
             }
             Value::Object(m) => self.measure_map(Members::Map(m), depth, limit),
         }
     }
 
-    fn measure_map(&self, m: Members<'_>, depth: usize, limit: usize) -> usize {
+    fn measure_map(&self, m: Members<'_>, depth: usize, limit: usize) -> (usize, bool) {
         let mut n = 2;
+        let mut clean = true;
         let mut first = true;
         for (k, e) in m.iter() {
             if !self.key_ok(k, depth) || Self::too_deep(e, depth + 1) {
+                clean = false;
                 continue;
             }
             n += usize::from(!first) + escaped_len(k) + 3;
             first = false;
-            n += self.measure(e, depth + 1, limit.saturating_sub(n));
+            let (size, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n));
+            n += size;
+            clean &= c;
             if n > limit {
-                return n;
+                return (n, false);
             }
         }
-        n
+        (n, clean)
     }
 
     /// `v` with the per-value caps applied, cuts recorded.
     pub(crate) fn copy(&mut self, v: &'v Value, depth: usize) -> Value {
+        if self.is_clean(v, depth) {
+            return v.clone();
+        }
         match v {
             Value::String(s) => match self.string_clip(s) {
                 None => Value::String(s.clone()),
@@ -418,8 +468,12 @@ impl<'v> Engine<'v> {
 
     /// Members bounded as one object of at most `budget` serialized bytes (at least `{}`).
     pub(crate) fn fit_members(&mut self, m: Members<'v>, budget: usize) -> Map<String, Value> {
-        if self.measure_map(m, 1, budget) <= budget {
-            return self.copy_map(m, 1);
+        let (size, clean) = self.measure_map(m, 1, budget);
+        if size <= budget {
+            return match m {
+                Members::Map(map) if clean => map.clone(),
+                _ => self.copy_map(m, 1),
+            };
         }
         match self.shrink_object(m, 1, budget.max(2)).0 {
             Value::Object(m) => m,
@@ -435,9 +489,14 @@ impl<'v> Engine<'v> {
         depth: usize,
         budget: usize,
     ) -> Option<(Value, usize)> {
-        let size = self.measure(v, depth, budget);
+        let (size, clean) = self.measure_clean(v, depth, budget);
         if size <= budget {
-            return Some((self.copy(v, depth), size));
+            let out = if clean {
+                v.clone()
+            } else {
+                self.copy(v, depth)
+            };
+            return Some((out, size));
         }
         self.shrink(v, depth, budget)
     }
@@ -477,9 +536,16 @@ impl<'v> Engine<'v> {
                 self.path.pop();
                 break;
             };
-            let size = self.measure(e, depth + 1, room);
+            let (size, clean) = self.measure_clean(e, depth + 1, room);
             let kept = if size <= room {
-                Some((self.copy(e, depth + 1), size))
+                Some((
+                    if clean {
+                        e.clone()
+                    } else {
+                        self.copy(e, depth + 1)
+                    },
+                    size,
+                ))
             } else {
                 self.shrink(e, depth + 1, room)
             };
@@ -530,7 +596,7 @@ impl<'v> Engine<'v> {
         // 2. containers that fit whole, smallest first. The heap keeps the smallest set
         // whose total fits, so it holds no more entries than the budget has bytes.
         let start = budget.saturating_sub(used);
-        let mut heap: BinaryHeap<(usize, usize, usize)> = BinaryHeap::new();
+        let mut heap: BinaryHeap<(usize, usize, usize, bool)> = BinaryHeap::new();
         let mut heap_total = 0usize;
         let mut deep = 0;
         for (i, (k, e)) in m.iter().enumerate() {
@@ -548,24 +614,26 @@ impl<'v> Engine<'v> {
             let Some(room) = start.checked_sub(over) else {
                 continue;
             };
-            let size = self.measure(e, depth + 1, room);
+            let (size, clean) = self.measure_clean(e, depth + 1, room);
             if size > room {
                 continue;
             }
-            heap.push((size + over, i, size));
+            heap.push((size + over, i, size, clean));
             heap_total += size + over;
             while heap_total > start {
-                if let Some((s, _, _)) = heap.pop() {
+                if let Some((s, ..)) = heap.pop() {
                     heap_total -= s;
                 }
             }
         }
-        let mut whole: Vec<(usize, usize)> =
-            heap.into_iter().map(|(_, i, size)| (i, size)).collect();
+        let mut whole: Vec<(usize, usize, bool)> = heap
+            .into_iter()
+            .map(|(_, i, size, clean)| (i, size, clean))
+            .collect();
         whole.sort_unstable();
         let mut next = whole.iter().copied().peekable();
         for (i, (k, e)) in m.iter().enumerate() {
-            let Some(&(j, size)) = next.peek() else {
+            let Some(&(j, size, clean)) = next.peek() else {
                 break;
             };
             if j != i {
@@ -574,7 +642,11 @@ impl<'v> Engine<'v> {
             next.next();
             let over = member_cost(k, kept.len());
             self.path.push(Seg::Key(k));
-            let e = self.copy(e, depth + 1);
+            let e = if clean {
+                e.clone()
+            } else {
+                self.copy(e, depth + 1)
+            };
             self.path.pop();
             used += over + size;
             kept.push((i, k, e));
@@ -585,7 +657,7 @@ impl<'v> Engine<'v> {
             if !is_container(e)
                 || !self.key_ok(k, depth)
                 || Self::too_deep(e, depth + 1)
-                || whole.binary_search_by_key(&i, |&(j, _)| j).is_ok()
+                || whole.binary_search_by_key(&i, |&(j, ..)| j).is_ok()
             {
                 continue;
             }

@@ -27,6 +27,17 @@ pub(crate) fn escaped_len(s: &str) -> usize {
         .sum()
 }
 
+/// UTF-16 length and escaped byte length of `s` in one pass.
+pub(crate) fn scan(s: &str) -> (usize, usize) {
+    let mut units = 0;
+    let mut escaped = 0;
+    for &b in s.as_bytes() {
+        units += usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0);
+        escaped += usize::from(ESCAPED[b as usize]);
+    }
+    (units, escaped)
+}
+
 /// One character's escaped byte length.
 fn escaped_char_len(c: char) -> usize {
     if c.is_ascii() {
