@@ -11,9 +11,16 @@
 pub fn utf16_len(s: &str) -> usize {
     // Every byte that starts a character counts one unit; a four-byte leader (a character
     // outside the BMP, a surrogate pair in UTF-16) counts one more.
+    // Counted in chunks with a byte-wide accumulator (at most 2 per byte, so 127 bytes
+    // cannot overflow it), which the compiler turns into wide vector code.
     s.as_bytes()
-        .iter()
-        .map(|&b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0))
+        .chunks(127)
+        .map(|chunk| {
+            let n = chunk.iter().fold(0u8, |n, &b| {
+                n + u8::from((b & 0xC0) != 0x80) + u8::from(b >= 0xF0)
+            });
+            usize::from(n)
+        })
         .sum()
 }
 
@@ -27,15 +34,25 @@ pub(crate) fn escaped_len(s: &str) -> usize {
         .sum()
 }
 
-/// UTF-16 length and escaped byte length of `s` in one pass.
+/// UTF-16 length and escaped byte length of `s` in one pass, branch-free over chunks
+/// with byte-wide accumulators (at most 2 units and 5 extra escape bytes per byte, so 51
+/// bytes cannot overflow them) so that it vectorizes.
 pub(crate) fn scan(s: &str) -> (usize, usize) {
     let mut units = 0;
-    let mut escaped = 0;
-    for &b in s.as_bytes() {
-        units += usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0);
-        escaped += usize::from(ESCAPED[b as usize]);
+    let mut extra = 0;
+    for chunk in s.as_bytes().chunks(51) {
+        let (u, e) = chunk.iter().fold((0u8, 0u8), |(u, e), &b| {
+            let short = u8::from(matches!(b, 0x08 | 0x09 | 0x0A | 0x0C | 0x0D));
+            let control = u8::from(b < 0x20);
+            (
+                u + u8::from((b & 0xC0) != 0x80) + u8::from(b >= 0xF0),
+                e + u8::from(b == b'"') + u8::from(b == b'\\') + control * 5 - short * 4,
+            )
+        });
+        units += usize::from(u);
+        extra += usize::from(e);
     }
-    (units, escaped)
+    (units, s.len() + extra)
 }
 
 /// One character's escaped byte length.
@@ -193,6 +210,12 @@ mod tests {
         ] {
             let json = serde_json::to_string(s).expect("a string serializes");
             assert_eq!(escaped_len(s) + 2, json.len(), "{s:?}");
+            assert_eq!(scan(s), (utf16_len(s), json.len() - 2), "{s:?}");
+            let long = s.repeat(40);
+            let json = serde_json::to_string(&long).expect("a string serializes");
+            assert_eq!(scan(&long), (utf16_len(&long), json.len() - 2), "{s:?}");
+            let expected: usize = long.chars().map(char::len_utf16).sum();
+            assert_eq!(utf16_len(&long), expected);
         }
     }
 
