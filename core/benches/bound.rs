@@ -25,7 +25,7 @@ fn result_of(bytes: usize) -> ToolResult {
             "id": i,
             "name": format!("item-{i}"),
             "price": 12.5,
-            "active": i % 2 == 0,
+            "active": i.is_multiple_of(2),
             "tags": ["alpha", "beta", "gamma"],
             "note": "Lorem ipsum dolor sit amet, \"quoted\" é 😀 consectetur adipiscing elit",
         })

@@ -207,6 +207,10 @@ fn add_count(m: &mut Map<String, Value>, key: &str, n: u64) {
     m.insert(key.to_owned(), Value::from(before.saturating_add(n)));
 }
 
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a short-lived return value, moved straight into the block list"
+)]
 enum Block {
     Kept(ContentBlock),
     Unknown,
