@@ -8,6 +8,9 @@
 //!   real work over half the data);
 //! - `bound_fits`: caps above the input, so everything is measured and copied (the
 //!   worst case: a full copy);
+//! - `bound_owned_fits`: the same caps through `bound_result_owned`, which hands a result
+//!   already within its caps back after one read-only pass (the input clone is setup,
+//!   not timed);
 //! - `bound_text`: a text block of the same size clipped to the default text cap.
 //!
 //! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
@@ -15,7 +18,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use neuralis_core::result::{BoundCaps, ToolResult, bound_result};
+use neuralis_core::result::{BoundCaps, ToolResult, bound_result, bound_result_owned};
 use serde_json::{Value, json};
 
 /// A result whose `structuredContent` serializes to about `bytes` bytes.
@@ -72,6 +75,13 @@ fn bench(c: &mut Criterion) {
         };
         group.bench_function(BenchmarkId::new("bound_fits", size), |b| {
             b.iter(|| bound_result(black_box(&result), &fits));
+        });
+        group.bench_function(BenchmarkId::new("bound_owned_fits", size), |b| {
+            b.iter_batched(
+                || result.clone(),
+                |r| bound_result_owned(r, &fits),
+                criterion::BatchSize::LargeInput,
+            );
         });
         let text_wire = text.for_ui();
         group.bench_function(BenchmarkId::new("to_vec_text", size), |b| {

@@ -4,7 +4,7 @@
 
 use neuralis_core::result::{
     BoundCaps, Content, ContentBlock, IFRAME_MAX_BYTES, IFRAME_MAX_STRING_CHARS, ToolResult,
-    bound_result, iframe_payload, normalize_result, utf16_len,
+    bound_result, bound_result_owned, iframe_payload, normalize_result, utf16_len,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -334,4 +334,19 @@ fn long_text_is_clipped_with_marker() {
     assert_eq!(bound["textClipped"], 1);
     assert_eq!(bound["at"][0]["pointer"], "/content/0/text");
     assert_eq!(bound["at"][1]["pointer"], "/structuredContent/rows");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn owned_bounding_matches_borrowed(raw in raw_result(), caps in caps()) {
+        let (r, _) = normalize_result(raw);
+        let (borrowed, _) = bound_result(&r, &caps);
+        let (owned, _) = bound_result_owned(r, &caps);
+        prop_assert_eq!(&owned, &borrowed);
+        let (again, stats) = bound_result_owned(borrowed.clone(), &caps);
+        prop_assert_eq!(again, borrowed);
+        prop_assert!(stats.is_empty());
+    }
 }

@@ -137,6 +137,118 @@ pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, Bound
     (out, tally)
 }
 
+/// Like [`bound_result`], taking the result by value: a result already within the caps
+/// (one bounded at an earlier boundary, or a small one) is handed back as it is, after
+/// one read-only pass and no copy. Otherwise it is bounded as [`bound_result`] does.
+/// The output is always the same as [`bound_result`]'s.
+///
+/// ```
+/// use neuralis_core::result::{BoundCaps, ToolResult, bound_result, bound_result_owned};
+/// use serde_json::json;
+///
+/// let caps = BoundCaps::default();
+/// let r = ToolResult::json(json!({"ok": true, "rows": [1, 2, 3]}));
+/// let (expected, _) = bound_result(&r, &caps);
+/// let (owned, stats) = bound_result_owned(r, &caps);
+/// assert_eq!(owned, expected);
+/// assert!(stats.is_empty());
+/// ```
+#[must_use]
+pub fn bound_result_owned(result: ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
+    if within_caps(&result, caps) {
+        return (result, Tally::default());
+    }
+    bound_result(&result, caps)
+}
+
+/// Whether [`bound_result`] would hand `r` back unchanged.
+fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
+    let engine = Engine::new(caps.limits(), "");
+    let str_ok = |s: &str| super::utf16_len(s) <= caps.string_chars;
+    let map_ok = |m: &Option<Map<String, Value>>| {
+        m.as_ref().is_none_or(|m| {
+            let (size, clean) =
+                engine.measure_map(super::engine::Members::Map(m), 1, caps.structured_bytes);
+            clean && size <= caps.structured_bytes
+        })
+    };
+    let annotations_ok = |a: &Option<Annotations>| {
+        a.as_ref().is_none_or(|a| {
+            a.audience
+                .as_ref()
+                .is_none_or(|l| l.len() <= caps.array_len && l.iter().all(|s| str_ok(s)))
+                && a.last_modified.as_deref().is_none_or(str_ok)
+        })
+    };
+    let mut text = 0usize;
+    let content_ok = match &r.content {
+        Content::Text(t) => super::utf16_len(t) <= caps.text_chars,
+        Content::Blocks(blocks) => {
+            blocks.len() <= caps.array_len
+                && blocks.iter().all(|b| match b {
+                    ContentBlock::Text(t) => {
+                        text += super::utf16_len(&t.text);
+                        annotations_ok(&t.annotations) && map_ok(&t.meta)
+                    }
+                    ContentBlock::Image(x) | ContentBlock::Audio(x) => {
+                        x.data.len() <= caps.blob_bytes
+                            && str_ok(&x.mime_type)
+                            && annotations_ok(&x.annotations)
+                            && map_ok(&x.meta)
+                    }
+                    ContentBlock::Resource(e) => {
+                        let res = &e.resource;
+                        text += res.text.as_deref().map_or(0, super::utf16_len);
+                        res.blob.as_ref().is_none_or(|b| b.len() <= caps.blob_bytes)
+                            && str_ok(&res.uri)
+                            && res.mime_type.as_deref().is_none_or(str_ok)
+                            && annotations_ok(&e.annotations)
+                            && map_ok(&e.meta)
+                            && map_ok(&res.meta)
+                    }
+                })
+                && text <= caps.text_chars
+        }
+    };
+    if !content_ok {
+        return false;
+    }
+    let structured_ok = r.structured_content.as_ref().is_none_or(|v| {
+        let (size, clean) = engine.measure_clean(v, 1, caps.structured_bytes);
+        clean && size <= caps.structured_bytes
+    });
+    if !structured_ok {
+        return false;
+    }
+    let Some(meta) = &r.meta else {
+        return true;
+    };
+    // `_meta` and `_meta.neuralis` are bounded apart, each without its own subtree.
+    let without = |m: &'_ Map<String, Value>, key: &str| -> bool {
+        let list: Vec<(&str, &Value)> = m
+            .iter()
+            .filter(|(k, _)| k.as_str() != key)
+            .map(|(k, v)| (k.as_str(), v))
+            .collect();
+        let (size, clean) = engine.measure_map(
+            super::engine::Members::List(&list),
+            1,
+            caps.structured_bytes,
+        );
+        clean && size <= caps.structured_bytes
+    };
+    match meta.get(NEURALIS_META).and_then(Value::as_object) {
+        None => map_ok(&r.meta),
+        Some(own) => {
+            without(meta, NEURALIS_META)
+                && without(own, BOUND_META)
+                && own
+                    .get(BOUND_META)
+                    .is_none_or(|b| write_tally(&read_tally(b)) == *b)
+        }
+    }
+}
+
 /// Normalizes untrusted result JSON and bounds it: the path for results coming from
 /// external MCP servers and from handlers returning raw JSON. The diagnostics are the
 /// `result-shape` repairs followed by one `result-bound` warning per listed cut.
@@ -531,4 +643,45 @@ fn read_tally(v: &Value) -> Tally {
     }
     t.total_cuts = get("cuts").max(t.cuts.len());
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn samples() -> Vec<ToolResult> {
+        vec![
+            ToolResult::text("é😀".repeat(40)),
+            ToolResult::json(json!({"rows": (0..50).collect::<Vec<_>>(), "s": "x".repeat(300)})),
+            ToolResult::text("a")
+                .with_meta("trace", json!({"spans": [1, 2, 3, 4, 5, 6]}))
+                .with_neuralis_meta("droppedBlocks", json!(2)),
+            ToolResult::from_blocks(vec![
+                ContentBlock::image("A".repeat(64), "image/png"),
+                ContentBlock::resource_text("file:///a", None, "t".repeat(90)),
+            ]),
+        ]
+    }
+
+    #[test]
+    fn bounded_results_are_within_caps_and_oversized_ones_are_not() {
+        let caps = BoundCaps {
+            text_chars: 60,
+            array_len: 4,
+            string_chars: 50,
+            structured_bytes: 120,
+            blob_bytes: 32,
+        };
+        for r in samples() {
+            assert!(!within_caps(&r, &caps), "{r:?}");
+            let (b, stats) = bound_result(&r, &caps);
+            assert!(!stats.is_empty());
+            assert!(within_caps(&b, &caps), "{b:?}");
+        }
+        for r in samples() {
+            assert!(within_caps(&r, &BoundCaps::default()), "{r:?}");
+        }
+    }
 }

@@ -344,7 +344,7 @@ impl<'v> Engine<'v> {
     /// Serialized size of `v` after the per-value caps, and whether the caps leave `v`
     /// as it is. The size is exact when at most `limit`; once past `limit` it returns
     /// early with some size above it (and `false`).
-    fn measure_clean(&self, v: &Value, depth: usize, limit: usize) -> (usize, bool) {
+    pub(crate) fn measure_clean(&self, v: &Value, depth: usize, limit: usize) -> (usize, bool) {
         match v {
             Value::Null | Value::Bool(true) => (4, true),
             Value::Bool(false) => (5, true),
@@ -374,7 +374,7 @@ impl<'v> Engine<'v> {
         }
     }
 
-    fn measure_map(&self, m: Members<'_>, depth: usize, limit: usize) -> (usize, bool) {
+    pub(crate) fn measure_map(&self, m: Members<'_>, depth: usize, limit: usize) -> (usize, bool) {
         let mut n = 2;
         let mut clean = true;
         let mut first = true;

@@ -38,7 +38,9 @@ mod status;
 mod types;
 mod utf16;
 
-pub use bound::{BoundCaps, BoundStats, bound_result, bound_value, normalize_and_bound};
+pub use bound::{
+    BoundCaps, BoundStats, bound_result, bound_result_owned, bound_value, normalize_and_bound,
+};
 pub use card::{CARD_MARKER, CardMatch, CardSource, DEFAULT_CARD, check_card, resolve_card};
 pub use engine::{Cut, CutKind, Tally};
 pub use iframe::{IFRAME_MAX_BYTES, IFRAME_MAX_STRING_CHARS, IframePayload, iframe_payload};
