@@ -20,3 +20,22 @@
 //! ```
 
 pub use neuralis_core::*;
+
+/// Derives [`ToolInput`]: the schema of a Rust type, exactly as serde reads it.
+///
+/// See [the attribute reference](crate::derive_reference).
+#[cfg(feature = "derive")]
+pub use neuralis_macros::ToolInput;
+
+#[cfg(feature = "derive")]
+#[doc = include_str!("../docs/derive.md")]
+pub mod derive_reference {}
+
+// Not public API: the paths `#[derive(ToolInput)]` expands to.
+#[doc(hidden)]
+pub mod __private {
+    pub use neuralis_core::input::private::*;
+    pub use std::borrow::Cow;
+}
+
+extern crate self as neuralis;

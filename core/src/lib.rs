@@ -9,8 +9,10 @@
 //! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
 
 pub mod contract;
+pub mod input;
 pub mod name;
 pub mod schema;
 
+pub use input::ToolInput;
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
 pub use name::{TOOL_NAME_PATTERN, is_wire_safe_tool_name};
