@@ -126,7 +126,8 @@ fn check_shape(cx: &Ctxt, cont: &Container) {
 
 // unsupported-type: a field type with no schema, named with the fix.
 fn check_unsupported_type(cx: &Ctxt, field: &Field) {
-    if field.is_skipped() {
+    // With a custom deserializer the field's own type says nothing (`check_serde_with`).
+    if field.is_skipped() || field.serde.with.is_some() {
         return;
     }
     if let Some(why) = unsupported_reason(&field.kind) {

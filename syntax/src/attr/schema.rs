@@ -198,7 +198,8 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
                     if key == "pattern" {
                         if let Err(e) = regex::Regex::new(&s.value()) {
                             let first = e.to_string();
-                            let detail = first.lines().last().unwrap_or_default().trim();
+                            let last = first.lines().last().unwrap_or_default().trim();
+                            let detail = last.strip_prefix("error: ").unwrap_or(last);
                             cx.error_at(
                                 RuleId::SchemaAttr,
                                 s.span(),
