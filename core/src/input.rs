@@ -571,10 +571,11 @@ pub mod private {
 /// ```
 /// use neuralis_core::input::join_doc;
 /// assert_eq!(join_doc(&[" City name.", "", "   Indented."]), "City name.\n\n  Indented.");
+/// assert_eq!(join_doc(&["a\r\nb\n"]), "a\nb");
 /// ```
 #[must_use]
 pub fn join_doc(parts: &[&str]) -> String {
-    let lines: Vec<&str> = parts.iter().flat_map(|p| p.lines()).collect();
+    let lines: Vec<&str> = parts.iter().flat_map(|p| p.split('\n')).collect();
     let indent = lines
         .iter()
         .filter(|l| !l.trim().is_empty())
