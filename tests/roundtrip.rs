@@ -129,7 +129,10 @@ where
     prop_assert!(
         validator.is_valid(&doc),
         "the schema refuses a serialized value: {doc}\n{:?}",
-        validator.iter_errors(&doc).map(|e| e.to_string()).collect::<Vec<_>>()
+        validator
+            .iter_errors(&doc)
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
     );
     prop_assert!(
         serde_json::from_value::<T>(doc.clone()).is_ok(),
@@ -161,7 +164,9 @@ where
     };
     let mut runner = proptest::test_runner::TestRunner::new(config);
     runner
-        .run(&strategy, |value| agree(&validator, &value, deny_unknown, how))
+        .run(&strategy, |value| {
+            agree(&validator, &value, deny_unknown, how)
+        })
         .unwrap_or_else(|e| panic!("{}: {e}", std::any::type_name::<T>()));
 }
 
@@ -176,26 +181,76 @@ fn leaf() -> impl Strategy<Value = Leaf> {
 #[test]
 fn scalars() {
     let s = (
-        (any::<bool>(), any::<i8>(), any::<i16>(), any::<i32>(), any::<i64>(), any::<isize>()),
-        (any::<u8>(), any::<u16>(), any::<u32>(), any::<u64>(), any::<usize>()),
-        (-1e30f32..1e30, any::<f64>().prop_filter("finite", |f| f.is_finite())),
+        (
+            any::<bool>(),
+            any::<i8>(),
+            any::<i16>(),
+            any::<i32>(),
+            any::<i64>(),
+            any::<isize>(),
+        ),
+        (
+            any::<u8>(),
+            any::<u16>(),
+            any::<u32>(),
+            any::<u64>(),
+            any::<usize>(),
+        ),
+        (
+            -1e30f32..1e30,
+            any::<f64>().prop_filter("finite", |f| f.is_finite()),
+        ),
         (any::<String>(), any::<char>(), text(), text()),
     )
-        .prop_map(|((flag, i8, i16, i32, i64, isize), (u8, u16, u32, u64, usize), (f32, f64), (text, letter, cow, boxed))| Scalars {
-            flag, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, text, letter,
-            cow: Cow::Owned(cow),
-            boxed: boxed.into_boxed_str(),
-        });
+        .prop_map(
+            |(
+                (flag, i8, i16, i32, i64, isize),
+                (u8, u16, u32, u64, usize),
+                (f32, f64),
+                (text, letter, cow, boxed),
+            )| Scalars {
+                flag,
+                i8,
+                i16,
+                i32,
+                i64,
+                isize,
+                u8,
+                u16,
+                u32,
+                u64,
+                usize,
+                f32,
+                f64,
+                text,
+                letter,
+                cow: Cow::Owned(cow),
+                boxed: boxed.into_boxed_str(),
+            },
+        );
     check(s, true, Agree::Exactly);
 }
 
 #[test]
 fn optionals() {
-    let s = (any::<Option<u16>>(), any::<u8>(), any::<u32>(), any::<bool>()).prop_map(
-        |(maybe, defaulted, with_path, needed)| Optionals { maybe, defaulted, with_path, needed },
-    );
+    let s = (
+        any::<Option<u16>>(),
+        any::<u8>(),
+        any::<u32>(),
+        any::<bool>(),
+    )
+        .prop_map(|(maybe, defaulted, with_path, needed)| Optionals {
+            maybe,
+            defaulted,
+            with_path,
+            needed,
+        });
     check(s, true, Agree::Exactly);
-    check((any::<u8>(), text()).prop_map(|(a, b)| AllDefault { a, b }), true, Agree::Exactly);
+    check(
+        (any::<u8>(), text()).prop_map(|(a, b)| AllDefault { a, b }),
+        true,
+        Agree::Exactly,
+    );
 }
 
 #[test]
@@ -208,52 +263,102 @@ fn collections() {
         any::<[i8; 3]>(),
         prop::collection::hash_map(text(), any::<u32>(), 0..3),
         prop::collection::btree_map(text(), any::<bool>(), 0..3),
-        (any::<Option<i32>>(), leaf(), prop::collection::vec(prop::collection::vec(any::<bool>(), 0..2), 0..2)),
+        (
+            any::<Option<i32>>(),
+            leaf(),
+            prop::collection::vec(prop::collection::vec(any::<bool>(), 0..2), 0..2),
+        ),
     )
-        .prop_map(|(list, deque, hash_set, tree_set, triple, hash_map, tree_map, (any, leaf, nested_list))| {
-            Collections {
+        .prop_map(
+            |(
                 list,
-                deque: VecDeque::from_iter(deque),
-                hash_set: HashSet::from_iter(hash_set),
-                tree_set: BTreeSet::from_iter(tree_set),
+                deque,
+                hash_set,
+                tree_set,
                 triple,
-                hash_map: HashMap::from_iter(hash_map),
-                tree_map: BTreeMap::from_iter(tree_map),
-                any: json!({ "n": any }),
-                bag: serde_json::Map::from_iter([("k".to_owned(), json!(any))]),
-                boxed: Box::new(leaf),
-                nested_list,
-            }
-        });
+                hash_map,
+                tree_map,
+                (any, leaf, nested_list),
+            )| {
+                Collections {
+                    list,
+                    deque: VecDeque::from_iter(deque),
+                    hash_set: HashSet::from_iter(hash_set),
+                    tree_set: BTreeSet::from_iter(tree_set),
+                    triple,
+                    hash_map: HashMap::from_iter(hash_map),
+                    tree_map: BTreeMap::from_iter(tree_map),
+                    any: json!({ "n": any }),
+                    bag: serde_json::Map::from_iter([("k".to_owned(), json!(any))]),
+                    boxed: Box::new(leaf),
+                    nested_list,
+                }
+            },
+        );
     check(s, true, Agree::Exactly);
 }
 
 #[test]
 fn renamed() {
-    let s = (text(), text(), any::<u8>(), text()).prop_map(|(city_name, postal_code, both_ways, r#type)| Renamed {
-        city_name, postal_code, both_ways, r#type, cache: 0, computed: 0,
-    });
+    let s = (text(), text(), any::<u8>(), text()).prop_map(
+        |(city_name, postal_code, both_ways, r#type)| Renamed {
+            city_name,
+            postal_code,
+            both_ways,
+            r#type,
+            cache: 0,
+            computed: 0,
+        },
+    );
     check(s, true, Agree::Exactly);
 }
 
 #[test]
 fn cases() {
     let s = (any::<u8>(), any::<bool>()).prop_map(|(u, b)| Cases {
-        lower: Lower { user_id: u, very_long_name: b },
-        upper: Upper { user_id: u, very_long_name: b },
-        pascal: Pascal { user_id: u, very_long_name: b },
-        camel: Camel { user_id: u, very_long_name: b },
-        snake: Snake { user_id: u, very_long_name: b },
-        screaming_snake: ScreamingSnake { user_id: u, very_long_name: b },
-        kebab: Kebab { user_id: u, very_long_name: b },
-        screaming_kebab: ScreamingKebab { user_id: u, very_long_name: b },
+        lower: Lower {
+            user_id: u,
+            very_long_name: b,
+        },
+        upper: Upper {
+            user_id: u,
+            very_long_name: b,
+        },
+        pascal: Pascal {
+            user_id: u,
+            very_long_name: b,
+        },
+        camel: Camel {
+            user_id: u,
+            very_long_name: b,
+        },
+        snake: Snake {
+            user_id: u,
+            very_long_name: b,
+        },
+        screaming_snake: ScreamingSnake {
+            user_id: u,
+            very_long_name: b,
+        },
+        kebab: Kebab {
+            user_id: u,
+            very_long_name: b,
+        },
+        screaming_kebab: ScreamingKebab {
+            user_id: u,
+            very_long_name: b,
+        },
     });
     check(s, true, Agree::Exactly);
 }
 
 #[test]
 fn enums() {
-    let shout = prop_oneof![Just(Shout::VeryLoud), Just(Shout::Quiet), Just(Shout::Renamed)];
+    let shout = prop_oneof![
+        Just(Shout::VeryLoud),
+        Just(Shout::Quiet),
+        Just(Shout::Renamed)
+    ];
     let units = prop_oneof![Just(Units::Metric), Just(Units::Imperial)];
     let external = prop_oneof![
         Just(External::Nothing),
@@ -276,7 +381,12 @@ fn enums() {
     ];
     let s = (shout, units, external, internal, adjacent, untagged).prop_map(
         |(shout, units, external, internal, adjacent, untagged)| Enums {
-            shout, units, external, internal, adjacent, untagged,
+            shout,
+            units,
+            external,
+            internal,
+            adjacent,
+            untagged,
         },
     );
     check(s, true, Agree::Exactly);
@@ -284,43 +394,63 @@ fn enums() {
 
 #[test]
 fn flattened() {
-    let s = (text(), any::<u8>(), prop::option::of(text()), prop::option::of(text())).prop_map(
-        |(query, limit, cursor, tag)| Flattened {
+    let s = (
+        text(),
+        any::<u8>(),
+        prop::option::of(text()),
+        prop::option::of(text()),
+    )
+        .prop_map(|(query, limit, cursor, tag)| Flattened {
             query,
             page: Page { limit, cursor },
             filter: tag.map(|tag| Filter { tag }),
-        },
-    );
+        });
     check(s, false, Agree::SchemaStricter);
 }
 
 #[test]
 fn wrappers() {
-    let s = (any::<f64>().prop_filter("finite", |f| f.is_finite()), "[a-z]{3,6}@x\\.io", leaf()).prop_map(
-        |(m, address, leaf)| Wrappers {
+    let s = (
+        any::<f64>().prop_filter("finite", |f| f.is_finite()),
+        "[a-z]{3,6}@x\\.io",
+        leaf(),
+    )
+        .prop_map(|(m, address, leaf)| Wrappers {
             meters: Meters(m),
             email: Email { address },
             inner: Transparent { leaf },
-        },
-    );
+        });
     check(s, true, Agree::SchemaStricter);
 }
 
 #[test]
 fn recursive() {
     let tree = any::<u8>()
-        .prop_map(|value| Tree { value, children: Vec::new() })
+        .prop_map(|value| Tree {
+            value,
+            children: Vec::new(),
+        })
         .prop_recursive(3, 8, 2, |inner| {
-            (any::<u8>(), prop::collection::vec(inner, 0..2)).prop_map(|(value, children)| Tree { value, children })
+            (any::<u8>(), prop::collection::vec(inner, 0..2))
+                .prop_map(|(value, children)| Tree { value, children })
         });
-    let s = (text(), tree.clone(), prop::collection::vec((text(), tree), 0..2)).prop_map(|(name, tree, kids)| Recursive {
-        name,
-        tree,
-        children: kids
-            .into_iter()
-            .map(|(name, tree)| Recursive { name, tree, children: Vec::new() })
-            .collect(),
-    });
+    let s = (
+        text(),
+        tree.clone(),
+        prop::collection::vec((text(), tree), 0..2),
+    )
+        .prop_map(|(name, tree, kids)| Recursive {
+            name,
+            tree,
+            children: kids
+                .into_iter()
+                .map(|(name, tree)| Recursive {
+                    name,
+                    tree,
+                    children: Vec::new(),
+                })
+                .collect(),
+        });
     check(s, true, Agree::Exactly);
 }
 
@@ -348,7 +478,11 @@ fn keywords() {
 
 #[test]
 fn docs() {
-    let s = (text(), text(), text()).prop_map(|(multi, included, block)| Docs { multi, included, block });
+    let s = (text(), text(), text()).prop_map(|(multi, included, block)| Docs {
+        multi,
+        included,
+        block,
+    });
     check(s, true, Agree::Exactly);
 }
 
@@ -357,7 +491,13 @@ fn mutations_break_one_place() {
     let doc = json!({ "a": 1, "b": [true] });
     let all = mutations(&doc, true);
     assert!(all.contains(&json!({ "b": [true] })), "a key removed");
-    assert!(all.contains(&json!({ "a": "x", "b": [true] })), "a wrong type");
-    assert!(all.contains(&json!({ "a": 1, "b": [300] })), "an item broken");
+    assert!(
+        all.contains(&json!({ "a": "x", "b": [true] })),
+        "a wrong type"
+    );
+    assert!(
+        all.contains(&json!({ "a": 1, "b": [300] })),
+        "an item broken"
+    );
     assert!(all.contains(&json!({ "a": 1, "b": [true], "unknownKey": 1 })));
 }

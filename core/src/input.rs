@@ -422,7 +422,10 @@ mod tests {
             u64::schema_fragment(),
             json!({"type": "integer", "minimum": 0, "maximum": u64::MAX})
         );
-        assert_eq!(Option::<bool>::schema_fragment(), json!({"type": "boolean"}));
+        assert_eq!(
+            Option::<bool>::schema_fragment(),
+            json!({"type": "boolean"})
+        );
         assert_eq!(
             <[u8; 2]>::schema_fragment()["minItems"],
             json!(2),
@@ -517,13 +520,14 @@ pub mod private {
         {
             props.insert(name.to_owned(), schema);
         }
-        if required {
-            if let Value::Array(req) = object
-                .entry("required")
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                req.push(Value::String(name.to_owned()));
-            }
+        if !required {
+            return;
+        }
+        if let Value::Array(req) = object
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            req.push(Value::String(name.to_owned()));
         }
     }
 
@@ -535,7 +539,12 @@ pub mod private {
         let names: Vec<String> = inner
             .get("required")
             .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         if let Some(Value::Object(props)) = inner.remove("properties") {
             for (name, schema) in props {

@@ -13,6 +13,6 @@ pub mod input;
 pub mod name;
 pub mod schema;
 
-pub use input::ToolInput;
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
+pub use input::ToolInput;
 pub use name::{TOOL_NAME_PATTERN, is_wire_safe_tool_name};

@@ -54,10 +54,18 @@ fn lower(plan: &Plan) -> TokenStream {
             }
             out
         }
-        Plan::Object { keywords, docs, members } => {
+        Plan::Object {
+            keywords,
+            docs,
+            members,
+        } => {
             let text = json_text(keywords);
             let members = members.iter().map(|m| match m {
-                Member::Property { name, plan, required } => {
+                Member::Property {
+                    name,
+                    plan,
+                    required,
+                } => {
                     let plan = lower(plan);
                     quote!(#p::property(&mut __o, #name, #plan, #required);)
                 }
@@ -76,7 +84,12 @@ fn lower(plan: &Plan) -> TokenStream {
                 None => out,
             }
         }
-        Plan::Choice { keyword, keywords, docs, branches } => {
+        Plan::Choice {
+            keyword,
+            keywords,
+            docs,
+            branches,
+        } => {
             let text = json_text(keywords);
             let branches = branches.iter().map(lower);
             let out = quote!(#p::choice(#text, #keyword, [#(#branches),*]));
@@ -98,7 +111,12 @@ fn describe(schema: TokenStream, parts: &[DocPart]) -> TokenStream {
 
 fn expand(cont: &Container) -> TokenStream {
     let p = quote!(::neuralis::__private);
-    let Rendered { plan, root_keys, is_object, object_asserts } = render(cont);
+    let Rendered {
+        plan,
+        root_keys,
+        is_object,
+        object_asserts,
+    } = render(cont);
     let ident = cont.ident;
     let mut generics = cont.original.generics.clone();
     let params: Vec<syn::Ident> = generics
@@ -113,7 +131,9 @@ fn expand(cont: &Container) -> TokenStream {
     {
         let where_clause = generics.make_where_clause();
         for param in &params {
-            where_clause.predicates.push(parse_quote!(#param: #p::ToolInput));
+            where_clause
+                .predicates
+                .push(parse_quote!(#param: #p::ToolInput));
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -134,7 +154,9 @@ fn expand(cont: &Container) -> TokenStream {
         IsObject::Of(ty) => quote!(<#ty as #p::ToolInput>::IS_OBJECT),
     };
     let root_keys_of_inner = match (&root_keys, &inner_ty) {
-        (None, Some(ty)) => Some(quote!(const ROOT_KEYS: &'static [#p::RootKey] = <#ty as #p::ToolInput>::ROOT_KEYS;)),
+        (None, Some(ty)) => Some(
+            quote!(const ROOT_KEYS: &'static [#p::RootKey] = <#ty as #p::ToolInput>::ROOT_KEYS;),
+        ),
         _ => None,
     };
     // `const` assertions cannot name generic parameters, so generic containers leave the

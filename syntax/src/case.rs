@@ -122,7 +122,11 @@ pub struct UnknownRule<'a>(pub &'a str);
 
 impl fmt::Display for UnknownRule<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rename rule `rename_all = {:?}`, expected one of ", self.0)?;
+        write!(
+            f,
+            "unknown rename rule `rename_all = {:?}`, expected one of ",
+            self.0
+        )?;
         for (i, (name, _)) in RENAME_RULES.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
@@ -141,10 +145,19 @@ mod tests {
     #[test]
     fn variants() {
         for (original, lower, upper, camel, snake, screaming, kebab, screaming_kebab) in [
-            ("Outcome", "outcome", "OUTCOME", "outcome", "outcome", "OUTCOME", "outcome", "OUTCOME"),
             (
-                "VeryTasty", "verytasty", "VERYTASTY", "veryTasty", "very_tasty", "VERY_TASTY",
-                "very-tasty", "VERY-TASTY",
+                "Outcome", "outcome", "OUTCOME", "outcome", "outcome", "OUTCOME", "outcome",
+                "OUTCOME",
+            ),
+            (
+                "VeryTasty",
+                "verytasty",
+                "VERYTASTY",
+                "veryTasty",
+                "very_tasty",
+                "VERY_TASTY",
+                "very-tasty",
+                "VERY-TASTY",
             ),
             ("A", "a", "A", "a", "a", "A", "a", "A"),
             ("Z42", "z42", "Z42", "z42", "z42", "Z42", "z42", "Z42"),
@@ -163,14 +176,23 @@ mod tests {
     #[test]
     fn fields() {
         for (original, upper, pascal, camel, screaming, kebab, screaming_kebab) in [
-            ("outcome", "OUTCOME", "Outcome", "outcome", "OUTCOME", "outcome", "OUTCOME"),
             (
-                "very_tasty", "VERY_TASTY", "VeryTasty", "veryTasty", "VERY_TASTY", "very-tasty",
+                "outcome", "OUTCOME", "Outcome", "outcome", "OUTCOME", "outcome", "OUTCOME",
+            ),
+            (
+                "very_tasty",
+                "VERY_TASTY",
+                "VeryTasty",
+                "veryTasty",
+                "VERY_TASTY",
+                "very-tasty",
                 "VERY-TASTY",
             ),
             ("a", "A", "A", "a", "A", "a", "A"),
             ("z42", "Z42", "Z42", "z42", "Z42", "z42", "Z42"),
-            ("user_id", "USER_ID", "UserId", "userId", "USER_ID", "user-id", "USER-ID"),
+            (
+                "user_id", "USER_ID", "UserId", "userId", "USER_ID", "user-id", "USER-ID",
+            ),
         ] {
             assert_eq!(Lower.apply_to_field(original), original);
             assert_eq!(Snake.apply_to_field(original), original);
@@ -190,6 +212,10 @@ mod tests {
             assert_eq!(rule.as_str(), *name);
         }
         assert_eq!(RenameRule::parse("camelcase"), None);
-        assert!(UnknownRule("x").to_string().contains("\"SCREAMING-KEBAB-CASE\""));
+        assert!(
+            UnknownRule("x")
+                .to_string()
+                .contains("\"SCREAMING-KEBAB-CASE\"")
+        );
     }
 }

@@ -53,7 +53,10 @@ fn check_input_not_struct(cx: &Ctxt, cont: &Container) {
         cx.error_at(
             RuleId::InputNotStruct,
             root,
-            format_args!("`{}` is marked `#[schema(root)]` but is not a struct with named fields", cont.ident),
+            format_args!(
+                "`{}` is marked `#[schema(root)]` but is not a struct with named fields",
+                cont.ident
+            ),
             RuleId::InputNotStruct.rule().hint,
         );
     }
@@ -69,7 +72,10 @@ fn check_reserved_input_key(cx: &Ctxt, cont: &Container) {
     let Data::Struct(Style::Named, fields) = &cont.data else {
         return;
     };
-    for field in fields.iter().filter(|f| !f.is_skipped() && f.serde.flatten.is_none()) {
+    for field in fields
+        .iter()
+        .filter(|f| !f.is_skipped() && f.serde.flatten.is_none())
+    {
         let name = &field.name.value;
         if !RESERVED_INPUT_KEYS.contains(&name.as_str()) {
             continue;
@@ -131,7 +137,11 @@ fn check_unsupported_type(cx: &Ctxt, field: &Field) {
         return;
     }
     if let Some(why) = unsupported_reason(&field.kind) {
-        let name = field.original.ident.as_ref().map_or_else(|| field.name.value.clone(), ToString::to_string);
+        let name = field
+            .original
+            .ident
+            .as_ref()
+            .map_or_else(|| field.name.value.clone(), ToString::to_string);
         cx.error_with_help(
             RuleId::UnsupportedType,
             &field.original.ty,
@@ -166,7 +176,11 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
     let ty_name = type_label(field);
     let any = matches!(kind, TypeKind::Nested | TypeKind::Value);
     let is_num = any || matches!(kind, TypeKind::Int { .. } | TypeKind::Float);
-    let is_str = any || matches!(kind, TypeKind::Str | TypeKind::Char | TypeKind::Format { .. });
+    let is_str = any
+        || matches!(
+            kind,
+            TypeKind::Str | TypeKind::Char | TypeKind::Format { .. }
+        );
     let is_seq = any || matches!(kind, TypeKind::Seq { .. });
     let wrong = |key: &str, span: Span, what: &str| {
         cx.error_at(
@@ -206,29 +220,57 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
         wrong("unique_items", span, "arrays");
     }
     let order = |lo: Option<(&str, f64, Span)>, hi: Option<(&str, f64, Span)>, strict: bool| {
-        if let (Some((lk, l, _)), Some((hk, h, span))) = (lo, hi) {
-            if l > h || (strict && l >= h) {
-                cx.error_at(
-                    RuleId::SchemaAttr,
-                    span,
-                    format_args!("`{lk} = {l}` is above `{hk} = {h}`: no value is accepted"),
-                    "swap or fix the bounds",
-                );
-            }
+        if let (Some((lk, l, _)), Some((hk, h, span))) = (lo, hi)
+            && (l > h || (strict && l >= h))
+        {
+            cx.error_at(
+                RuleId::SchemaAttr,
+                span,
+                format_args!("`{lk} = {l}` is above `{hk} = {h}`: no value is accepted"),
+                "swap or fix the bounds",
+            );
         }
     };
-    let n = |k: &'static str, v: &Option<Spanned<serde_json::Number>>| v.as_ref().map(|v| (k, num(v), v.span));
-    let u = |k: &'static str, v: &Option<Spanned<u64>>| v.as_ref().map(|v| (k, v.value as f64, v.span));
+    let n = |k: &'static str, v: &Option<Spanned<serde_json::Number>>| {
+        v.as_ref().map(|v| (k, num(v), v.span))
+    };
+    let u =
+        |k: &'static str, v: &Option<Spanned<u64>>| v.as_ref().map(|v| (k, v.value as f64, v.span));
     order(n("minimum", &s.minimum), n("maximum", &s.maximum), false);
-    order(n("exclusive_minimum", &s.exclusive_minimum), n("exclusive_maximum", &s.exclusive_maximum), true);
-    order(n("minimum", &s.minimum), n("exclusive_maximum", &s.exclusive_maximum), true);
-    order(n("exclusive_minimum", &s.exclusive_minimum), n("maximum", &s.maximum), true);
-    order(u("min_length", &s.min_length), u("max_length", &s.max_length), false);
-    order(u("min_items", &s.min_items), u("max_items", &s.max_items), false);
-    if let Some(m) = &s.multiple_of {
-        if num(m) <= 0.0 {
-            cx.error_at(RuleId::SchemaAttr, m.span, "`multiple_of` must be greater than 0", "use a positive number");
-        }
+    order(
+        n("exclusive_minimum", &s.exclusive_minimum),
+        n("exclusive_maximum", &s.exclusive_maximum),
+        true,
+    );
+    order(
+        n("minimum", &s.minimum),
+        n("exclusive_maximum", &s.exclusive_maximum),
+        true,
+    );
+    order(
+        n("exclusive_minimum", &s.exclusive_minimum),
+        n("maximum", &s.maximum),
+        true,
+    );
+    order(
+        u("min_length", &s.min_length),
+        u("max_length", &s.max_length),
+        false,
+    );
+    order(
+        u("min_items", &s.min_items),
+        u("max_items", &s.max_items),
+        false,
+    );
+    if let Some(m) = &s.multiple_of
+        && num(m) <= 0.0
+    {
+        cx.error_at(
+            RuleId::SchemaAttr,
+            m.span,
+            "`multiple_of` must be greater than 0",
+            "use a positive number",
+        );
     }
     if let TypeKind::Int { name, min, max } = kind {
         for (key, v) in [("minimum", &s.minimum), ("maximum", &s.maximum)] {
@@ -244,15 +286,15 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
             }
         }
     }
-    if let Some(d) = &s.default {
-        if let Err(why) = fits(field, kind, &d.value) {
-            cx.error_at(
-                RuleId::SchemaAttr,
-                d.span,
-                format_args!("`default` does not fit `{ty_name}`: {why}"),
-                "give a default the field's schema accepts",
-            );
-        }
+    if let Some(d) = &s.default
+        && let Err(why) = fits(field, kind, &d.value)
+    {
+        cx.error_at(
+            RuleId::SchemaAttr,
+            d.span,
+            format_args!("`default` does not fit `{ty_name}`: {why}"),
+            "give a default the field's schema accepts",
+        );
     }
     if let Some(examples) = &s.examples {
         for e in &examples.value {
@@ -270,7 +312,11 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
 
 fn type_label(field: &Field) -> String {
     let ty = &field.original.ty;
-    quote::quote!(#ty).to_string().replace(" < ", "<").replace(" >", ">").replace(" ,", ",")
+    quote::quote!(#ty)
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
 }
 
 /// Whether `value` fits a field of `kind` with the field's own keywords.
@@ -278,15 +324,15 @@ fn fits(field: &Field, kind: &TypeKind, value: &Value) -> Result<(), String> {
     fits_kind(kind, value)?;
     let s = &field.schema;
     if let Some(x) = value.as_f64() {
-        if let Some(m) = &s.minimum {
-            if x < num(m) {
-                return Err(format!("{value} is below `minimum = {}`", m.value));
-            }
+        if let Some(m) = &s.minimum
+            && x < num(m)
+        {
+            return Err(format!("{value} is below `minimum = {}`", m.value));
         }
-        if let Some(m) = &s.maximum {
-            if x > num(m) {
-                return Err(format!("{value} is above `maximum = {}`", m.value));
-            }
+        if let Some(m) = &s.maximum
+            && x > num(m)
+        {
+            return Err(format!("{value} is above `maximum = {}`", m.value));
         }
     }
     if let Some(text) = value.as_str() {
@@ -297,10 +343,10 @@ fn fits(field: &Field, kind: &TypeKind, value: &Value) -> Result<(), String> {
         if s.max_length.as_ref().is_some_and(|m| len > m.value) {
             return Err(format!("{value} is longer than `max_length`"));
         }
-        if let Some(p) = &s.pattern {
-            if regex::Regex::new(&p.value).is_ok_and(|re| !re.is_match(text)) {
-                return Err(format!("{value} does not match `pattern`"));
-            }
+        if let Some(p) = &s.pattern
+            && regex::Regex::new(&p.value).is_ok_and(|re| !re.is_match(text))
+        {
+            return Err(format!("{value} does not match `pattern`"));
         }
     }
     if let Some(items) = value.as_array() {
@@ -320,19 +366,32 @@ fn fits_kind(kind: &TypeKind, value: &Value) -> Result<(), String> {
     match kind.unwrap_option() {
         TypeKind::Bool if !value.is_boolean() => bad("`true` or `false`"),
         TypeKind::Int { name, min, max } => {
-            let ok = value.as_i64().map(i128::from).is_some_and(|v| v >= *min && (v < 0 || v as u128 <= *max))
-                || value.as_u64().is_some_and(|v| u128::from(v) <= *max && *min <= i128::from(v));
-            if ok { Ok(()) } else { bad(&format!("an integer in the range of `{name}`")) }
+            let ok = value
+                .as_i64()
+                .map(i128::from)
+                .is_some_and(|v| v >= *min && (v < 0 || v as u128 <= *max))
+                || value
+                    .as_u64()
+                    .is_some_and(|v| u128::from(v) <= *max && *min <= i128::from(v));
+            if ok {
+                Ok(())
+            } else {
+                bad(&format!("an integer in the range of `{name}`"))
+            }
         }
         TypeKind::Float if !value.is_number() => bad("a number"),
         TypeKind::Str | TypeKind::Format { .. } if !value.is_string() => bad("a string"),
-        TypeKind::Char if value.as_str().is_none_or(|s| s.chars().count() != 1) => bad("a string of one character"),
+        TypeKind::Char if value.as_str().is_none_or(|s| s.chars().count() != 1) => {
+            bad("a string of one character")
+        }
         TypeKind::Seq { item, unique, len } => {
-            let Some(items) = value.as_array() else { return bad("an array") };
-            if let Some(n) = len {
-                if items.len() != *n {
-                    return bad(&format!("an array of {n} items"));
-                }
+            let Some(items) = value.as_array() else {
+                return bad("an array");
+            };
+            if let Some(n) = len
+                && items.len() != *n
+            {
+                return bad(&format!("an array of {n} items"));
             }
             if *unique {
                 for (i, a) in items.iter().enumerate() {
@@ -351,5 +410,9 @@ fn fits_kind(kind: &TypeKind, value: &Value) -> Result<(), String> {
 /// The span of the field's name token, or its type for a tuple field.
 #[must_use]
 pub fn field_span(field: &Field) -> Span {
-    field.original.ident.as_ref().map_or_else(|| field.original.ty.span(), syn::Ident::span)
+    field
+        .original
+        .ident
+        .as_ref()
+        .map_or_else(|| field.original.ty.span(), syn::Ident::span)
 }

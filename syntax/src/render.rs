@@ -12,6 +12,7 @@ use crate::attr::schema::SchemaAttrs;
 
 /// A schema to compose.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per derive, never stored in bulk
 pub enum Plan {
     /// `<ty as ToolInput>`'s schema with `keywords` set over it.
     Type {
@@ -69,6 +70,7 @@ pub enum Member {
 
 /// One entry of the container's `ROOT_KEYS`.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per derive, never stored in bulk
 pub enum KeyPlan {
     /// A property name.
     Name(String),
@@ -91,6 +93,7 @@ pub struct Rendered {
 
 /// How `IS_OBJECT` is decided.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per derive, never stored in bulk
 pub enum IsObject {
     /// A fixed answer.
     Fixed(bool),
@@ -158,9 +161,17 @@ fn object(keywords: Map<String, Value>, docs: Option<Vec<DocPart>>, members: Vec
 
 fn with_keywords(plan: Plan, extra: Map<String, Value>, extra_docs: Option<Vec<DocPart>>) -> Plan {
     match plan {
-        Plan::Type { ty, mut keywords, docs } => {
+        Plan::Type {
+            ty,
+            mut keywords,
+            docs,
+        } => {
             keywords.extend(extra);
-            Plan::Type { ty, keywords, docs: extra_docs.or(docs) }
+            Plan::Type {
+                ty,
+                keywords,
+                docs: extra_docs.or(docs),
+            }
         }
         Plan::Fixed(Value::Object(mut m)) => {
             m.extend(extra);
@@ -264,11 +275,18 @@ fn render_enum(
     let s = &cont.serde;
     let unit_only = variants.iter().all(|v| v.style == Style::Unit);
     let names = |vs: &[&Variant]| -> Vec<Value> {
-        vs.iter().map(|v| Value::String(v.name.value.clone())).collect()
+        vs.iter()
+            .map(|v| Value::String(v.name.value.clone()))
+            .collect()
     };
     if s.untagged.is_some() {
         let branches = variants.iter().map(|v| variant_body(v)).collect();
-        return Plan::Choice { keyword: "anyOf", keywords, docs, branches };
+        return Plan::Choice {
+            keyword: "anyOf",
+            keywords,
+            docs,
+            branches,
+        };
     }
     if let Some(tag) = &s.tag {
         let branches = variants
@@ -287,7 +305,11 @@ fn render_enum(
                                 Style::Newtype => field_plan(&v.fields[0]),
                                 _ => object(Map::new(), None, object_members(&v.fields, false)),
                             };
-                            members.push(Member::Property { name: content.value.clone(), plan: body, required: true });
+                            members.push(Member::Property {
+                                name: content.value.clone(),
+                                plan: body,
+                                required: true,
+                            });
                         }
                     }
                     None => match v.style {
@@ -295,7 +317,10 @@ fn render_enum(
                         Style::Newtype => {
                             let f = &v.fields[0];
                             object_asserts.push(f.ty.clone());
-                            members.push(Member::Flatten { ty: f.ty.clone(), required: true });
+                            members.push(Member::Flatten {
+                                ty: f.ty.clone(),
+                                required: true,
+                            });
                         }
                         _ => {}
                     },
@@ -303,7 +328,12 @@ fn render_enum(
                 object(vk, vd, members)
             })
             .collect();
-        return Plan::Choice { keyword: "oneOf", keywords, docs, branches };
+        return Plan::Choice {
+            keyword: "oneOf",
+            keywords,
+            docs,
+            branches,
+        };
     }
     let mut fixed = Map::new();
     fixed.insert("type".into(), Value::String("string".into()));
@@ -319,7 +349,11 @@ fn render_enum(
             None => Plan::Fixed(Value::Object(fixed)),
         };
     }
-    let units: Vec<&Variant> = variants.iter().copied().filter(|v| v.style == Style::Unit).collect();
+    let units: Vec<&Variant> = variants
+        .iter()
+        .copied()
+        .filter(|v| v.style == Style::Unit)
+        .collect();
     let mut branches = Vec::new();
     if !units.is_empty() {
         fixed.insert("enum".into(), Value::Array(names(&units)));
@@ -329,8 +363,17 @@ fn render_enum(
         branches.push(object(
             Map::new(),
             None,
-            vec![Member::Property { name: v.name.value.clone(), plan: variant_body(v), required: true }],
+            vec![Member::Property {
+                name: v.name.value.clone(),
+                plan: variant_body(v),
+                required: true,
+            }],
         ));
     }
-    Plan::Choice { keyword: "oneOf", keywords, docs, branches }
+    Plan::Choice {
+        keyword: "oneOf",
+        keywords,
+        docs,
+        branches,
+    }
 }

@@ -117,21 +117,42 @@ const FORMATS: &[(&str, &str, &str)] = &[
 ];
 
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("Duration", "serde writes a `Duration` as `{ secs, nanos }`; use an integer of seconds or milliseconds"),
-    ("SystemTime", "serde writes a `SystemTime` as `{ secs_since_epoch, nanos_since_epoch }`; use a string with `format`"),
+    (
+        "Duration",
+        "serde writes a `Duration` as `{ secs, nanos }`; use an integer of seconds or milliseconds",
+    ),
+    (
+        "SystemTime",
+        "serde writes a `SystemTime` as `{ secs_since_epoch, nanos_since_epoch }`; use a string with `format`",
+    ),
     ("Instant", "an `Instant` cannot be deserialized"),
     ("PathBuf", "a path is platform-specific; use a `String`"),
     ("Path", "a path is platform-specific; use a `String`"),
-    ("OsString", "an `OsString` is platform-specific; use a `String`"),
-    ("IpAddr", "use a `String` with `#[schema(format = \"ipv4\")]` or `\"ipv6\"`"),
-    ("Ipv4Addr", "use a `String` with `#[schema(format = \"ipv4\")]`"),
-    ("Ipv6Addr", "use a `String` with `#[schema(format = \"ipv6\")]`"),
+    (
+        "OsString",
+        "an `OsString` is platform-specific; use a `String`",
+    ),
+    (
+        "IpAddr",
+        "use a `String` with `#[schema(format = \"ipv4\")]` or `\"ipv6\"`",
+    ),
+    (
+        "Ipv4Addr",
+        "use a `String` with `#[schema(format = \"ipv4\")]`",
+    ),
+    (
+        "Ipv6Addr",
+        "use a `String` with `#[schema(format = \"ipv6\")]`",
+    ),
     ("SocketAddr", "use a `String`"),
     ("Cell", "interior mutability has no place in an input"),
     ("RefCell", "interior mutability has no place in an input"),
     ("Mutex", "interior mutability has no place in an input"),
     ("RwLock", "interior mutability has no place in an input"),
-    ("PhantomData", "`PhantomData` deserializes from `null` only; skip the field with `#[serde(skip)]`"),
+    (
+        "PhantomData",
+        "`PhantomData` deserializes from `null` only; skip the field with `#[serde(skip)]`",
+    ),
 ];
 
 fn type_args(args: &PathArguments) -> Vec<&Type> {
@@ -270,17 +291,42 @@ mod tests {
     #[test]
     fn table() {
         assert_eq!(kind("bool"), TypeKind::Bool);
-        assert!(matches!(kind("u8"), TypeKind::Int { min: 0, max: 255, .. }));
+        assert!(matches!(
+            kind("u8"),
+            TypeKind::Int {
+                min: 0,
+                max: 255,
+                ..
+            }
+        ));
         assert_eq!(kind("std::borrow::Cow<'a, str>"), TypeKind::Str);
-        assert_eq!(kind("Option<String>"), TypeKind::Option(Box::new(TypeKind::Str)));
-        assert!(matches!(kind("[u8; 4]"), TypeKind::Seq { len: Some(4), .. }));
-        assert!(matches!(kind("BTreeSet<u8>"), TypeKind::Seq { unique: true, .. }));
-        assert_eq!(kind("HashMap<String, bool>"), TypeKind::Map(Box::new(TypeKind::Bool)));
-        assert!(matches!(kind("HashMap<u32, bool>"), TypeKind::Unsupported(_)));
+        assert_eq!(
+            kind("Option<String>"),
+            TypeKind::Option(Box::new(TypeKind::Str))
+        );
+        assert!(matches!(
+            kind("[u8; 4]"),
+            TypeKind::Seq { len: Some(4), .. }
+        ));
+        assert!(matches!(
+            kind("BTreeSet<u8>"),
+            TypeKind::Seq { unique: true, .. }
+        ));
+        assert_eq!(
+            kind("HashMap<String, bool>"),
+            TypeKind::Map(Box::new(TypeKind::Bool))
+        );
+        assert!(matches!(
+            kind("HashMap<u32, bool>"),
+            TypeKind::Unsupported(_)
+        ));
         assert_eq!(kind("serde_json::Map<String, Value>"), TypeKind::JsonMap);
         assert_eq!(kind("Arc<Inner>"), TypeKind::Nested);
         assert!(matches!(kind("(u8, u8)"), TypeKind::Unsupported(_)));
         assert!(unsupported_reason(&kind("Option<Vec<std::time::Duration>>")).is_some());
-        assert!(matches!(kind("uuid::Uuid"), TypeKind::Format { format: "uuid", .. }));
+        assert!(matches!(
+            kind("uuid::Uuid"),
+            TypeKind::Format { format: "uuid", .. }
+        ));
     }
 }

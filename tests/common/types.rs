@@ -181,7 +181,10 @@ pub enum External {
     Nothing,
     /// A number.
     Number(u8),
-    Point { x_pos: i32, y_pos: i32 },
+    Point {
+        x_pos: i32,
+        y_pos: i32,
+    },
 }
 
 /// Internally tagged (`tag`).
@@ -299,7 +302,13 @@ pub struct Tree {
 #[schema(root, title = "Schema keys")]
 pub struct Keywords {
     /// Overridden by the key.
-    #[schema(title = "Days", description = "Days ahead.", minimum = 1, maximum = 14, default = 3)]
+    #[schema(
+        title = "Days",
+        description = "Days ahead.",
+        minimum = 1,
+        maximum = 14,
+        default = 3
+    )]
     pub days: u8,
     #[schema(exclusive_minimum = 0, exclusive_maximum = 100, multiple_of = 0.5)]
     pub ratio: f64,

@@ -14,8 +14,14 @@ use crate::report::Ctxt;
 pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
     ("root", &[Scope::Container]),
     ("title", &[Scope::Container, Scope::Variant, Scope::Field]),
-    ("description", &[Scope::Container, Scope::Variant, Scope::Field]),
-    ("deprecated", &[Scope::Container, Scope::Variant, Scope::Field]),
+    (
+        "description",
+        &[Scope::Container, Scope::Variant, Scope::Field],
+    ),
+    (
+        "deprecated",
+        &[Scope::Container, Scope::Variant, Scope::Field],
+    ),
     ("examples", &[Scope::Container, Scope::Field]),
     ("minimum", &[Scope::Field]),
     ("maximum", &[Scope::Field]),
@@ -195,8 +201,8 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
                         _ => &mut out.format,
                     };
                     dup(slot.is_some());
-                    if key == "pattern" {
-                        if let Err(e) = regex::Regex::new(&s.value()) {
+                    if key == "pattern"
+                        && let Err(e) = regex::Regex::new(&s.value()) {
                             let first = e.to_string();
                             let last = first.lines().last().unwrap_or_default().trim();
                             let detail = last.strip_prefix("error: ").unwrap_or(last);
@@ -207,7 +213,6 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
                                 "fix the regular expression (the Rust `regex` syntax, which the platform's ECMA-262 engine also reads)",
                             );
                         }
-                    }
                     *slot = Some(Spanned::new(s.value(), span));
                 }
                 "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum"
@@ -359,7 +364,12 @@ pub fn to_json(expr: &Expr) -> syn::Result<Value> {
             }
             _ => Err(bad()),
         },
-        Expr::Array(a) => a.elems.iter().map(to_json).collect::<syn::Result<_>>().map(Value::Array),
+        Expr::Array(a) => a
+            .elems
+            .iter()
+            .map(to_json)
+            .collect::<syn::Result<_>>()
+            .map(Value::Array),
         Expr::Group(g) => to_json(&g.expr),
         Expr::Paren(p) => to_json(&p.expr),
         _ => Err(bad()),

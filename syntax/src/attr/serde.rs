@@ -61,7 +61,9 @@ fn unsupported_help(key: &str) -> &'static str {
         }
         "remote" | "getter" => "derive `ToolInput` on a local type with the same fields",
         "other" => "list every variant; a catch-all variant accepts tags the schema cannot state",
-        "untagged" => "`untagged` on a single variant is not modelled: make the whole enum `untagged` or tag every variant",
+        "untagged" => {
+            "`untagged` on a single variant is not modelled: make the whole enum `untagged` or tag every variant"
+        }
         "field_identifier" | "variant_identifier" => "use a unit-only enum",
         _ => RuleId::SerdeUnsupported.rule().hint,
     }
