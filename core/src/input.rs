@@ -387,6 +387,67 @@ impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
     }
 }
 
+/// Types of well-known crates, behind the features of the same name: strings with a
+/// `format` (or a `pattern` where no draft-07 format matches serde's text).
+mod formats {
+    #[allow(unused_imports)]
+    use super::{Composer, ToolInput, Value, json};
+
+    #[cfg(feature = "uuid")]
+    impl ToolInput for uuid::Uuid {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "uuid" })
+        }
+    }
+
+    /// RFC 3339, as chrono's serde writes it.
+    #[cfg(feature = "chrono")]
+    impl<Tz: chrono::TimeZone> ToolInput for chrono::DateTime<Tz> {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "date-time" })
+        }
+    }
+
+    #[cfg(feature = "chrono")]
+    impl ToolInput for chrono::NaiveDate {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "date" })
+        }
+    }
+
+    /// No offset, so not a draft-07 `date-time`: a pattern instead.
+    #[cfg(feature = "chrono")]
+    impl ToolInput for chrono::NaiveDateTime {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
+        }
+    }
+
+    /// No offset, so not a draft-07 `time`: a pattern instead.
+    #[cfg(feature = "chrono")]
+    impl ToolInput for chrono::NaiveTime {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "pattern": "^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
+        }
+    }
+
+    #[cfg(feature = "url")]
+    impl ToolInput for url::Url {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "uri" })
+        }
+    }
+
+    /// The schema of `time::serde::rfc3339`: time's own serde format is not RFC 3339, so
+    /// write `#[serde(with = "time::serde::rfc3339")] #[schema(with = time::OffsetDateTime)]`.
+    #[cfg(feature = "time")]
+    impl ToolInput for time::OffsetDateTime {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "date-time" })
+        }
+    }
+}
+
 /// A key type of a map that serializes as a JSON string.
 pub trait StringKey {}
 impl StringKey for String {}

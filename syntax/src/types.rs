@@ -47,7 +47,7 @@ pub enum TypeKind {
     JsonMap,
     /// A string with a `format`, from a well-known crate behind a feature.
     Format {
-        /// The JSON Schema `format`.
+        /// The JSON Schema `format`; empty where a `pattern` stands in for one.
         format: &'static str,
         /// The `neuralis` feature that supports the type.
         feature: &'static str,
@@ -108,12 +108,11 @@ const INTS: &[(&str, i128, u128)] = &[
 const FORMATS: &[(&str, &str, &str)] = &[
     ("Uuid", "uuid", "uuid"),
     ("DateTime", "date-time", "chrono"),
-    ("NaiveDateTime", "date-time", "chrono"),
+    ("NaiveDateTime", "", "chrono"),
     ("NaiveDate", "date", "chrono"),
-    ("NaiveTime", "time", "chrono"),
+    ("NaiveTime", "", "chrono"),
     ("Url", "uri", "url"),
     ("OffsetDateTime", "date-time", "time"),
-    ("PrimitiveDateTime", "date-time", "time"),
 ];
 
 const UNSUPPORTED: &[(&str, &str)] = &[

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Compile-time cost of `#[derive(ToolInput)]` against schemars' `#[derive(JsonSchema)]`.
+#
+# Generates two crates with the same 100 input structs (10 files of 10 structs, each
+# with doc comments, `rename_all`, an `Option`, a `Vec`, a nested struct and range
+# constraints), one deriving `neuralis::ToolInput`, the other `schemars::JsonSchema`, and
+# measures in the same run, for each:
+#   clean   a clean build of the crate and all its dependencies
+#   crate   a build of the crate alone, dependencies already built
+#   touch   the rebuild after touching one of the ten files
+# Prints the times and the ratios neuralis/schemars. Needs network access to crates.io
+# for schemars on the first run. It builds the committed state (HEAD) of the toolkit. Usage: benches/derive_vs_schemars.sh [workdir]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="${1:-${TMPDIR:-/tmp}/neuralis-derive-bench}"
+rm -rf "$work"
+mkdir -p "$work/neuralis-src"
+# A snapshot of the committed toolkit, so edits in the work tree cannot skew a run.
+git -C "$root" archive HEAD | tar -x -C "$work/neuralis-src"
+
+gen_crate() { # name, dependency lines, derive path, attribute name, constraint syntax
+  local name="$1" deps="$2" derive="$3" attr="$4" range="$5" len="$6"
+  local dir="$work/$name"
+  mkdir -p "$dir/src"
+  cat >"$dir/Cargo.toml" <<TOML
+[package]
+name = "$name"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+serde = { version = "1", features = ["derive"] }
+$deps
+
+[workspace]
+TOML
+  : >"$dir/src/lib.rs"
+  for f in $(seq 0 9); do
+    echo "pub mod m$f;" >>"$dir/src/lib.rs"
+    local file="$dir/src/m$f.rs"
+    echo "use serde::Deserialize;" >"$file"
+    for s in $(seq 0 9); do
+      local n=$((f * 10 + s))
+      cat >>"$file" <<RS
+
+/// Nested value $n.
+#[derive($derive, Deserialize)]
+pub struct Inner$n {
+    /// A label.
+    pub label: String,
+    pub weight: Option<u32>,
+}
+
+/// Input number $n: does one thing with a city.
+#[derive($derive, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Input$n {
+    /// City name, for example "Lisbon".
+    #[$attr($len)]
+    pub city_name: String,
+    /// Days ahead.
+    #[$attr($range)]
+    pub days_ahead: Option<u8>,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// Whether to include details.
+    pub verbose: bool,
+    /// A nested value.
+    pub inner: Inner$n,
+    /// Extra values.
+    pub extra: std::collections::BTreeMap<String, f64>,
+}
+RS
+    done
+  done
+}
+
+gen_crate bench_neuralis \
+  "neuralis = { path = \"$work/neuralis-src\" }" \
+  "neuralis::ToolInput" schema "minimum = 1, maximum = 14" "min_length = 1, max_length = 120"
+gen_crate bench_schemars \
+  'schemars = "1"' \
+  "schemars::JsonSchema" schemars "range(min = 1, max = 14)" "length(min = 1, max = 120)"
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+measure() { # crate -> "clean crate touch"
+  local dir="$work/$1"
+  export CARGO_TARGET_DIR="$dir/target"
+  (cd "$dir" && cargo fetch --quiet)
+  local t0 t1 t2 t3 t4 t5
+  t0=$(now); (cd "$dir" && cargo build --quiet --offline); t1=$(now)
+  (cd "$dir" && cargo clean --quiet -p "$1" --offline)
+  t2=$(now); (cd "$dir" && cargo build --quiet --offline); t3=$(now)
+  touch "$dir/src/m3.rs"
+  t4=$(now); (cd "$dir" && cargo build --quiet --offline); t5=$(now)
+  echo "$(secs "$t0" "$t1") $(secs "$t2" "$t3") $(secs "$t4" "$t5")"
+}
+
+read -r n_clean n_crate n_touch < <(measure bench_neuralis)
+read -r s_clean s_crate s_touch < <(measure bench_schemars)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '%-8s %10s %10s %8s\n' step neuralis schemars ratio
+printf '%-8s %9ss %9ss %8s\n' clean "$n_clean" "$s_clean" "$(ratio "$n_clean" "$s_clean")"
+printf '%-8s %9ss %9ss %8s\n' crate "$n_crate" "$s_crate" "$(ratio "$n_crate" "$s_crate")"
+printf '%-8s %9ss %9ss %8s\n' touch "$n_touch" "$s_touch" "$(ratio "$n_touch" "$s_touch")"
