@@ -7,7 +7,7 @@ use neuralis_syntax::attr::docs::DocPart;
 use neuralis_syntax::check::{Front, check};
 use neuralis_syntax::render::{IsObject, KeyPlan, Member, Plan, Rendered, render};
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{ToTokens as _, quote, quote_spanned};
 use serde_json::{Map, Value};
 use syn::spanned::Spanned as _;
 use syn::{DeriveInput, GenericParam, parse_quote};
@@ -34,8 +34,7 @@ fn json_text(map: &Map<String, Value>) -> String {
     serde_json::to_string(map).unwrap_or_default()
 }
 
-fn lower(plan: &Plan) -> TokenStream {
-    let p = quote!(::neuralis::__private);
+fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
     match plan {
         Plan::Fixed(v) => {
             let text = serde_json::to_string(v).unwrap_or_default();
@@ -50,7 +49,7 @@ fn lower(plan: &Plan) -> TokenStream {
                 quote!(#p::overlay(#call, #text))
             };
             if let Some(parts) = docs {
-                out = describe(out, parts);
+                out = describe(p, out, parts);
             }
             out
         }
@@ -66,7 +65,7 @@ fn lower(plan: &Plan) -> TokenStream {
                     plan,
                     required,
                 } => {
-                    let plan = lower(plan);
+                    let plan = lower(p, plan);
                     quote!(#p::property(&mut __o, #name, #plan, #required);)
                 }
                 Member::Flatten { ty, required } => {
@@ -80,10 +79,11 @@ fn lower(plan: &Plan) -> TokenStream {
                 #p::close(__o)
             });
             match docs {
-                Some(parts) => describe(out, parts),
+                Some(parts) => describe(p, out, parts),
                 None => out,
             }
         }
+        Plan::Described(inner, parts) => describe(p, lower(p, inner), parts),
         Plan::Choice {
             keyword,
             keywords,
@@ -91,26 +91,31 @@ fn lower(plan: &Plan) -> TokenStream {
             branches,
         } => {
             let text = json_text(keywords);
-            let branches = branches.iter().map(lower);
+            let branches = branches.iter().map(|b| lower(p, b));
             let out = quote!(#p::choice(#text, #keyword, [#(#branches),*]));
             match docs {
-                Some(parts) => describe(out, parts),
+                Some(parts) => describe(p, out, parts),
                 None => out,
             }
         }
     }
 }
 
-fn describe(schema: TokenStream, parts: &[DocPart]) -> TokenStream {
+fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStream {
     let parts = parts.iter().map(|part| match part {
         DocPart::Text(t) => quote!(#t),
         DocPart::Expr(e) => e.clone(),
     });
-    quote!(::neuralis::__private::describe(#schema, &[#(#parts),*]))
+    quote!(#p::describe(#schema, &[#(#parts),*]))
 }
 
 fn expand(cont: &Container) -> TokenStream {
-    let p = quote!(::neuralis::__private);
+    let krate = cont
+        .schema
+        .krate
+        .as_ref()
+        .map_or_else(|| quote!(::neuralis), |k| k.value.to_token_stream());
+    let p = quote!(#krate::__private);
     let Rendered {
         plan,
         root_keys,
@@ -137,7 +142,7 @@ fn expand(cont: &Container) -> TokenStream {
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let body = lower(&plan);
+    let body = lower(&p, &plan);
     let root_keys = root_keys.map(|keys| {
         let keys = keys.iter().map(|k| match k {
             KeyPlan::Name(n) => quote!(#p::RootKey::Name(#n)),

@@ -14,3 +14,6 @@ pub fn derive_tool_input(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()
 }
+
+#[cfg(test)]
+mod tests;

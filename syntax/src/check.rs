@@ -172,6 +172,17 @@ fn num(n: &Spanned<serde_json::Number>) -> f64 {
 // `default` or example that the schema itself would refuse.
 fn check_schema_attr(cx: &Ctxt, field: &Field) {
     let s = &field.schema;
+    if let Some(span) = field.serde.flatten {
+        if !s.keywords().is_empty() || s.with.is_some() {
+            cx.error_at(
+                RuleId::SchemaAttr,
+                span,
+                "`#[schema(...)]` keys on a `#[serde(flatten)]` field have no effect: its properties are merged",
+                "put the keys on the flattened type's fields",
+            );
+        }
+        return;
+    }
     let kind = field.kind.unwrap_option();
     let ty_name = type_label(field);
     let any = matches!(kind, TypeKind::Nested | TypeKind::Value);

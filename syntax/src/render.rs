@@ -34,6 +34,8 @@ pub enum Plan {
         /// Properties and flattened types, in declaration order.
         members: Vec<Member>,
     },
+    /// A plan with a doc comment known only when the user's crate compiles.
+    Described(Box<Plan>, Vec<DocPart>),
     /// `oneOf` (tagged enums) or `anyOf` (untagged).
     Choice {
         /// `"oneOf"` or `"anyOf"`.
@@ -340,13 +342,10 @@ fn render_enum(
     if unit_only {
         fixed.insert("enum".into(), Value::Array(names(variants)));
         fixed.extend(keywords);
+        let plan = Plan::Fixed(Value::Object(fixed));
         return match docs {
-            Some(d) => Plan::Type {
-                ty: syn::parse_quote!(::neuralis::__private::Value),
-                keywords: fixed,
-                docs: Some(d),
-            },
-            None => Plan::Fixed(Value::Object(fixed)),
+            Some(d) => Plan::Described(Box::new(plan), d),
+            None => plan,
         };
     }
     let units: Vec<&Variant> = variants

@@ -13,6 +13,7 @@ use crate::report::Ctxt;
 /// Every `#[schema]` key, with where it may be written.
 pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
     ("root", &[Scope::Container]),
+    ("crate", &[Scope::Container]),
     ("title", &[Scope::Container, Scope::Variant, Scope::Field]),
     (
         "description",
@@ -44,6 +45,8 @@ pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
 #[allow(missing_docs)] // each field is the key of the same name
 pub struct SchemaAttrs {
     pub root: Option<Span>,
+    /// `crate = "path"`: where the `neuralis` crate is, when renamed.
+    pub krate: Option<Spanned<syn::Path>>,
     pub title: Option<Spanned<String>>,
     pub description: Option<Spanned<String>>,
     pub deprecated: Option<Span>,
@@ -183,6 +186,11 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
                 "root" => {
                     dup(out.root.is_some());
                     out.root = Some(span);
+                }
+                "crate" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    dup(out.krate.is_some());
+                    out.krate = Some(Spanned::new(s.parse()?, span));
                 }
                 "deprecated" => {
                     dup(out.deprecated.is_some());
