@@ -69,6 +69,7 @@ golden! {
     recursive: Recursive;
     keywords: Keywords;
     docs: Docs;
+    wide: Wide;
 }
 
 #[test]

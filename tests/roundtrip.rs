@@ -487,6 +487,24 @@ fn docs() {
 }
 
 #[test]
+fn wide() {
+    // serde_json writes 128-bit integers only within the 64-bit range.
+    let s = (
+        any::<i64>(),
+        any::<u64>(),
+        prop::collection::linked_list(any::<u8>(), 0..3),
+        prop::collection::vec(any::<bool>(), 0..3),
+    )
+        .prop_map(|(big, huge, linked, slice)| Wide {
+            big: i128::from(big),
+            huge: u128::from(huge),
+            linked,
+            slice: slice.into_boxed_slice(),
+        });
+    check(s, true, Agree::Exactly);
+}
+
+#[test]
 fn mutations_break_one_place() {
     let doc = json!({ "a": 1, "b": [true] });
     let all = mutations(&doc, true);

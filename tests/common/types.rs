@@ -341,3 +341,14 @@ pub struct Docs {
     /** Block comment. */
     pub block: String,
 }
+
+/// 128-bit integers (bounds written as floats), linked lists and boxed slices.
+#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[schema(root)]
+pub struct Wide {
+    pub big: i128,
+    pub huge: u128,
+    pub linked: std::collections::LinkedList<u8>,
+    pub slice: Box<[bool]>,
+}
