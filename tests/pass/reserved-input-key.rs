@@ -32,7 +32,19 @@ pub struct Flattened {
     pub team: Team,
 }
 
+#[derive(ToolInput, serde::Deserialize)]
+#[schema(root)]
+pub struct Listing {
+    pub query: String,
+    #[serde(flatten)]
+    pub paging: neuralis_test_support::Paging,
+    pub caller: neuralis_test_support::CallerContext,
+}
+
 fn main() {
+    let listing = Listing::schema();
+    assert_eq!(listing["properties"]["pageSize"]["maximum"], 100);
+    assert_eq!(listing["properties"]["caller"]["required"][0], "userId");
     assert_eq!(Team::schema()["properties"]["members"]["items"]["required"][0], "userId");
     assert!(Legacy::schema()["properties"].get("UserId").is_some());
     assert!(Flattened::schema()["properties"].get("members").is_some());
