@@ -2,8 +2,9 @@
 //!
 //! This facade re-exports [`neuralis_core`], the run-time half of the toolkit: the tool
 //! contract as data, the checker for any `tools/*.json`, normalization and the canonical
-//! writer. The compile-time half (`#[derive(ToolInput)]`, `#[tool]`) arrives with the
-//! `derive` feature.
+//! writer. The compile-time half comes with the `derive` feature (on by default):
+//! [`macro@ToolInput`] derives a type's schema exactly as serde reads it (see
+//! [`derive_reference`]); `#[tool]` follows.
 //!
 //! ```
 //! let bytes = br#"{

@@ -70,6 +70,7 @@ golden! {
     keywords: Keywords;
     docs: Docs;
     wide: Wide;
+    generics: Generics;
 }
 
 #[test]

@@ -505,6 +505,26 @@ fn wide() {
 }
 
 #[test]
+fn generics() {
+    let s = (
+        prop::collection::vec(leaf(), 0..3),
+        prop::collection::vec(any::<i16>(), 0..3),
+        any::<u32>(),
+    )
+        .prop_map(|(leaves, numbers, total)| Generics {
+            leaves: Paged {
+                items: leaves,
+                total,
+            },
+            numbers: Paged {
+                items: numbers,
+                total,
+            },
+        });
+    check(s, true, Agree::Exactly);
+}
+
+#[test]
 fn mutations_break_one_place() {
     let doc = json!({ "a": 1, "b": [true] });
     let all = mutations(&doc, true);

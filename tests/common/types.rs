@@ -352,3 +352,20 @@ pub struct Wide {
     pub linked: std::collections::LinkedList<u8>,
     pub slice: Box<[bool]>,
 }
+
+/// A generic container: `T: ToolInput` is added to the impl's bounds.
+#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Paged<T> {
+    pub items: Vec<T>,
+    pub total: u32,
+}
+
+/// Generic types nest with their arguments' schemas.
+#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[schema(root)]
+pub struct Generics {
+    pub leaves: Paged<Leaf>,
+    pub numbers: Paged<i16>,
+}
