@@ -9,8 +9,9 @@
 #   crate   a build of the crate alone, dependencies already built
 #   touch   the rebuild after touching one of the ten files
 # Crate and touch builds are repeated RUNS times (default 3), interleaved, and the
-# medians kept. Prints the times and the ratios neuralis/schemars. Needs network access to crates.io
-# for schemars on the first run. It builds the committed state (HEAD) of the toolkit. Usage: benches/derive_vs_schemars.sh [workdir]
+# medians kept. Prints the times and the ratios neuralis/schemars. It builds the
+# committed state (HEAD) of the toolkit; schemars comes from crates.io.
+# Usage: benches/derive_vs_schemars.sh [workdir]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-${TMPDIR:-/tmp}/neuralis-derive-bench}"
