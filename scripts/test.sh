@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+# `ToolInput` for well-known crates' types, behind features.
+cargo test --test formats --features uuid,chrono,url,time

@@ -2,8 +2,9 @@
 //!
 //! This facade re-exports [`neuralis_core`], the run-time half of the toolkit: the tool
 //! contract as data, the checker for any `tools/*.json`, normalization and the canonical
-//! writer. The compile-time half (`#[derive(ToolInput)]`, `#[tool]`) arrives with the
-//! `derive` feature.
+//! writer. The compile-time half comes with the `derive` feature (on by default):
+//! [`macro@ToolInput`] derives a type's schema exactly as serde reads it (see
+//! [`derive_reference`]); `#[tool]` follows.
 //!
 //! ```
 //! let bytes = br#"{
@@ -20,3 +21,22 @@
 //! ```
 
 pub use neuralis_core::*;
+
+/// Derives [`ToolInput`]: the schema of a Rust type, exactly as serde reads it.
+///
+/// See [the attribute reference](crate::derive_reference).
+#[cfg(feature = "derive")]
+pub use neuralis_macros::ToolInput;
+
+#[cfg(feature = "derive")]
+#[doc = include_str!("../docs/derive.md")]
+pub mod derive_reference {}
+
+// Not public API: the paths `#[derive(ToolInput)]` expands to.
+#[doc(hidden)]
+pub mod __private {
+    pub use neuralis_core::input::private::*;
+    pub use std::borrow::Cow;
+}
+
+extern crate self as neuralis;

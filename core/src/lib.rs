@@ -16,6 +16,7 @@
 
 pub mod catalog;
 pub mod contract;
+pub mod input;
 pub mod name;
 pub mod package;
 pub mod remote;
@@ -23,4 +24,5 @@ pub mod result;
 pub mod schema;
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
+pub use input::ToolInput;
 pub use name::{TOOL_NAME_PATTERN, is_wire_safe_tool_name};

@@ -1,0 +1,660 @@
+//! Tool inputs as Rust types: the [`ToolInput`] trait and its run-time composition.
+//!
+//! `#[derive(ToolInput)]` (in the `neuralis` facade, feature `derive`) implements the trait
+//! for structs and enums; this module implements it for the standard types a field may
+//! have. A type's schema is composed through the trait, the way `schemars` composes, so a
+//! `ToolInput` type from another crate nests like a local one.
+//!
+//! ```
+//! use neuralis_core::input::ToolInput;
+//! assert_eq!(<u8 as ToolInput>::schema_fragment(), serde_json::json!({
+//!     "type": "integer", "minimum": 0, "maximum": 255
+//! }));
+//! ```
+
+use std::any::type_name;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+/// The JSON Schema dialect of every emitted document.
+pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+
+/// One entry of a type's root keys: the property names a closed object schema declares.
+///
+/// Keys brought in by `#[serde(flatten)]` are kept as a reference to the flattened type's
+/// own list, so `const` code can walk them without allocating (see [`has_root_key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootKey {
+    /// A property name, after serde renaming.
+    Name(&'static str),
+    /// The root keys of a flattened type.
+    Flatten(&'static [RootKey]),
+}
+
+/// A type whose JSON Schema is exactly what serde accepts for it.
+///
+/// Derive it with `#[derive(ToolInput)]`; the trait is implemented here for `bool`, the
+/// integers (with their natural `minimum`/`maximum`), the floats, `String`, `char`,
+/// `Cow<str>`, `Option<T>`, the sequences and sets, string-keyed maps (open bags),
+/// `serde_json::Value` and `Map`, and the smart pointers.
+#[diagnostic::on_unimplemented(
+    message = "unsupported-type: `{Self}` has no schema",
+    label = "this type has no schema",
+    note = "derive `ToolInput` on it, use `#[schema(with = ...)]` on the field, or enable the `neuralis` feature for its crate (`uuid`, `chrono`, `url`, `time`)"
+)]
+pub trait ToolInput {
+    /// The property names of this type's object schema, after serde renaming and
+    /// flatten; empty for a type whose schema is not an object with properties.
+    const ROOT_KEYS: &'static [RootKey] = &[];
+
+    /// Whether the schema is a closed object with `properties`, so that
+    /// `#[serde(flatten)]` can merge it into another object.
+    const IS_OBJECT: bool = false;
+
+    /// Whether the type may nest itself, so [`Composer`] must track it for recursion.
+    /// `false` for leaf types, which saves the bookkeeping.
+    #[doc(hidden)]
+    const COMPOSITE: bool = false;
+
+    /// The name under `definitions` when the type is recursive.
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed(short_type_name(type_name::<Self>()))
+    }
+
+    /// The schema of this type in a nested position, composed through `cx`.
+    fn schema_in(cx: &mut Composer) -> Value;
+
+    /// The schema of this type in a nested position, with a fresh [`Composer`].
+    fn schema_fragment() -> Value {
+        Composer::new().subschema::<Self>()
+    }
+
+    /// The normalized, draft-07 root document for this type: `$schema`, `type: object`,
+    /// `additionalProperties: false`, the doc comment as `description`, `properties` and
+    /// `required`. Meaningful for structs with named fields, the only valid tool inputs.
+    fn schema() -> Value {
+        root_schema::<Self>()
+    }
+}
+
+/// Composes nested schemas and notices recursion.
+///
+/// A type that reaches itself is written once: the root as `{"$ref": "#"}`, any other
+/// type under the root's `definitions`. Every other subschema is inlined.
+#[derive(Debug, Default)]
+pub struct Composer {
+    stack: Vec<&'static str>,
+    root: Option<&'static str>,
+    recursive: BTreeSet<&'static str>,
+    definitions: Map<String, Value>,
+}
+
+impl Composer {
+    /// A composer for a nested fragment.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The schema of `T`, inlined, or a `$ref` when `T` is already being composed.
+    pub fn subschema<T: ToolInput + ?Sized>(&mut self) -> Value {
+        if !T::COMPOSITE {
+            return T::schema_in(self);
+        }
+        let id = type_name::<T>();
+        if self.stack.contains(&id) {
+            self.recursive.insert(id);
+            return if self.root == Some(id) {
+                json!({ "$ref": "#" })
+            } else {
+                json!({ "$ref": format!("#/definitions/{}", T::schema_name()) })
+            };
+        }
+        self.stack.push(id);
+        let schema = T::schema_in(self);
+        self.stack.pop();
+        if self.recursive.contains(id) && self.root != Some(id) {
+            self.definitions
+                .insert(T::schema_name().into_owned(), schema.clone());
+        }
+        schema
+    }
+}
+
+fn short_type_name(full: &'static str) -> &'static str {
+    let head = full.split('<').next().unwrap_or(full);
+    let start = head.rfind("::").map_or(0, |i| i + 2);
+    &full[start..]
+}
+
+/// The root document of `T`, normalized (see [`ToolInput::schema`]).
+pub fn root_schema<T: ToolInput + ?Sized>() -> Value {
+    let mut cx = Composer::new();
+    let id = type_name::<T>();
+    cx.root = Some(id);
+    let fragment = cx.subschema::<T>();
+    let mut root = Map::new();
+    root.insert("$schema".into(), Value::String(DRAFT_07.into()));
+    match fragment {
+        Value::Object(mut frag) => {
+            let is_object = frag.get("type").and_then(Value::as_str) == Some("object");
+            for key in ["title", "description"] {
+                if let Some(v) = frag.remove(key) {
+                    root.insert(key.into(), v);
+                }
+            }
+            if let Some(v) = frag.remove("type") {
+                root.insert("type".into(), v);
+            }
+            if is_object {
+                root.insert("additionalProperties".into(), Value::Bool(false));
+                frag.remove("additionalProperties");
+                let props = frag
+                    .remove("properties")
+                    .unwrap_or_else(|| Value::Object(Map::new()));
+                root.insert("properties".into(), props);
+                let required = frag
+                    .remove("required")
+                    .unwrap_or_else(|| Value::Array(Vec::new()));
+                root.insert("required".into(), required);
+            }
+            root.extend(frag);
+        }
+        other => {
+            root.insert("allOf".into(), Value::Array(vec![other]));
+        }
+    }
+    if !cx.definitions.is_empty() {
+        root.insert("definitions".into(), Value::Object(cx.definitions));
+    }
+    let mut root = Value::Object(root);
+    crate::schema::normalize(&mut root);
+    root
+}
+
+/// Every root key of `keys`, flattened, in declaration order.
+///
+/// ```
+/// use neuralis_core::input::{RootKey, root_key_names};
+/// const INNER: &[RootKey] = &[RootKey::Name("b")];
+/// const OUTER: &[RootKey] = &[RootKey::Name("a"), RootKey::Flatten(INNER)];
+/// assert_eq!(root_key_names(OUTER), ["a", "b"]);
+/// ```
+#[must_use]
+pub fn root_key_names(keys: &[RootKey]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    fn walk(keys: &[RootKey], out: &mut Vec<&'static str>) {
+        for key in keys {
+            match key {
+                RootKey::Name(n) => out.push(n),
+                RootKey::Flatten(inner) => walk(inner, out),
+            }
+        }
+    }
+    walk(keys, &mut out);
+    out
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `keys` (flattened) contains `name`; usable in `const` assertions.
+///
+/// ```
+/// use neuralis_core::input::{RootKey, has_root_key};
+/// const KEYS: &[RootKey] = &[RootKey::Flatten(&[RootKey::Name("city")])];
+/// const _: () = assert!(has_root_key(KEYS, "city"));
+/// assert!(!has_root_key(KEYS, "City"));
+/// ```
+#[must_use]
+pub const fn has_root_key(keys: &[RootKey], name: &str) -> bool {
+    let mut i = 0;
+    while i < keys.len() {
+        match keys[i] {
+            RootKey::Name(n) => {
+                if str_eq(n, name) {
+                    return true;
+                }
+            }
+            RootKey::Flatten(inner) => {
+                if has_root_key(inner, name) {
+                    return true;
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The first root key of `keys` (flattened) that is a reserved session-context name
+/// (`reserved-input-key`); usable in `const` assertions.
+///
+/// ```
+/// use neuralis_core::input::{RootKey, reserved_root_key};
+/// assert_eq!(reserved_root_key(&[RootKey::Name("userId")]), Some("userId"));
+/// assert_eq!(reserved_root_key(&[RootKey::Name("UserId")]), None);
+/// ```
+#[must_use]
+pub const fn reserved_root_key(keys: &[RootKey]) -> Option<&'static str> {
+    let reserved = crate::contract::rules::RESERVED_INPUT_KEYS;
+    let mut i = 0;
+    while i < keys.len() {
+        match keys[i] {
+            RootKey::Name(n) => {
+                let mut j = 0;
+                while j < reserved.len() {
+                    if str_eq(n, reserved[j]) {
+                        return Some(n);
+                    }
+                    j += 1;
+                }
+            }
+            RootKey::Flatten(inner) => {
+                if let Some(n) = reserved_root_key(inner) {
+                    return Some(n);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+macro_rules! leaf {
+    ($($ty:ty => $schema:expr;)*) => {$(
+        impl ToolInput for $ty {
+            fn schema_in(_: &mut Composer) -> Value {
+                $schema
+            }
+        }
+    )*};
+}
+
+leaf! {
+    bool => json!({ "type": "boolean" });
+    i8 => json!({ "type": "integer", "minimum": i8::MIN, "maximum": i8::MAX });
+    i16 => json!({ "type": "integer", "minimum": i16::MIN, "maximum": i16::MAX });
+    i32 => json!({ "type": "integer", "minimum": i32::MIN, "maximum": i32::MAX });
+    i64 => json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
+    isize => json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
+    u8 => json!({ "type": "integer", "minimum": 0, "maximum": u8::MAX });
+    u16 => json!({ "type": "integer", "minimum": 0, "maximum": u16::MAX });
+    u32 => json!({ "type": "integer", "minimum": 0, "maximum": u32::MAX });
+    u64 => json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
+    usize => json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
+    // JSON numbers past 64 bits are written as floats; the bounds stay exact enough to
+    // refuse what serde refuses by orders of magnitude.
+    i128 => json!({ "type": "integer", "minimum": i128::MIN as f64, "maximum": i128::MAX as f64 });
+    u128 => json!({ "type": "integer", "minimum": 0, "maximum": u128::MAX as f64 });
+    f32 => json!({ "type": "number" });
+    f64 => json!({ "type": "number" });
+    String => json!({ "type": "string" });
+    str => json!({ "type": "string" });
+    char => json!({ "type": "string", "minLength": 1, "maxLength": 1 });
+    Value => json!({});
+    Map<String, Value> => json!({ "type": "object", "additionalProperties": true });
+}
+
+macro_rules! pointer {
+    ($($ty:ident),*) => {$(
+        impl<T: ToolInput + ?Sized> ToolInput for $ty<T> {
+            const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
+            const IS_OBJECT: bool = T::IS_OBJECT;
+            fn schema_in(cx: &mut Composer) -> Value {
+                cx.subschema::<T>()
+            }
+        }
+    )*};
+}
+
+pointer!(Box, Rc, Arc);
+
+impl<T: ToolInput + ?Sized> ToolInput for &T {
+    const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
+    const IS_OBJECT: bool = T::IS_OBJECT;
+    fn schema_in(cx: &mut Composer) -> Value {
+        cx.subschema::<T>()
+    }
+}
+
+impl<T: ToolInput + ToOwned + ?Sized> ToolInput for Cow<'_, T> {
+    const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
+    const IS_OBJECT: bool = T::IS_OBJECT;
+    fn schema_in(cx: &mut Composer) -> Value {
+        cx.subschema::<T>()
+    }
+}
+
+/// `Option<T>` has `T`'s schema: in a struct, the field is simply not required (no
+/// `null` in a type array).
+impl<T: ToolInput> ToolInput for Option<T> {
+    const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
+    const IS_OBJECT: bool = T::IS_OBJECT;
+    fn schema_in(cx: &mut Composer) -> Value {
+        cx.subschema::<T>()
+    }
+}
+
+macro_rules! seq {
+    ($($ty:ident $(: $bound:path)? => $unique:expr),*) => {$(
+        impl<T: ToolInput $(+ $bound)?> ToolInput for $ty<T> {
+            fn schema_in(cx: &mut Composer) -> Value {
+                let items = cx.subschema::<T>();
+                if $unique {
+                    json!({ "type": "array", "items": items, "uniqueItems": true })
+                } else {
+                    json!({ "type": "array", "items": items })
+                }
+            }
+        }
+    )*};
+}
+
+seq!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet: Ord => true);
+
+impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
+    fn schema_in(cx: &mut Composer) -> Value {
+        json!({ "type": "array", "items": cx.subschema::<T>(), "uniqueItems": true })
+    }
+}
+
+impl<T: ToolInput> ToolInput for [T] {
+    fn schema_in(cx: &mut Composer) -> Value {
+        json!({ "type": "array", "items": cx.subschema::<T>() })
+    }
+}
+
+impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
+    fn schema_in(cx: &mut Composer) -> Value {
+        json!({ "type": "array", "items": cx.subschema::<T>(), "minItems": N, "maxItems": N })
+    }
+}
+
+/// Types of well-known crates, behind the features of the same name: strings with a
+/// `format` (or a `pattern` where no draft-07 format matches serde's text).
+mod formats {
+    #[allow(unused_imports)]
+    use super::{Composer, ToolInput, Value, json};
+
+    #[cfg(feature = "uuid")]
+    impl ToolInput for uuid::Uuid {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "uuid" })
+        }
+    }
+
+    /// RFC 3339, as chrono's serde writes it.
+    #[cfg(feature = "chrono")]
+    impl<Tz: chrono::TimeZone> ToolInput for chrono::DateTime<Tz> {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "date-time" })
+        }
+    }
+
+    #[cfg(feature = "chrono")]
+    impl ToolInput for chrono::NaiveDate {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "date" })
+        }
+    }
+
+    /// No offset, so not a draft-07 `date-time`: a pattern instead.
+    #[cfg(feature = "chrono")]
+    impl ToolInput for chrono::NaiveDateTime {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
+        }
+    }
+
+    /// No offset, so not a draft-07 `time`: a pattern instead.
+    #[cfg(feature = "chrono")]
+    impl ToolInput for chrono::NaiveTime {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "pattern": "^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
+        }
+    }
+
+    #[cfg(feature = "url")]
+    impl ToolInput for url::Url {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "uri" })
+        }
+    }
+
+    /// The schema of `time::serde::rfc3339`: time's own serde format is not RFC 3339, so
+    /// write `#[serde(with = "time::serde::rfc3339")] #[schema(with = time::OffsetDateTime)]`.
+    #[cfg(feature = "time")]
+    impl ToolInput for time::OffsetDateTime {
+        fn schema_in(_: &mut Composer) -> Value {
+            json!({ "type": "string", "format": "date-time" })
+        }
+    }
+}
+
+/// A key type of a map that serializes as a JSON string.
+pub trait StringKey {}
+impl StringKey for String {}
+impl StringKey for str {}
+impl StringKey for Box<str> {}
+impl StringKey for Rc<str> {}
+impl StringKey for Arc<str> {}
+impl StringKey for Cow<'_, str> {}
+
+impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
+    fn schema_in(cx: &mut Composer) -> Value {
+        json!({ "type": "object", "additionalProperties": cx.subschema::<V>() })
+    }
+}
+
+impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
+    fn schema_in(cx: &mut Composer) -> Value {
+        json!({ "type": "object", "additionalProperties": cx.subschema::<V>() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_have_natural_bounds() {
+        assert_eq!(
+            i8::schema_fragment(),
+            json!({"type": "integer", "minimum": -128, "maximum": 127})
+        );
+        assert_eq!(
+            u64::schema_fragment(),
+            json!({"type": "integer", "minimum": 0, "maximum": u64::MAX})
+        );
+        assert_eq!(
+            Option::<bool>::schema_fragment(),
+            json!({"type": "boolean"})
+        );
+        assert_eq!(
+            <[u8; 2]>::schema_fragment()["minItems"],
+            json!(2),
+            "arrays have a fixed length"
+        );
+        assert_eq!(
+            HashSet::<String>::schema_fragment(),
+            json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true})
+        );
+        assert_eq!(
+            BTreeMap::<String, u8>::schema_fragment()["additionalProperties"]["maximum"],
+            json!(255)
+        );
+    }
+
+    #[test]
+    fn reserved_keys_are_found_through_flatten() {
+        const INNER: &[RootKey] = &[RootKey::Name("role")];
+        const OUTER: &[RootKey] = &[RootKey::Name("city"), RootKey::Flatten(INNER)];
+        assert_eq!(reserved_root_key(OUTER), Some("role"));
+        assert_eq!(reserved_root_key(&[RootKey::Name("roles")]), None);
+        assert!(has_root_key(OUTER, "role"));
+        assert!(!has_root_key(OUTER, "rol"));
+    }
+
+    #[test]
+    fn short_names() {
+        assert_eq!(short_type_name("a::b::Node"), "Node");
+        assert_eq!(short_type_name("a::Page<b::Item>"), "Page<b::Item>");
+    }
+}
+
+/// Helpers for code generated by `#[derive(ToolInput)]`. Not public API.
+#[doc(hidden)]
+pub mod private {
+    pub use super::{Composer, RootKey, ToolInput, has_root_key, reserved_root_key};
+    pub use serde_json::{Map, Value};
+
+    /// Parses JSON text the derive wrote; the text is always an object or a schema.
+    #[must_use]
+    pub fn json(text: &str) -> Value {
+        serde_json::from_str(text).unwrap_or(Value::Null)
+    }
+
+    /// Parses the derive's JSON text for an object's own keywords.
+    #[must_use]
+    pub fn object(text: &str) -> Map<String, Value> {
+        match json(text) {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    /// Sets the field's own keywords (`description`, constraints) over a composed schema.
+    /// A `$ref` ignores its siblings in draft-07, so there the keywords wrap it.
+    #[must_use]
+    pub fn overlay(schema: Value, text: &str) -> Value {
+        let extra = object(text);
+        overlay_map(schema, extra)
+    }
+
+    /// Sets a run-time description (a doc comment with `include_str!`) over a schema.
+    #[must_use]
+    pub fn describe(schema: Value, parts: &[&str]) -> Value {
+        let mut extra = Map::new();
+        extra.insert("description".into(), Value::String(super::join_doc(parts)));
+        overlay_map(schema, extra)
+    }
+
+    fn overlay_map(schema: Value, extra: Map<String, Value>) -> Value {
+        if extra.is_empty() {
+            return schema;
+        }
+        match schema {
+            Value::Object(mut map) if !map.contains_key("$ref") => {
+                map.extend(extra);
+                Value::Object(map)
+            }
+            other => {
+                let mut map = extra;
+                map.insert("allOf".into(), Value::Array(vec![other]));
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// Adds one property to an object schema under construction.
+    pub fn property(object: &mut Map<String, Value>, name: &str, schema: Value, required: bool) {
+        if let Value::Object(props) = object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()))
+        {
+            props.insert(name.to_owned(), schema);
+        }
+        if !required {
+            return;
+        }
+        if let Value::Array(req) = object
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            req.push(Value::String(name.to_owned()));
+        }
+    }
+
+    /// Merges the properties of a flattened object schema (`#[serde(flatten)]`).
+    pub fn flatten(object: &mut Map<String, Value>, schema: Value, required: bool) {
+        let Value::Object(mut inner) = schema else {
+            return;
+        };
+        let names: Vec<String> = inner
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(Value::Object(props)) = inner.remove("properties") {
+            for (name, schema) in props {
+                let req = required && names.contains(&name);
+                property(object, &name, schema, req);
+            }
+        }
+    }
+
+    /// Closes an object schema under construction and returns it.
+    #[must_use]
+    pub fn close(mut object: Map<String, Value>) -> Value {
+        object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        object.insert("additionalProperties".into(), Value::Bool(false));
+        Value::Object(object)
+    }
+
+    /// `oneOf` (tagged enums) or `anyOf` (untagged) over the branches, with the enum's
+    /// own keywords.
+    #[must_use]
+    pub fn choice<const N: usize>(text: &str, keyword: &str, branches: [Value; N]) -> Value {
+        let mut map = object(text);
+        map.insert(keyword.into(), Value::Array(branches.into()));
+        Value::Object(map)
+    }
+}
+
+/// Joins doc-comment lines as rustdoc does: common indentation removed, blank lines at
+/// both ends dropped, lines joined with `\n`.
+///
+/// ```
+/// use neuralis_core::input::join_doc;
+/// assert_eq!(join_doc(&[" City name.", "", "   Indented."]), "City name.\n\n  Indented.");
+/// assert_eq!(join_doc(&["a\r\nb\n"]), "a\nb");
+/// ```
+#[must_use]
+pub fn join_doc(parts: &[&str]) -> String {
+    let lines: Vec<&str> = parts.iter().flat_map(|p| p.split('\n')).collect();
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    let body: Vec<&str> = lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect();
+    body.join("\n").trim_matches('\n').to_owned()
+}

@@ -1,0 +1,19 @@
+//! Implementation detail of the `neuralis` crate: `#[derive(ToolInput)]`.
+//!
+//! Use the derive through `neuralis::ToolInput`; this crate's output names paths
+//! under `::neuralis::__private`, which only the facade provides.
+
+mod expand;
+mod fallback;
+
+use proc_macro::TokenStream;
+
+/// Derives `neuralis::ToolInput`. See the `neuralis` crate for the reference.
+#[proc_macro_derive(ToolInput, attributes(schema))]
+pub fn derive_tool_input(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::derive(&input).into()
+}
+
+#[cfg(test)]
+mod tests;

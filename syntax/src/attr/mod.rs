@@ -1,0 +1,93 @@
+//! Attribute parsing: `#[serde(...)]`, `#[schema(...)]` and doc comments.
+//!
+//! Parsers report into a [`Ctxt`](crate::Ctxt) and go on: a bad attribute is reported and
+//! ignored, so every mistake of an item shows up in one build.
+
+pub mod docs;
+pub mod schema;
+pub mod serde;
+
+use proc_macro2::Span;
+
+/// A value with the span of the tokens it came from.
+#[derive(Debug, Clone)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written (the key of `key = value`, or the value).
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    /// A value at `span`.
+    pub fn new(value: T, span: Span) -> Self {
+        Self { value, span }
+    }
+}
+
+/// Where an attribute is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// On the struct or enum.
+    Container,
+    /// On an enum variant.
+    Variant,
+    /// On a field.
+    Field,
+}
+
+impl Scope {
+    /// How the scope reads in a message.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Container => "container",
+            Scope::Variant => "variant",
+            Scope::Field => "field",
+        }
+    }
+}
+
+/// The closest of `candidates` to `key`, when close enough to be a typo.
+#[must_use]
+pub fn did_you_mean<'a>(key: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (levenshtein(key, c), *c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 4))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        let keys = ["minimum", "maximum", "min_length"];
+        assert_eq!(did_you_mean("minimun", &keys), Some("minimum"));
+        assert_eq!(did_you_mean("min_lenght", &keys), Some("min_length"));
+        assert_eq!(did_you_mean("colour", &keys), None);
+        assert_eq!(levenshtein("", "abc"), 3);
+    }
+}

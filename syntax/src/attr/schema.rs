@@ -1,0 +1,397 @@
+//! `#[schema(...)]`: JSON Schema keywords and the `root` marker.
+
+use neuralis_core::RuleId;
+use proc_macro2::Span;
+use serde_json::{Number, Value};
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, Expr, Lit, LitStr, Type, UnOp};
+
+use super::{Scope, Spanned, did_you_mean};
+use crate::report::Ctxt;
+
+/// Every `#[schema]` key, with where it may be written.
+pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
+    ("root", &[Scope::Container]),
+    ("crate", &[Scope::Container]),
+    ("title", &[Scope::Container, Scope::Variant, Scope::Field]),
+    (
+        "description",
+        &[Scope::Container, Scope::Variant, Scope::Field],
+    ),
+    (
+        "deprecated",
+        &[Scope::Container, Scope::Variant, Scope::Field],
+    ),
+    ("examples", &[Scope::Container, Scope::Field]),
+    ("minimum", &[Scope::Field]),
+    ("maximum", &[Scope::Field]),
+    ("exclusive_minimum", &[Scope::Field]),
+    ("exclusive_maximum", &[Scope::Field]),
+    ("multiple_of", &[Scope::Field]),
+    ("min_length", &[Scope::Field]),
+    ("max_length", &[Scope::Field]),
+    ("pattern", &[Scope::Field]),
+    ("format", &[Scope::Field]),
+    ("min_items", &[Scope::Field]),
+    ("max_items", &[Scope::Field]),
+    ("unique_items", &[Scope::Field]),
+    ("default", &[Scope::Field]),
+    ("with", &[Scope::Field]),
+];
+
+/// The `#[schema]` keys of one item. Each value keeps the span of its key.
+#[derive(Debug, Clone, Default)]
+#[allow(missing_docs)] // each field is the key of the same name
+pub struct SchemaAttrs {
+    pub root: Option<Span>,
+    /// `crate = "path"`: where the `neuralis` crate is, when renamed.
+    pub krate: Option<Spanned<syn::Path>>,
+    pub title: Option<Spanned<String>>,
+    pub description: Option<Spanned<String>>,
+    pub deprecated: Option<Span>,
+    pub examples: Option<Spanned<Vec<Spanned<Value>>>>,
+    pub minimum: Option<Spanned<Number>>,
+    pub maximum: Option<Spanned<Number>>,
+    pub exclusive_minimum: Option<Spanned<Number>>,
+    pub exclusive_maximum: Option<Spanned<Number>>,
+    pub multiple_of: Option<Spanned<Number>>,
+    pub min_length: Option<Spanned<u64>>,
+    pub max_length: Option<Spanned<u64>>,
+    pub pattern: Option<Spanned<String>>,
+    pub format: Option<Spanned<String>>,
+    pub min_items: Option<Spanned<u64>>,
+    pub max_items: Option<Spanned<u64>>,
+    pub unique_items: Option<Span>,
+    pub default: Option<Spanned<Value>>,
+    pub with: Option<Spanned<Type>>,
+}
+
+impl SchemaAttrs {
+    /// The keywords this item adds to its schema, in a fixed order.
+    #[must_use]
+    pub fn keywords(&self) -> serde_json::Map<String, Value> {
+        let mut m = serde_json::Map::new();
+        let mut put = |k: &str, v: Value| {
+            m.insert(k.to_owned(), v);
+        };
+        if let Some(v) = &self.title {
+            put("title", Value::String(v.value.clone()));
+        }
+        if let Some(v) = &self.description {
+            put("description", Value::String(v.value.clone()));
+        }
+        for (k, v) in [
+            ("minimum", &self.minimum),
+            ("maximum", &self.maximum),
+            ("exclusiveMinimum", &self.exclusive_minimum),
+            ("exclusiveMaximum", &self.exclusive_maximum),
+            ("multipleOf", &self.multiple_of),
+        ] {
+            if let Some(v) = v {
+                put(k, Value::Number(v.value.clone()));
+            }
+        }
+        for (k, v) in [
+            ("minLength", &self.min_length),
+            ("maxLength", &self.max_length),
+            ("minItems", &self.min_items),
+            ("maxItems", &self.max_items),
+        ] {
+            if let Some(v) = v {
+                put(k, Value::from(v.value));
+            }
+        }
+        if let Some(v) = &self.pattern {
+            put("pattern", Value::String(v.value.clone()));
+        }
+        if let Some(v) = &self.format {
+            put("format", Value::String(v.value.clone()));
+        }
+        if self.unique_items.is_some() {
+            put("uniqueItems", Value::Bool(true));
+        }
+        if let Some(v) = &self.default {
+            put("default", v.value.clone());
+        }
+        if let Some(v) = &self.examples {
+            put(
+                "examples",
+                Value::Array(v.value.iter().map(|e| e.value.clone()).collect()),
+            );
+        }
+        if self.deprecated.is_some() {
+            put("deprecated", Value::Bool(true));
+        }
+        m
+    }
+}
+
+/// Parses every `#[schema(...)]` attribute of an item written at `scope`.
+pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
+    let mut out = SchemaAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("schema")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let span = meta.path.span();
+            let Some((_, scopes)) = SCHEMA_KEYS.iter().find(|(k, _)| *k == key) else {
+                skip_value(&meta)?;
+                let keys: Vec<&str> = SCHEMA_KEYS
+                    .iter()
+                    .filter(|(_, s)| s.contains(&scope))
+                    .map(|(k, _)| *k)
+                    .collect();
+                let help = did_you_mean(&key, &keys).map_or_else(
+                    || format!("the keys accepted here are `{}`", keys.join("`, `")),
+                    |k| format!("did you mean `{k}`?"),
+                );
+                cx.error_at(
+                    RuleId::SchemaAttr,
+                    span,
+                    format_args!("unknown key `{key}` in `#[schema(...)]`"),
+                    help,
+                );
+                return Ok(());
+            };
+            if !scopes.contains(&scope) {
+                skip_value(&meta)?;
+                let places: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
+                cx.error_at(
+                    RuleId::SchemaAttr,
+                    span,
+                    format_args!(
+                        "`{key}` does not apply to a {}, only to a {}",
+                        scope.as_str(),
+                        places.join(" or ")
+                    ),
+                    "move the key to where it applies",
+                );
+                return Ok(());
+            }
+            let dup = |taken: bool| {
+                if taken {
+                    cx.error_at(
+                        RuleId::SchemaAttr,
+                        span,
+                        format_args!("duplicate key `{key}` in `#[schema(...)]`"),
+                        "give each key once",
+                    );
+                }
+            };
+            match key.as_str() {
+                "root" => {
+                    dup(out.root.is_some());
+                    out.root = Some(span);
+                }
+                "crate" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    dup(out.krate.is_some());
+                    out.krate = Some(Spanned::new(s.parse()?, span));
+                }
+                "deprecated" => {
+                    dup(out.deprecated.is_some());
+                    out.deprecated = Some(span);
+                }
+                "unique_items" => {
+                    dup(out.unique_items.is_some());
+                    out.unique_items = Some(span);
+                }
+                "title" | "description" | "pattern" | "format" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    let slot = match key.as_str() {
+                        "title" => &mut out.title,
+                        "description" => &mut out.description,
+                        "pattern" => &mut out.pattern,
+                        _ => &mut out.format,
+                    };
+                    dup(slot.is_some());
+                    if key == "pattern"
+                        && let Err(e) = regex::Regex::new(&s.value()) {
+                            let first = e.to_string();
+                            let last = first.lines().last().unwrap_or_default().trim();
+                            let detail = last.strip_prefix("error: ").unwrap_or(last);
+                            cx.error_at(
+                                RuleId::SchemaAttr,
+                                s.span(),
+                                format_args!("`pattern` is not a valid regex: {detail}"),
+                                "fix the regular expression (the Rust `regex` syntax, which the platform's ECMA-262 engine also reads)",
+                            );
+                        }
+                    *slot = Some(Spanned::new(s.value(), span));
+                }
+                "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum"
+                | "multiple_of" => {
+                    let expr: Expr = meta.value()?.parse()?;
+                    let slot = match key.as_str() {
+                        "minimum" => &mut out.minimum,
+                        "maximum" => &mut out.maximum,
+                        "exclusive_minimum" => &mut out.exclusive_minimum,
+                        "exclusive_maximum" => &mut out.exclusive_maximum,
+                        _ => &mut out.multiple_of,
+                    };
+                    dup(slot.is_some());
+                    match to_json(&expr) {
+                        Ok(Value::Number(n)) => *slot = Some(Spanned::new(n, span)),
+                        _ => cx.error(
+                            RuleId::SchemaAttr,
+                            &expr,
+                            format_args!("`{key}` takes a number, for example `{key} = 1`"),
+                        ),
+                    }
+                }
+                "min_length" | "max_length" | "min_items" | "max_items" => {
+                    let expr: Expr = meta.value()?.parse()?;
+                    let slot = match key.as_str() {
+                        "min_length" => &mut out.min_length,
+                        "max_length" => &mut out.max_length,
+                        "min_items" => &mut out.min_items,
+                        _ => &mut out.max_items,
+                    };
+                    dup(slot.is_some());
+                    match to_json(&expr).ok().as_ref().and_then(Value::as_u64) {
+                        Some(n) => *slot = Some(Spanned::new(n, span)),
+                        None => cx.error(
+                            RuleId::SchemaAttr,
+                            &expr,
+                            format_args!("`{key}` takes a non-negative integer"),
+                        ),
+                    }
+                }
+                "default" => {
+                    let expr: Expr = meta.value()?.parse()?;
+                    dup(out.default.is_some());
+                    match to_json(&expr) {
+                        Ok(v) => out.default = Some(Spanned::new(v, expr.span())),
+                        Err(e) => cx.push(e),
+                    }
+                }
+                "examples" => {
+                    let expr: Expr = meta.value()?.parse()?;
+                    dup(out.examples.is_some());
+                    if let Expr::Array(array) = &expr {
+                        let mut items = Vec::new();
+                        for elem in &array.elems {
+                            match to_json(elem) {
+                                Ok(v) => items.push(Spanned::new(v, elem.span())),
+                                Err(e) => cx.push(e),
+                            }
+                        }
+                        out.examples = Some(Spanned::new(items, span));
+                    } else {
+                        cx.error(
+                            RuleId::SchemaAttr,
+                            &expr,
+                            "`examples` takes an array, for example `examples = [\"Lisbon\"]`",
+                        );
+                    }
+                }
+                "with" => {
+                    let value = meta.value()?;
+                    let ty: Type = if value.peek(LitStr) {
+                        let s: LitStr = value.parse()?;
+                        s.parse()?
+                    } else {
+                        value.parse()?
+                    };
+                    dup(out.with.is_some());
+                    out.with = Some(Spanned::new(ty, span));
+                }
+                _ => skip_value(&meta)?,
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            cx.error_at(
+                RuleId::SchemaAttr,
+                e.span(),
+                format_args!("malformed `#[schema(...)]`: {e}"),
+                "write `#[schema(key = value, flag)]`; see the `#[schema]` reference for the keys",
+            );
+        }
+    }
+    if let Some(path) = attrs
+        .iter()
+        .find(|a| a.path().is_ident("deprecated"))
+        .map(|a| a.path().span())
+    {
+        out.deprecated.get_or_insert(path);
+    }
+    out
+}
+
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+/// A Rust literal expression as JSON: strings, numbers (negative too), booleans,
+/// characters and arrays of those.
+///
+/// # Errors
+///
+/// `schema-attr` for anything else.
+pub fn to_json(expr: &Expr) -> syn::Result<Value> {
+    let bad = || {
+        syn::Error::new(
+            expr.span(),
+            format!(
+                "{}: a `#[schema]` value is a literal (string, number, `true`/`false`) or an array of literals\n= help: {}",
+                RuleId::SchemaAttr,
+                RuleId::SchemaAttr.rule().hint
+            ),
+        )
+    };
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Str(s) => Ok(Value::String(s.value())),
+            Lit::Char(c) => Ok(Value::String(c.value().to_string())),
+            Lit::Bool(b) => Ok(Value::Bool(b.value)),
+            Lit::Int(i) => {
+                let digits = i.base10_digits();
+                digits
+                    .parse::<u64>()
+                    .map(Value::from)
+                    .or_else(|_| digits.parse::<f64>().map(Value::from))
+                    .map_err(|_| bad())
+            }
+            Lit::Float(f) => f
+                .base10_digits()
+                .parse::<f64>()
+                .ok()
+                .and_then(Number::from_f64)
+                .map(Value::Number)
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match to_json(&u.expr)? {
+            Value::Number(n) => {
+                if let Some(i) = n.as_u64().and_then(|u| i64::try_from(u).ok()) {
+                    Ok(Value::from(-i))
+                } else {
+                    n.as_f64()
+                        .and_then(|f| Number::from_f64(-f))
+                        .map(Value::Number)
+                        .ok_or_else(bad)
+                }
+            }
+            _ => Err(bad()),
+        },
+        Expr::Array(a) => a
+            .elems
+            .iter()
+            .map(to_json)
+            .collect::<syn::Result<_>>()
+            .map(Value::Array),
+        Expr::Group(g) => to_json(&g.expr),
+        Expr::Paren(p) => to_json(&p.expr),
+        _ => Err(bad()),
+    }
+}

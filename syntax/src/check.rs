@@ -1,0 +1,429 @@
+//! Contract rules the source decides, one function per rule id.
+
+use neuralis_core::RuleId;
+use neuralis_core::contract::rules::RESERVED_INPUT_KEYS;
+use proc_macro2::Span;
+use serde_json::Value;
+use syn::spanned::Spanned as _;
+
+use crate::ast::{Container, Data, Field, Renamed, Style};
+use crate::attr::Spanned;
+use crate::report::Ctxt;
+use crate::types::{TypeKind, unsupported_reason};
+
+/// Who runs the checks: the macro reports spanned errors; the build emitter skips items
+/// the macro will reject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Front {
+    /// `#[derive(ToolInput)]`, `#[tool]`.
+    Macro,
+    /// `neuralis_build`.
+    Build,
+}
+
+/// Runs every check on a parsed container.
+pub fn check(cx: &Ctxt, cont: &Container, front: Front) {
+    let _ = front;
+    check_input_not_struct(cx, cont);
+    check_reserved_input_key(cx, cont);
+    check_shape(cx, cont);
+    for field in all_fields(cont) {
+        check_unsupported_type(cx, field);
+        check_serde_with(cx, field);
+        check_schema_attr(cx, field);
+    }
+}
+
+/// Every field of the container, across variants.
+pub fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
+    match &cont.data {
+        Data::Struct(_, fields) => Box::new(fields.iter()),
+        Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
+    }
+}
+
+// input-not-struct: a type marked `#[schema(root)]` is a tool's input, so it must be a
+// struct with named fields (the platform requires an object root).
+fn check_input_not_struct(cx: &Ctxt, cont: &Container) {
+    let Some(root) = cont.schema.root else {
+        return;
+    };
+    let ok = matches!(cont.data, Data::Struct(Style::Named, _)) && cont.serde.transparent.is_none();
+    if !ok {
+        cx.error_at(
+            RuleId::InputNotStruct,
+            root,
+            format_args!(
+                "`{}` is marked `#[schema(root)]` but is not a struct with named fields",
+                cont.ident
+            ),
+            RuleId::InputNotStruct.rule().hint,
+        );
+    }
+}
+
+// reserved-input-key: no root property takes a session-context name, after serde
+// renaming. Keys brought in by `#[serde(flatten)]` are checked by a generated `const`
+// assertion over the flattened type's `ROOT_KEYS`, which works across crates.
+fn check_reserved_input_key(cx: &Ctxt, cont: &Container) {
+    if !cont.is_root() {
+        return;
+    }
+    let Data::Struct(Style::Named, fields) = &cont.data else {
+        return;
+    };
+    for field in fields
+        .iter()
+        .filter(|f| !f.is_skipped() && f.serde.flatten.is_none())
+    {
+        let name = &field.name.value;
+        if !RESERVED_INPUT_KEYS.contains(&name.as_str()) {
+            continue;
+        }
+        let how = match field.name.how {
+            Renamed::Ident => String::new(),
+            Renamed::Attr => " (from `#[serde(rename)]`)".to_owned(),
+            Renamed::Rule(rule) => format!(" (from `rename_all = \"{}\"`)", rule.as_str()),
+        };
+        cx.error_at(
+            RuleId::ReservedInputKey,
+            field.name.span,
+            format_args!("root property `{name}`{how} uses a reserved session-context name"),
+            RuleId::ReservedInputKey.rule().hint,
+        );
+    }
+}
+
+// Shapes with no draft-07 schema, or none that serde reads the same way.
+fn check_shape(cx: &Ctxt, cont: &Container) {
+    match &cont.data {
+        Data::Struct(Style::Tuple, _) if cont.serde.transparent.is_none() => cx.error_with_help(
+            RuleId::UnsupportedType,
+            cont.ident,
+            "a tuple struct is a fixed-position array, which draft-07 cannot describe without tuple `items`",
+            "use a struct with named fields",
+        ),
+        Data::Enum(variants) => {
+            for v in variants.iter().filter(|v| v.serde.skip.is_none()) {
+                if v.style == Style::Tuple {
+                    cx.error_with_help(
+                        RuleId::UnsupportedType,
+                        &v.original.ident,
+                        format_args!(
+                            "tuple variant `{}` is a fixed-position array, which draft-07 cannot describe without tuple `items`",
+                            v.original.ident
+                        ),
+                        "use a struct variant with named fields",
+                    );
+                }
+                if let Some(span) = v.serde.with {
+                    cx.error_at(
+                        RuleId::SerdeUnsupported,
+                        span,
+                        "`with`/`deserialize_with` on a variant changes what serde reads",
+                        "move the custom deserializer to a field and give it `#[schema(with = ...)]`",
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+// unsupported-type: a field type with no schema, named with the fix.
+fn check_unsupported_type(cx: &Ctxt, field: &Field) {
+    // With a custom deserializer the field's own type says nothing (`check_serde_with`).
+    if field.is_skipped() || field.serde.with.is_some() {
+        return;
+    }
+    if let Some(why) = unsupported_reason(&field.kind) {
+        let name = field
+            .original
+            .ident
+            .as_ref()
+            .map_or_else(|| field.name.value.clone(), ToString::to_string);
+        cx.error_with_help(
+            RuleId::UnsupportedType,
+            &field.original.ty,
+            format_args!("field `{name}` has a type with no schema: {why}"),
+            "change the type, or give the field `#[schema(with = T)]` naming a `ToolInput` type with the same JSON form",
+        );
+    }
+}
+
+// serde-unsupported: a custom deserializer decides what is accepted; the schema must come
+// from `#[schema(with = ...)]`, never from the field's Rust type.
+fn check_serde_with(cx: &Ctxt, field: &Field) {
+    if let (Some(span), None) = (field.serde.with, &field.schema.with) {
+        cx.error_at(
+            RuleId::SerdeUnsupported,
+            span,
+            "a custom deserializer makes serde accept another shape than the field's type",
+            "add `#[schema(with = T)]` naming a `ToolInput` type with the shape the deserializer reads",
+        );
+    }
+}
+
+fn num(n: &Spanned<serde_json::Number>) -> f64 {
+    n.value.as_f64().unwrap_or(f64::NAN)
+}
+
+// schema-attr: keys that do not fit the field's type, contradictory bounds, and a
+// `default` or example that the schema itself would refuse.
+fn check_schema_attr(cx: &Ctxt, field: &Field) {
+    let s = &field.schema;
+    if let Some(span) = field.serde.flatten {
+        if !s.keywords().is_empty() || s.with.is_some() {
+            cx.error_at(
+                RuleId::SchemaAttr,
+                span,
+                "`#[schema(...)]` keys on a `#[serde(flatten)]` field have no effect: its properties are merged",
+                "put the keys on the flattened type's fields",
+            );
+        }
+        return;
+    }
+    let kind = field.kind.unwrap_option();
+    let ty_name = type_label(field);
+    let any = matches!(kind, TypeKind::Nested | TypeKind::Value);
+    let is_num = any || matches!(kind, TypeKind::Int { .. } | TypeKind::Float);
+    let is_str = any
+        || matches!(
+            kind,
+            TypeKind::Str | TypeKind::Char | TypeKind::Format { .. }
+        );
+    let is_seq = any || matches!(kind, TypeKind::Seq { .. });
+    let wrong = |key: &str, span: Span, what: &str| {
+        cx.error_at(
+            RuleId::SchemaAttr,
+            span,
+            format_args!("`{key}` applies to {what}, not to `{ty_name}`"),
+            "remove the key, or change the field's type",
+        );
+    };
+    for (key, v) in [
+        ("minimum", &s.minimum),
+        ("maximum", &s.maximum),
+        ("exclusive_minimum", &s.exclusive_minimum),
+        ("exclusive_maximum", &s.exclusive_maximum),
+        ("multiple_of", &s.multiple_of),
+    ] {
+        if let (Some(v), false) = (v, is_num) {
+            wrong(key, v.span, "numbers");
+        }
+    }
+    for (key, v) in [("min_length", &s.min_length), ("max_length", &s.max_length)] {
+        if let (Some(v), false) = (v, is_str) {
+            wrong(key, v.span, "strings");
+        }
+    }
+    for (key, v) in [("pattern", &s.pattern), ("format", &s.format)] {
+        if let (Some(v), false) = (v, is_str) {
+            wrong(key, v.span, "strings");
+        }
+    }
+    for (key, v) in [("min_items", &s.min_items), ("max_items", &s.max_items)] {
+        if let (Some(v), false) = (v, is_seq) {
+            wrong(key, v.span, "arrays and sets");
+        }
+    }
+    if let (Some(span), false) = (s.unique_items, is_seq) {
+        wrong("unique_items", span, "arrays");
+    }
+    let order = |lo: Option<(&str, f64, Span)>, hi: Option<(&str, f64, Span)>, strict: bool| {
+        if let (Some((lk, l, _)), Some((hk, h, span))) = (lo, hi)
+            && (l > h || (strict && l >= h))
+        {
+            cx.error_at(
+                RuleId::SchemaAttr,
+                span,
+                format_args!("`{lk} = {l}` is above `{hk} = {h}`: no value is accepted"),
+                "swap or fix the bounds",
+            );
+        }
+    };
+    let n = |k: &'static str, v: &Option<Spanned<serde_json::Number>>| {
+        v.as_ref().map(|v| (k, num(v), v.span))
+    };
+    let u =
+        |k: &'static str, v: &Option<Spanned<u64>>| v.as_ref().map(|v| (k, v.value as f64, v.span));
+    order(n("minimum", &s.minimum), n("maximum", &s.maximum), false);
+    order(
+        n("exclusive_minimum", &s.exclusive_minimum),
+        n("exclusive_maximum", &s.exclusive_maximum),
+        true,
+    );
+    order(
+        n("minimum", &s.minimum),
+        n("exclusive_maximum", &s.exclusive_maximum),
+        true,
+    );
+    order(
+        n("exclusive_minimum", &s.exclusive_minimum),
+        n("maximum", &s.maximum),
+        true,
+    );
+    order(
+        u("min_length", &s.min_length),
+        u("max_length", &s.max_length),
+        false,
+    );
+    order(
+        u("min_items", &s.min_items),
+        u("max_items", &s.max_items),
+        false,
+    );
+    if let Some(m) = &s.multiple_of
+        && num(m) <= 0.0
+    {
+        cx.error_at(
+            RuleId::SchemaAttr,
+            m.span,
+            "`multiple_of` must be greater than 0",
+            "use a positive number",
+        );
+    }
+    if let TypeKind::Int { name, min, max } = kind {
+        for (key, v) in [("minimum", &s.minimum), ("maximum", &s.maximum)] {
+            let Some(v) = v else { continue };
+            let x = num(v);
+            if x < *min as f64 || x > *max as f64 {
+                cx.error_at(
+                    RuleId::SchemaAttr,
+                    v.span,
+                    format_args!("`{key} = {x}` is outside the range of `{name}` ({min}..={max})"),
+                    "serde refuses such values: use a wider integer type or a bound inside the range",
+                );
+            }
+        }
+    }
+    if let Some(d) = &s.default
+        && let Err(why) = fits(field, kind, &d.value)
+    {
+        cx.error_at(
+            RuleId::SchemaAttr,
+            d.span,
+            format_args!("`default` does not fit `{ty_name}`: {why}"),
+            "give a default the field's schema accepts",
+        );
+    }
+    if let Some(examples) = &s.examples {
+        for e in &examples.value {
+            if let Err(why) = fits(field, kind, &e.value) {
+                cx.error_at(
+                    RuleId::SchemaAttr,
+                    e.span,
+                    format_args!("this example does not fit `{ty_name}`: {why}"),
+                    "give examples the field's schema accepts",
+                );
+            }
+        }
+    }
+}
+
+fn type_label(field: &Field) -> String {
+    let ty = &field.original.ty;
+    quote::quote!(#ty)
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+}
+
+/// Whether `value` fits a field of `kind` with the field's own keywords.
+fn fits(field: &Field, kind: &TypeKind, value: &Value) -> Result<(), String> {
+    fits_kind(kind, value)?;
+    let s = &field.schema;
+    if let Some(x) = value.as_f64() {
+        if let Some(m) = &s.minimum
+            && x < num(m)
+        {
+            return Err(format!("{value} is below `minimum = {}`", m.value));
+        }
+        if let Some(m) = &s.maximum
+            && x > num(m)
+        {
+            return Err(format!("{value} is above `maximum = {}`", m.value));
+        }
+    }
+    if let Some(text) = value.as_str() {
+        let len = text.chars().count() as u64;
+        if s.min_length.as_ref().is_some_and(|m| len < m.value) {
+            return Err(format!("{value} is shorter than `min_length`"));
+        }
+        if s.max_length.as_ref().is_some_and(|m| len > m.value) {
+            return Err(format!("{value} is longer than `max_length`"));
+        }
+        if let Some(p) = &s.pattern
+            && regex::Regex::new(&p.value).is_ok_and(|re| !re.is_match(text))
+        {
+            return Err(format!("{value} does not match `pattern`"));
+        }
+    }
+    if let Some(items) = value.as_array() {
+        let len = items.len() as u64;
+        if s.min_items.as_ref().is_some_and(|m| len < m.value) {
+            return Err("too few items for `min_items`".into());
+        }
+        if s.max_items.as_ref().is_some_and(|m| len > m.value) {
+            return Err("too many items for `max_items`".into());
+        }
+    }
+    Ok(())
+}
+
+fn fits_kind(kind: &TypeKind, value: &Value) -> Result<(), String> {
+    let bad = |want: &str| Err(format!("expected {want}, found `{value}`"));
+    match kind.unwrap_option() {
+        TypeKind::Bool if !value.is_boolean() => bad("`true` or `false`"),
+        TypeKind::Int { name, min, max } => {
+            let ok = value
+                .as_i64()
+                .map(i128::from)
+                .is_some_and(|v| v >= *min && (v < 0 || v as u128 <= *max))
+                || value
+                    .as_u64()
+                    .is_some_and(|v| u128::from(v) <= *max && *min <= i128::from(v));
+            if ok {
+                Ok(())
+            } else {
+                bad(&format!("an integer in the range of `{name}`"))
+            }
+        }
+        TypeKind::Float if !value.is_number() => bad("a number"),
+        TypeKind::Str | TypeKind::Format { .. } if !value.is_string() => bad("a string"),
+        TypeKind::Char if value.as_str().is_none_or(|s| s.chars().count() != 1) => {
+            bad("a string of one character")
+        }
+        TypeKind::Seq { item, unique, len } => {
+            let Some(items) = value.as_array() else {
+                return bad("an array");
+            };
+            if let Some(n) = len
+                && items.len() != *n
+            {
+                return bad(&format!("an array of {n} items"));
+            }
+            if *unique {
+                for (i, a) in items.iter().enumerate() {
+                    if items[..i].contains(a) {
+                        return bad("an array of distinct items");
+                    }
+                }
+            }
+            items.iter().try_for_each(|i| fits_kind(item, i))
+        }
+        TypeKind::Map(_) | TypeKind::JsonMap if !value.is_object() => bad("an object"),
+        _ => Ok(()),
+    }
+}
+
+/// The span of the field's name token, or its type for a tuple field.
+#[must_use]
+pub fn field_span(field: &Field) -> Span {
+    field
+        .original
+        .ident
+        .as_ref()
+        .map_or_else(|| field.original.ty.span(), syn::Ident::span)
+}

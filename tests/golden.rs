@@ -1,0 +1,109 @@
+//! Golden schemas: every supported type and serde attribute, pinned in
+//! `tests/snapshots/<name>.json`. `SNAPSHOTS=overwrite cargo test --test golden` rewrites
+//! them; review the diff. Every schema is also a valid draft-07 document and passes
+//! `neuralis::check_value` with no error.
+#![allow(missing_docs)]
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::types::*;
+use neuralis::ToolInput;
+use serde_json::Value;
+
+fn assert_golden(name: &str, schema: &Value) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.json"));
+    let text = serde_json::to_string_pretty(schema).expect("a schema serializes") + "\n";
+    if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
+        std::fs::write(&path, &text).expect("snapshot written");
+        return;
+    }
+    let stored = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with SNAPSHOTS=overwrite)", path.display()));
+    let stored: Value = serde_json::from_str(&stored).expect("snapshot is JSON");
+    assert_eq!(
+        &stored,
+        schema,
+        "{name}: the schema differs from {}\n{text}",
+        path.display()
+    );
+}
+
+fn assert_sound(name: &str, schema: &Value) {
+    assert!(
+        jsonschema::draft7::meta::is_valid(schema),
+        "{name}: not a valid draft-07 schema"
+    );
+    assert_eq!(schema["$schema"], neuralis::input::DRAFT_07);
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["additionalProperties"], false);
+    let errors = common::checker_errors(name, schema);
+    assert!(errors.is_empty(), "{name}: {errors:#?}");
+}
+
+macro_rules! golden {
+    ($($test:ident: $ty:ty;)*) => {$(
+        #[test]
+        fn $test() {
+            let schema = <$ty as ToolInput>::schema();
+            assert_sound(stringify!($test), &schema);
+            assert_golden(stringify!($test), &schema);
+        }
+    )*};
+}
+
+golden! {
+    scalars: Scalars;
+    optionals: Optionals;
+    all_default: AllDefault;
+    collections: Collections;
+    pointers: Pointers;
+    renamed: Renamed;
+    cases: Cases;
+    enums: Enums;
+    flattened: Flattened;
+    wrappers: Wrappers;
+    recursive: Recursive;
+    keywords: Keywords;
+    docs: Docs;
+    wide: Wide;
+    generics: Generics;
+    deprecations: Deprecations;
+}
+
+#[test]
+fn root_keys_follow_serde_names() {
+    let names = |keys| neuralis::input::root_key_names(keys);
+    assert_eq!(
+        names(Renamed::ROOT_KEYS),
+        ["cityName", "zip", "deName", "type"]
+    );
+    assert_eq!(
+        names(Flattened::ROOT_KEYS),
+        ["query", "limit", "cursor", "tag"]
+    );
+    // A transparent struct is an object when its field is (a struct, not a string).
+    assert_eq!(
+        [
+            Flattened::IS_OBJECT,
+            Units::IS_OBJECT,
+            Transparent::IS_OBJECT,
+            Email::IS_OBJECT
+        ],
+        [true, false, true, false]
+    );
+}
+
+#[test]
+fn nested_schemas_are_fragments() {
+    let leaf = Leaf::schema_fragment();
+    assert!(leaf.get("$schema").is_none());
+    assert_eq!(leaf["additionalProperties"], false);
+    assert_eq!(
+        Units::schema_fragment()["enum"],
+        serde_json::json!(["metric", "imperial"])
+    );
+}
