@@ -17,6 +17,7 @@ pub mod contract;
 pub mod name;
 pub mod package;
 pub mod remote;
+pub mod result;
 pub mod schema;
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
