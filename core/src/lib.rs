@@ -8,12 +8,14 @@
 //!   rewriting, wire names.
 //! - [`catalog`]: the typed `x-neuralis` block and its run-time meanings.
 //! - [`package`]: loading a package's tools (`load_package` behind the `fs` feature).
+//! - [`dispatch`]: the call pipeline: gate, defaults, validation, handler, bounded result.
 //!
 //! The crate works on bytes and values; reading directories sits behind the default
 //! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
 
 pub mod catalog;
 pub mod contract;
+pub mod dispatch;
 pub mod name;
 pub mod package;
 pub mod remote;
