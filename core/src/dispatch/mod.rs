@@ -95,8 +95,8 @@ use serde_json::{Map, Value, json};
 pub use self::abort::{AbortController, AbortSignal, Cancelled};
 pub use self::block::block_on;
 pub use self::handler::{
-    AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn,
-    async_fn_cx, deserialize_input, sync_fn, sync_fn_cx,
+    AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
+    deserialize_input, sync_fn, sync_fn_cx,
 };
 pub use self::session::{SessionBuilder, SessionContext};
 
@@ -700,7 +700,12 @@ impl Package {
     ///
     /// On `wasm32`, a handler whose future stays pending (nothing can wake it on one
     /// thread) gives an `isError` result instead of hanging.
-    pub fn dispatch_blocking(&self, name: &str, args: Value, session: &SessionContext) -> ToolResult {
+    pub fn dispatch_blocking(
+        &self,
+        name: &str,
+        args: Value,
+        session: &SessionContext,
+    ) -> ToolResult {
         block_on(self.dispatch(name, args, session, AbortSignal::never())).unwrap_or_else(|| {
             ToolResult::error(
                 "the tool's handler is waiting on something this host cannot drive; \
