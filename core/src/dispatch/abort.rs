@@ -121,7 +121,6 @@ impl AbortSignal {
 
     /// A future that completes when the run is aborted (at once if it already is; never for
     /// [`AbortSignal::never`]).
-    #[must_use]
     pub fn cancelled(&self) -> Cancelled<'_> {
         Cancelled {
             signal: self,

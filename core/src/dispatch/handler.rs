@@ -235,9 +235,12 @@ pub struct Json<T>(pub T);
 /// # Errors
 ///
 /// The `isError` result the model reads.
-pub fn deserialize_input<I: DeserializeOwned>(tool: &str, args: Value) -> Result<I, ToolResult> {
-    // The fast path reads the tree by reference; the slow path runs only on failure, to
-    // learn where it failed.
+pub fn deserialize_input<I: DeserializeOwned>(
+    tool: &str,
+    args: Value,
+) -> Result<I, Box<ToolResult>> {
+    // The fast path reads the tree by reference; the path tracker (which allocates each
+    // key it passes) runs only after a failure, to say where it failed.
     if let Ok(input) = I::deserialize(&args) {
         return Ok(input);
     }
@@ -256,11 +259,11 @@ pub fn deserialize_input<I: DeserializeOwned>(tool: &str, args: Value) -> Result
         }
     }
     let message = error.into_inner().to_string();
-    Err(arguments_result(
+    Err(Box::new(arguments_result(
         tool,
         "the arguments do not fit the tool's input type",
         &[ArgumentError { pointer, message }],
-    ))
+    )))
 }
 
 /// The function of a sync handler without context.
@@ -318,7 +321,7 @@ where
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         Call::Ready(match deserialize_input::<I>(cx.tool_name(), args) {
             Ok(input) => (self.f)(input).into_tool_result(),
-            Err(refused) => refused,
+            Err(refused) => *refused,
         })
     }
 }
@@ -346,7 +349,7 @@ where
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         Call::Ready(match deserialize_input::<I>(cx.tool_name(), args) {
             Ok(input) => (self.f)(input, cx).into_tool_result(),
-            Err(refused) => refused,
+            Err(refused) => *refused,
         })
     }
 }
@@ -388,7 +391,7 @@ where
                 let fut = (self.f)(input);
                 Call::Pending(Box::pin(async move { fut.await.into_tool_result() }))
             }
-            Err(refused) => Call::Ready(refused),
+            Err(refused) => Call::Ready(*refused),
         }
     }
 }
@@ -450,7 +453,7 @@ where
                 let fut = (self.f)(input, cx);
                 Call::Pending(Box::pin(async move { fut.await.into_tool_result() }))
             }
-            Err(refused) => Call::Ready(refused),
+            Err(refused) => Call::Ready(*refused),
         }
     }
 }

@@ -247,10 +247,13 @@ impl PackageBuilder {
             .collect();
         let mut handlers: HashMap<String, Box<dyn Handler>> = HashMap::new();
         for (name, handler) in self.handlers {
-            if handlers.contains_key(&name) {
-                problems.push(BuildProblem::DuplicateHandler(name));
-            } else {
-                handlers.insert(name, handler);
+            match handlers.entry(name) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    problems.push(BuildProblem::DuplicateHandler(e.key().clone()));
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(handler);
+                }
             }
         }
         let mut tools = Vec::with_capacity(loaded.tools.len());
@@ -612,7 +615,7 @@ impl Package {
         };
         let args = match self.prepare(slot, args) {
             Ok(args) => args,
-            Err(refused) => return refused,
+            Err(refused) => return *refused,
         };
         if abort.is_aborted() {
             return cancelled_result();
@@ -659,7 +662,7 @@ impl Package {
 
     /// Defaults, then validation: the arguments the handler may see, or the `isError`
     /// result the model reads.
-    fn prepare(&self, slot: &Slot, args: Value) -> Result<Value, ToolResult> {
+    fn prepare(&self, slot: &Slot, args: Value) -> Result<Value, Box<ToolResult>> {
         let mut args = match args {
             Value::Null => Value::Object(Map::new()),
             other => other,
@@ -674,10 +677,10 @@ impl Package {
         let validator = match slot.validator() {
             Ok(v) => v,
             Err(e) => {
-                return Err(ToolResult::error(format!(
+                return Err(Box::new(ToolResult::error(format!(
                     "the tool `{}` cannot validate its arguments: its schema does not compile ({e})",
                     slot.name
-                )));
+                ))));
             }
         };
         if validator.is_valid(&args) {
@@ -687,11 +690,11 @@ impl Package {
         for error in validator.iter_errors(&args) {
             validation_errors(&error, &mut errors);
         }
-        Err(arguments_result(
+        Err(Box::new(arguments_result(
             &slot.name,
             "they do not match the tool's schema",
             &errors,
-        ))
+        )))
     }
 
     /// [`dispatch`](Self::dispatch) for sync callers, with no abort signal, driven by
@@ -706,7 +709,15 @@ impl Package {
         args: Value,
         session: &SessionContext,
     ) -> ToolResult {
-        block_on(self.dispatch(name, args, session, AbortSignal::never())).unwrap_or_else(|| {
+        let mut future = pin!(self.dispatch(name, args, session, AbortSignal::never()));
+        // A sync handler completes on the first poll: no waker to allocate for it.
+        if let Poll::Ready(result) = future
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+        {
+            return result;
+        }
+        block_on(future).unwrap_or_else(|| {
             ToolResult::error(
                 "the tool's handler is waiting on something this host cannot drive; \
                  the host must call it asynchronously",

@@ -77,7 +77,6 @@ macro_rules! str_accessors {
 
 impl SessionContext {
     /// Starts a session for the verified user `user_id`.
-    #[must_use]
     pub fn builder(user_id: impl Into<String>) -> SessionBuilder {
         SessionBuilder {
             data: SessionData {
