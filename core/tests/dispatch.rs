@@ -342,7 +342,12 @@ fn a_schema_violation_is_an_error_with_the_pointer_and_no_handler_call() {
     );
     let mut ps = pointers(&r);
     ps.sort();
-    assert_eq!(ps, ["", "/count", "/delete"]);
+    assert_eq!(ps, ["/count", "/delete", "/title"]);
+    assert!(
+        text(&r).contains("- `/title`: `title` is required"),
+        "{}",
+        text(&r)
+    );
     // Not an object at all.
     let r = call(&p, "echo", json!([1, 2]), &user());
     assert!(r.is_error);
@@ -851,5 +856,135 @@ fn validation_answers_stay_the_same_across_many_calls() {
     for i in 0..50 {
         let r = call(&p, "echo", json!({"text": "x".repeat(i % 30)}), &user());
         assert_eq!(r.is_error, i % 30 > 20, "{i}");
+    }
+}
+
+// ---- the signal, block_on, Send ----
+
+#[test]
+fn every_waiter_wakes_on_abort_and_a_dropped_waiter_leaves_nothing_behind() {
+    let controller = AbortController::new();
+    let signal = controller.signal();
+    let clone = signal.clone();
+    // A waiter dropped before the abort.
+    {
+        let waiter = signal.cancelled();
+        let mut waiter = std::pin::pin!(waiter);
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        assert!(std::future::Future::poll(waiter.as_mut(), &mut cx).is_pending());
+    }
+    let waiters: Vec<_> = (0..3)
+        .map(|_| {
+            let s = clone.clone();
+            thread::spawn(move || block_on(s.cancelled()))
+        })
+        .collect();
+    thread::sleep(Duration::from_millis(10));
+    controller.abort();
+    controller.abort(); // twice is harmless
+    for w in waiters {
+        assert_eq!(w.join().unwrap(), Some(()));
+    }
+    assert!(signal.is_aborted() && clone.is_aborted());
+    // The near miss: another controller's signal is untouched.
+    assert!(!AbortController::new().signal().is_aborted());
+}
+
+#[test]
+fn dispatch_futures_are_send_and_packages_are_shared() {
+    fn assert_send<T: Send>(_: &T) {}
+    fn assert_sync<T: Send + Sync>() {}
+    assert_sync::<Package>();
+    assert_sync::<SessionContext>();
+    assert_sync::<AbortSignal>();
+    let p = package(&Counter::default());
+    let s = user();
+    let future = p.dispatch("echo", json!({"text": "x"}), &s, AbortSignal::never());
+    assert_send(&future);
+    assert_eq!(text(&block_on(future).unwrap()), "x");
+    // One package serves calls from several threads at once.
+    let p = Arc::new(p);
+    let handles: Vec<_> = (0..4)
+        .map(|i| {
+            let p = Arc::clone(&p);
+            thread::spawn(move || {
+                text(&call(&p, "echo", json!({"text": format!("t{i}")}), &user()))
+            })
+        })
+        .collect();
+    for (i, h) in handles.into_iter().enumerate() {
+        assert_eq!(h.join().unwrap(), format!("t{i}"));
+    }
+}
+
+// ---- properties ----
+
+mod props {
+    use super::*;
+    use neuralis_core::contract::rules::RESERVED_INPUT_KEYS;
+    use proptest::prelude::*;
+
+    fn key() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => Just("text".to_owned()),
+            3 => proptest::sample::select(RESERVED_INPUT_KEYS).prop_map(str::to_owned),
+            2 => "[a-zA-Z_$]{0,8}",
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            ".{0,30}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                proptest::collection::btree_map("[a-z]{0,4}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Whatever the model sends, nothing panics, and a root key the schema does not
+        /// declare (a session field above all) never reaches the handler.
+        #[test]
+        fn undeclared_root_keys_never_reach_a_handler(
+            args in proptest::collection::btree_map(key(), value(), 0..5),
+            tool in prop_oneof![Just("echo"), Just("notes_write"), Just("nope")],
+        ) {
+            let counter = Counter::default();
+            let p = package(&counter);
+            let args = Value::Object(args.into_iter().collect());
+            let r = call(&p, tool, args.clone(), &writer());
+            let declared: &[&str] = match tool {
+                "echo" => &["text"],
+                "notes_write" => &["title", "count", "delete"],
+                _ => &[],
+            };
+            let stray: Vec<&String> = args
+                .as_object()
+                .unwrap()
+                .keys()
+                .filter(|k| !declared.contains(&k.as_str()))
+                .collect();
+            if !stray.is_empty() || tool == "nope" {
+                prop_assert!(r.is_error);
+                prop_assert_eq!(counter.get(), 0);
+            }
+            if tool != "nope" && !stray.is_empty() {
+                let listed = pointers(&r);
+                for key in stray {
+                    let pointer = neuralis_core::contract::push_pointer("", key);
+                    prop_assert!(listed.contains(&pointer), "{} not in {:?}", pointer, listed);
+                }
+            }
+        }
     }
 }

@@ -482,9 +482,19 @@ fn panic_result(payload: &(dyn Any + Send)) -> ToolResult {
 /// The invalid-arguments entries of one validation error.
 fn validation_errors(error: &jsonschema::ValidationError<'_>, out: &mut Vec<ArgumentError>) {
     let base = error.instance_path().as_str();
-    if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
-        error.kind()
+    use jsonschema::error::ValidationErrorKind;
+    // A missing key is reported where it belongs, which says more than the root does.
+    if let ValidationErrorKind::Required {
+        property: Value::String(key),
+    } = error.kind()
     {
+        out.push(ArgumentError {
+            pointer: crate::contract::push_pointer(base, key),
+            message: format!("`{key}` is required"),
+        });
+        return;
+    }
+    if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
         for key in unexpected {
             let why = if base.is_empty() && RESERVED_INPUT_KEYS.contains(&key.as_str()) {
                 "; caller identity and session fields come from the verified session, never from arguments"
