@@ -457,3 +457,55 @@ where
         }
     }
 }
+
+/// Conversion of a handler's return value for generated code, where the concrete type is
+/// known: a type that implements [`IntoToolResult`] converts through it, and any other
+/// `Serialize` type becomes [`Json`]. (Autoref specialization: method probing tries the
+/// by-value impl before the by-reference one; it works only at a call site that knows
+/// the concrete type, which is why generic code uses [`IntoToolResult`].)
+///
+/// ```
+/// use neuralis_core::dispatch::__private::{Returned, ViaIntoToolResult, ViaSerialize};
+/// use neuralis_core::result::ToolResult;
+///
+/// #[derive(serde::Serialize)]
+/// struct Forecast { ok: bool }
+/// let r: ToolResult = Returned(Forecast { ok: true }).__into_tool_result();
+/// assert_eq!(r.structured_content, Some(serde_json::json!({"ok": true})));
+/// let r: ToolResult = Returned(ToolResult::text("as is")).__into_tool_result();
+/// assert_eq!(r.structured_content, None);
+/// ```
+#[doc(hidden)]
+pub mod __private {
+    use serde::Serialize;
+
+    use super::{IntoToolResult, Json};
+    use crate::result::ToolResult;
+
+    /// A handler's return value, awaiting conversion.
+    pub struct Returned<T>(pub T);
+
+    /// The first choice: the value converts itself.
+    pub trait ViaIntoToolResult {
+        /// The result.
+        fn __into_tool_result(self) -> ToolResult;
+    }
+
+    impl<T: IntoToolResult> ViaIntoToolResult for Returned<T> {
+        fn __into_tool_result(self) -> ToolResult {
+            self.0.into_tool_result()
+        }
+    }
+
+    /// The fallback: the value is data, returned as [`Json`].
+    pub trait ViaSerialize {
+        /// The result.
+        fn __into_tool_result(self) -> ToolResult;
+    }
+
+    impl<T: Serialize> ViaSerialize for &Returned<T> {
+        fn __into_tool_result(self) -> ToolResult {
+            Json(&self.0).into_tool_result()
+        }
+    }
+}

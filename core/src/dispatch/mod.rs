@@ -94,6 +94,8 @@ use serde_json::{Map, Value, json};
 
 pub use self::abort::{AbortController, AbortSignal, Cancelled};
 pub use self::block::block_on;
+#[doc(hidden)]
+pub use self::handler::__private;
 pub use self::handler::{
     AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
     deserialize_input, sync_fn, sync_fn_cx,
