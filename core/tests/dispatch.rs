@@ -988,3 +988,28 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_result_that_cannot_be_serialized_is_an_error() {
+    use std::collections::BTreeMap;
+    let open = || tool(json!({}), &[], json!({"annotations": {"category": "read"}}));
+    let p = Package::builder()
+        .tool(
+            "bad",
+            open(),
+            // JSON object keys must be strings: a map keyed by pairs does not serialize.
+            sync_fn(|_: Value| Json(BTreeMap::from([((1, 2), "x")]))),
+        )
+        .tool(
+            "good",
+            open(),
+            sync_fn(|_: Value| Json(BTreeMap::from([("k", "x")]))),
+        )
+        .build()
+        .unwrap();
+    let r = call(&p, "bad", json!({}), &user());
+    assert!(r.is_error);
+    assert!(text(&r).contains("could not be serialized"), "{}", text(&r));
+    let r = call(&p, "good", json!({}), &user());
+    assert_eq!(r.structured_content, Some(json!({"k": "x"})));
+}

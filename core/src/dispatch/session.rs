@@ -22,6 +22,13 @@ use serde_json::Value;
 ///
 /// A `SessionContext` is a cheap handle (one `Arc`): cloning it copies no field.
 ///
+/// It cannot be read from JSON:
+///
+/// ```compile_fail
+/// fn from_json<T: serde::de::DeserializeOwned>() {}
+/// from_json::<neuralis_core::dispatch::SessionContext>();
+/// ```
+///
 /// ```
 /// use neuralis_core::dispatch::SessionContext;
 ///
