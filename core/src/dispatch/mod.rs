@@ -642,11 +642,11 @@ impl Package {
             Ok(call) => call,
             Err(payload) => return panic_result(&*payload),
         };
-        let future = match call {
+        let mut future = match call {
             Call::Ready(result) => return result,
             Call::Pending(future) => future,
         };
-        let mut future = future;
+        // Once a poll has panicked, or the race is decided, the future is never polled again.
         if slot.cancellable {
             let mut cancelled = pin!(abort.cancelled());
             poll_fn(|task| {
