@@ -1013,3 +1013,32 @@ fn a_result_that_cannot_be_serialized_is_an_error() {
     let r = call(&p, "good", json!({}), &user());
     assert_eq!(r.structured_content, Some(json!({"k": "x"})));
 }
+
+#[test]
+fn every_required_feature_must_be_granted() {
+    let file = tool(
+        json!({}),
+        &[],
+        json!({"annotations": {"category": "read"},
+               "requires": {"features": ["a.read", "b.read"], "escalations": ["c.admin"]}}),
+    );
+    let p = Package::builder()
+        .tool("two", file, sync_fn(|_: Value| "ran"))
+        .build()
+        .unwrap();
+    for (grants, sees) in [
+        (vec!["a.read"], false),
+        (vec!["b.read", "c.admin"], false),
+        (vec!["a.read", "b.read"], true),
+    ] {
+        let s = SessionContext::builder("u").grants(grants.clone()).build();
+        assert_eq!(p.catalog(&s).count() == 1, sees, "{grants:?}");
+        assert_eq!(!call(&p, "two", json!({}), &s).is_error, sees, "{grants:?}");
+        let entry = p.tool("two").unwrap();
+        assert_eq!(
+            entry.features_satisfied(&grants),
+            sees,
+            "agrees with the catalog type"
+        );
+    }
+}

@@ -459,6 +459,17 @@ pub(crate) fn arguments_result(tool: &str, what: &str, errors: &[ArgumentError])
     }))
 }
 
+/// The feature gate ([`ToolMeta::features_satisfied`](crate::catalog::ToolMeta::features_satisfied)),
+/// without collecting the grants on every call.
+fn granted(entry: &ToolEntry, session: &SessionContext) -> bool {
+    entry
+        .meta
+        .requires
+        .features
+        .iter()
+        .all(|f| session.is_granted(f))
+}
+
 /// The result of a call stopped by the abort signal.
 fn cancelled_result() -> ToolResult {
     ToolResult::error("the call was cancelled before it finished")
@@ -546,7 +557,7 @@ impl Package {
         self.index
             .get(name)
             .map(|&i| &self.tools[i])
-            .filter(|s| s.entry.features_satisfied(session.granted_features()))
+            .filter(|s| granted(&s.entry, session))
             .ok_or_else(|| Refusal::new(name))
     }
 
@@ -559,7 +570,7 @@ impl Package {
         self.tools
             .iter()
             .map(|s| &s.entry)
-            .filter(|e| e.features_satisfied(session.granted_features()))
+            .filter(|e| granted(e, session))
     }
 
     /// The approval posture of calling `name` with `args`: `askOnKeys` presence (a sent
