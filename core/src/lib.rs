@@ -10,12 +10,14 @@
 //! - [`package`]: loading a package's tools (`load_package` behind the `fs` feature).
 //! - [`result`]: tool results: content blocks, normalization, bounding, status, cards, the
 //!   iframe payload.
+//! - [`dispatch`]: the call pipeline: gate, defaults, validation, handler, bounded result.
 //!
 //! The crate works on bytes and values; reading directories sits behind the default
 //! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
 
 pub mod catalog;
 pub mod contract;
+pub mod dispatch;
 pub mod input;
 pub mod name;
 pub mod package;

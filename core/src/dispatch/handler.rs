@@ -1,0 +1,511 @@
+//! Handlers: the type-erased [`Handler`], its context, and the typed registration helpers.
+
+use std::any::Any;
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::abort::AbortSignal;
+use super::session::SessionContext;
+use super::{ArgumentError, arguments_result};
+use crate::contract::push_pointer;
+use crate::result::{ContentBlock, ToolResult, normalize_result};
+
+/// A boxed, sendable future: what an async handler hands the pipeline.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What a handler gives back for one call: a result at once (sync handlers, and failures
+/// found before the handler ran), or a future of it (async handlers).
+///
+/// Sync handlers return [`Call::Ready`], so the pipeline allocates no future for them.
+pub enum Call<'a> {
+    /// The result, already there.
+    Ready(ToolResult),
+    /// The result, once the future completes.
+    Pending(BoxFuture<'a, ToolResult>),
+}
+
+impl fmt::Debug for Call<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Call::Ready(r) => f.debug_tuple("Ready").field(r).finish(),
+            Call::Pending(_) => f.write_str("Pending(..)"),
+        }
+    }
+}
+
+/// A tool's handler, type-erased: it receives the arguments the pipeline validated (with
+/// defaults filled in) and the call's [`ToolContext`], and gives back a [`Call`].
+///
+/// Implement it by hand for full control, or build one from a function with [`sync_fn`],
+/// [`sync_fn_cx`], [`async_fn`] or [`async_fn_cx`], which deserialize the arguments into
+/// the function's input type and convert its return value with [`IntoToolResult`]. The
+/// generated dispatch table of a package calls those same helpers.
+pub trait Handler: Send + Sync + 'static {
+    /// Runs one call. `args` has passed the tool's schema.
+    fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a>;
+}
+
+/// What a handler gets besides its input: the verified session, the abort signal (only
+/// for a `cancellable` tool), and the package's state.
+#[derive(Clone)]
+pub struct ToolContext {
+    pub(super) tool: Arc<str>,
+    pub(super) session: SessionContext,
+    pub(super) abort: Option<AbortSignal>,
+    pub(super) state: Option<Arc<dyn Any + Send + Sync>>,
+}
+
+impl ToolContext {
+    /// A context for calling a handler directly (tests, benches): the pipeline builds its
+    /// own for every call.
+    #[must_use]
+    pub fn new(tool: &str, session: SessionContext) -> Self {
+        Self {
+            tool: Arc::from(tool),
+            session,
+            abort: None,
+            state: None,
+        }
+    }
+
+    /// This context with an abort signal (as the pipeline gives a `cancellable` tool).
+    #[must_use]
+    pub fn with_abort(mut self, abort: AbortSignal) -> Self {
+        self.abort = Some(abort);
+        self
+    }
+
+    /// This context with package state (see [`PackageBuilder::state`](super::PackageBuilder::state)).
+    #[must_use]
+    pub fn with_state<T: Any + Send + Sync>(mut self, state: Arc<T>) -> Self {
+        self.state = Some(state);
+        self
+    }
+
+    /// The tool being called.
+    #[must_use]
+    pub fn tool_name(&self) -> &str {
+        &self.tool
+    }
+
+    /// The caller's verified session. Caller identity comes from here, never from arguments.
+    #[must_use]
+    pub fn session(&self) -> &SessionContext {
+        &self.session
+    }
+
+    /// The run's abort signal: `Some` only when the tool declares
+    /// `annotations.cancellable: true`, a promise that the handler returns promptly once it
+    /// fires. An undeclared tool gets `None` and is never interrupted.
+    #[must_use]
+    pub fn abort(&self) -> Option<&AbortSignal> {
+        self.abort.as_ref()
+    }
+
+    /// Whether the run is aborted (always `false` for a tool that is not `cancellable`).
+    #[must_use]
+    pub fn is_aborted(&self) -> bool {
+        self.abort.as_ref().is_some_and(AbortSignal::is_aborted)
+    }
+
+    /// The package's state, when it is a `T`.
+    #[must_use]
+    pub fn state<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.state.as_deref()?.downcast_ref::<T>()
+    }
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("tool", &self.tool)
+            .field("session", &self.session)
+            .field("abort", &self.abort)
+            .field("state", &self.state.is_some())
+            .finish()
+    }
+}
+
+/// What a handler may return: anything that becomes a [`ToolResult`].
+///
+/// - [`ToolResult`] as it is;
+/// - [`Json<T>`] for any `T: Serialize`: `structuredContent` plus its compact JSON text for
+///   the model (a value that fails to serialize gives an `isError` result);
+/// - [`Value`]: normalized as untrusted result JSON (a result object is read as one, any
+///   other value becomes `structuredContent`, see
+///   [`normalize_result`](crate::result::normalize_result));
+/// - `String` and `&str`: one text block; [`ContentBlock`] and `Vec<ContentBlock>`;
+/// - `()`: `{"ok": true}`;
+/// - `Result<T, E>` with `T` any of these and `E: Display`: `Err` is `isError: true` with
+///   the error's text.
+///
+/// There is no blanket impl for every `Serialize` type: [`ToolResult`] and `Result` are
+/// themselves `Serialize`, so such an impl would overlap and read them as data. Wrap a
+/// serializable value in [`Json`] (the `#[tool]` macro does it for you).
+pub trait IntoToolResult {
+    /// The result.
+    fn into_tool_result(self) -> ToolResult;
+}
+
+impl IntoToolResult for ToolResult {
+    fn into_tool_result(self) -> ToolResult {
+        self
+    }
+}
+
+impl IntoToolResult for Value {
+    fn into_tool_result(self) -> ToolResult {
+        normalize_result(self).0
+    }
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for &str {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for ContentBlock {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::from(self)
+    }
+}
+
+impl IntoToolResult for Vec<ContentBlock> {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::from_blocks(self)
+    }
+}
+
+impl IntoToolResult for () {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::json(json!({"ok": true}))
+    }
+}
+
+impl<T: Serialize> IntoToolResult for Json<T> {
+    fn into_tool_result(self) -> ToolResult {
+        match serde_json::to_value(&self.0) {
+            Ok(value) => ToolResult::json(value),
+            Err(e) => ToolResult::error(format!("the tool's result could not be serialized: {e}")),
+        }
+    }
+}
+
+impl<T: IntoToolResult, E: fmt::Display> IntoToolResult for Result<T, E> {
+    fn into_tool_result(self) -> ToolResult {
+        match self {
+            Ok(v) => v.into_tool_result(),
+            Err(e) => ToolResult::error(e.to_string()),
+        }
+    }
+}
+
+/// A serializable value returned as a result: `structuredContent`, and its compact JSON
+/// text as the content the model reads.
+///
+/// ```
+/// use neuralis_core::dispatch::{IntoToolResult, Json};
+/// use serde_json::json;
+///
+/// #[derive(serde::Serialize)]
+/// struct Forecast { ok: bool, high: i32 }
+/// let r = Json(Forecast { ok: true, high: 21 }).into_tool_result();
+/// assert_eq!(r.structured_content, Some(json!({"ok": true, "high": 21})));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+/// Deserializes validated arguments into a handler's input type. On failure, the
+/// `isError` result names the JSON pointer of the value that did not fit.
+///
+/// # Errors
+///
+/// The `isError` result the model reads.
+pub fn deserialize_input<I: DeserializeOwned>(
+    tool: &str,
+    args: Value,
+) -> Result<I, Box<ToolResult>> {
+    // The fast path reads the tree by reference; the path tracker (which allocates each
+    // key it passes) runs only after a failure, to say where it failed.
+    if let Ok(input) = I::deserialize(&args) {
+        return Ok(input);
+    }
+    let error = match serde_path_to_error::deserialize::<_, I>(&args) {
+        Ok(input) => return Ok(input),
+        Err(e) => e,
+    };
+    let mut pointer = String::new();
+    for segment in error.path().iter() {
+        use serde_path_to_error::Segment;
+        match segment {
+            Segment::Seq { index } => pointer = push_pointer(&pointer, &index.to_string()),
+            Segment::Map { key } => pointer = push_pointer(&pointer, key),
+            Segment::Enum { variant } => pointer = push_pointer(&pointer, variant),
+            Segment::Unknown => {}
+        }
+    }
+    let message = error.into_inner().to_string();
+    Err(Box::new(arguments_result(
+        tool,
+        "the arguments do not fit the tool's input type",
+        &[ArgumentError { pointer, message }],
+    )))
+}
+
+/// The function of a sync handler without context.
+struct SyncFn<F, I> {
+    f: F,
+    input: PhantomData<fn() -> I>,
+}
+
+/// The function of a sync handler with context.
+struct SyncFnCx<F, I> {
+    f: F,
+    input: PhantomData<fn() -> I>,
+}
+
+/// The function of an async handler without context.
+struct AsyncFn<F, I> {
+    f: F,
+    input: PhantomData<fn() -> I>,
+}
+
+/// The function of an async handler with context.
+struct AsyncFnCxHandler<F, I> {
+    f: F,
+    input: PhantomData<fn() -> I>,
+}
+
+/// A handler from a sync function of the input: `fn(Input) -> R`.
+///
+/// ```
+/// use neuralis_core::dispatch::{Handler, sync_fn};
+///
+/// #[derive(serde::Deserialize)]
+/// struct Add { a: i64, b: i64 }
+/// let handler = sync_fn(|i: Add| (i.a + i.b).to_string());
+/// # let _ = &handler;
+/// ```
+pub fn sync_fn<I, R, F>(f: F) -> impl Handler
+where
+    F: Fn(I) -> R + Send + Sync + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    SyncFn {
+        f,
+        input: PhantomData,
+    }
+}
+
+impl<F, I, R> Handler for SyncFn<F, I>
+where
+    F: Fn(I) -> R + Send + Sync + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
+        Call::Ready(match deserialize_input::<I>(cx.tool_name(), args) {
+            Ok(input) => (self.f)(input).into_tool_result(),
+            Err(refused) => *refused,
+        })
+    }
+}
+
+/// A handler from a sync function of the input and the context:
+/// `fn(Input, &ToolContext) -> R`.
+pub fn sync_fn_cx<I, R, F>(f: F) -> impl Handler
+where
+    F: Fn(I, &ToolContext) -> R + Send + Sync + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    SyncFnCx {
+        f,
+        input: PhantomData,
+    }
+}
+
+impl<F, I, R> Handler for SyncFnCx<F, I>
+where
+    F: Fn(I, &ToolContext) -> R + Send + Sync + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
+        Call::Ready(match deserialize_input::<I>(cx.tool_name(), args) {
+            Ok(input) => (self.f)(input, cx).into_tool_result(),
+            Err(refused) => *refused,
+        })
+    }
+}
+
+/// A handler from an async function of the input: `async fn(Input) -> R`, or a closure
+/// returning a `Send` future.
+///
+/// ```
+/// use neuralis_core::dispatch::{Handler, async_fn};
+///
+/// #[derive(serde::Deserialize)]
+/// struct Ping { text: String }
+/// let handler = async_fn(|i: Ping| async move { format!("pong: {}", i.text) });
+/// # let _ = &handler;
+/// ```
+pub fn async_fn<I, R, F, Fut>(f: F) -> impl Handler
+where
+    F: Fn(I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = R> + Send + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    AsyncFn {
+        f,
+        input: PhantomData,
+    }
+}
+
+impl<F, I, R, Fut> Handler for AsyncFn<F, I>
+where
+    F: Fn(I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = R> + Send + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
+        match deserialize_input::<I>(cx.tool_name(), args) {
+            Ok(input) => {
+                let fut = (self.f)(input);
+                Call::Pending(Box::pin(async move { fut.await.into_tool_result() }))
+            }
+            Err(refused) => Call::Ready(*refused),
+        }
+    }
+}
+
+/// An async function of the input and a borrowed context, `async fn(Input, &ToolContext)
+/// -> R`: the bound [`async_fn_cx`] needs (the returned future borrows the context, which
+/// a plain `Fn` bound cannot name).
+pub trait AsyncFnCx<'a, I>: Fn(I, &'a ToolContext) -> Self::Future {
+    /// The future the function returns.
+    type Future: Future<Output = Self::Value> + Send + 'a;
+    /// What the future gives.
+    type Value;
+}
+
+impl<'a, I, F, Fut> AsyncFnCx<'a, I> for F
+where
+    F: Fn(I, &'a ToolContext) -> Fut,
+    Fut: Future + Send + 'a,
+{
+    type Future = Fut;
+    type Value = Fut::Output;
+}
+
+/// A handler from an async function of the input and the context:
+/// `async fn(Input, &ToolContext) -> R`.
+///
+/// ```
+/// use neuralis_core::dispatch::{Handler, ToolContext, async_fn_cx};
+///
+/// #[derive(serde::Deserialize)]
+/// struct WhoAmI {}
+/// async fn who_am_i(_: WhoAmI, cx: &ToolContext) -> String {
+///     cx.session().user_id().to_owned()
+/// }
+/// let handler = async_fn_cx(who_am_i);
+/// # let _ = &handler;
+/// ```
+pub fn async_fn_cx<I, R, F>(f: F) -> impl Handler
+where
+    F: for<'a> AsyncFnCx<'a, I, Value = R> + Send + Sync + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    AsyncFnCxHandler {
+        f,
+        input: PhantomData,
+    }
+}
+
+impl<F, I, R> Handler for AsyncFnCxHandler<F, I>
+where
+    F: for<'a> AsyncFnCx<'a, I, Value = R> + Send + Sync + 'static,
+    I: DeserializeOwned + 'static,
+    R: IntoToolResult + 'static,
+{
+    fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
+        match deserialize_input::<I>(cx.tool_name(), args) {
+            Ok(input) => {
+                let fut = (self.f)(input, cx);
+                Call::Pending(Box::pin(async move { fut.await.into_tool_result() }))
+            }
+            Err(refused) => Call::Ready(*refused),
+        }
+    }
+}
+
+/// Conversion of a handler's return value for generated code, where the concrete type is
+/// known: a type that implements [`IntoToolResult`] converts through it, and any other
+/// `Serialize` type becomes [`Json`]. (Autoref specialization: method probing tries the
+/// by-value impl before the by-reference one; it works only at a call site that knows
+/// the concrete type, which is why generic code uses [`IntoToolResult`].)
+///
+/// ```
+/// use neuralis_core::dispatch::__private::{Returned, ViaIntoToolResult, ViaSerialize};
+/// use neuralis_core::result::ToolResult;
+///
+/// #[derive(serde::Serialize)]
+/// struct Forecast { ok: bool }
+/// let r: ToolResult = Returned(Forecast { ok: true }).__into_tool_result();
+/// assert_eq!(r.structured_content, Some(serde_json::json!({"ok": true})));
+/// let r: ToolResult = Returned(ToolResult::text("as is")).__into_tool_result();
+/// assert_eq!(r.structured_content, None);
+/// ```
+#[doc(hidden)]
+pub mod __private {
+    use serde::Serialize;
+
+    use super::{IntoToolResult, Json};
+    use crate::result::ToolResult;
+
+    /// A handler's return value, awaiting conversion.
+    pub struct Returned<T>(pub T);
+
+    /// The first choice: the value converts itself.
+    pub trait ViaIntoToolResult {
+        /// The result.
+        fn __into_tool_result(self) -> ToolResult;
+    }
+
+    impl<T: IntoToolResult> ViaIntoToolResult for Returned<T> {
+        fn __into_tool_result(self) -> ToolResult {
+            self.0.into_tool_result()
+        }
+    }
+
+    /// The fallback: the value is data, returned as [`Json`].
+    pub trait ViaSerialize {
+        /// The result.
+        fn __into_tool_result(self) -> ToolResult;
+    }
+
+    impl<T: Serialize> ViaSerialize for &Returned<T> {
+        fn __into_tool_result(self) -> ToolResult {
+            Json(&self.0).into_tool_result()
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! `Package::call_json`: the JSON-in/JSON-out entry a WASM host shim calls.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Approval, AskReason, Package, SessionContext};
+
+/// A request to [`Package::call_json`].
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Request {
+    #[serde(default)]
+    op: Op,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Value,
+    session: SessionWire,
+}
+
+/// What a request asks for.
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Op {
+    #[default]
+    Call,
+    Catalog,
+    Approval,
+}
+
+/// The host's session, as its shim sends it. Private: only the trusted side of a
+/// `call_json` request is read into a [`SessionContext`], never a tool's arguments.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SessionWire {
+    user_id: String,
+    project_id: Option<String>,
+    agent_id: Option<String>,
+    conversation_id: Option<String>,
+    request_id: Option<String>,
+    tool_use_id: Option<String>,
+    delegate_run_id: Option<String>,
+    delegate_mode: Option<String>,
+    role: Option<String>,
+    priority: Option<String>,
+    #[serde(default)]
+    granted_features: Vec<String>,
+    spend_limits: Option<Value>,
+    llm_rate_limit_rpm: Option<u64>,
+    agent_access: Option<Value>,
+    agent_ownership: Option<Value>,
+    session: Option<Value>,
+}
+
+impl SessionWire {
+    fn into_session(self) -> SessionContext {
+        let mut b = SessionContext::builder(self.user_id).grants(self.granted_features);
+        macro_rules! set {
+            ($($field:ident),*) => {
+                $( if let Some(v) = self.$field { b = b.$field(v); } )*
+            };
+        }
+        set!(
+            project_id,
+            agent_id,
+            conversation_id,
+            request_id,
+            tool_use_id,
+            delegate_run_id,
+            delegate_mode,
+            role,
+            priority,
+            spend_limits,
+            llm_rate_limit_rpm,
+            agent_access,
+            agent_ownership,
+            session
+        );
+        b.build()
+    }
+}
+
+fn error(message: impl Into<String>) -> String {
+    json!({ "error": message.into() }).to_string()
+}
+
+impl Package {
+    /// The JSON-in/JSON-out entry for a host shim (a WASM module's export): one request
+    /// object in, one response object out, both as JSON text. Sync: the call is driven by
+    /// [`dispatch_blocking`](Self::dispatch_blocking), with no abort signal.
+    ///
+    /// The request:
+    ///
+    /// ```json
+    /// { "op": "call", "name": "greet", "arguments": { "name": "Ada" },
+    ///   "session": { "userId": "user-1", "grantedFeatures": ["greet.use"] } }
+    /// ```
+    ///
+    /// - `op`: `call` (the default), `catalog` or `approval`;
+    /// - `name`, `arguments`: the tool and its arguments (`call`, `approval`; absent
+    ///   arguments read as `{}`);
+    /// - `session`: the caller's verified session, the host's side of the request, with
+    ///   the platform's field names (`userId` required; `projectId`, `agentId`,
+    ///   `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`,
+    ///   `role`, `priority` strings; `grantedFeatures` strings; `llmRateLimitRpm` an
+    ///   integer; `spendLimits`, `agentAccess`, `agentOwnership`, `session` any JSON).
+    ///   Unknown keys are refused.
+    ///
+    /// The response:
+    ///
+    /// - `call`: `{ "model": <what the model reads>, "ui": <the whole bounded result> }`
+    ///   (see [`ToolResult::for_model`](crate::result::ToolResult::for_model) and
+    ///   [`for_ui`](crate::result::ToolResult::for_ui)); an unknown or not-granted tool,
+    ///   invalid arguments and failures are `isError` results there;
+    /// - `catalog`: `{ "tools": [ { "name", "schema", "meta" }, ... ] }`, the tools the
+    ///   session may see;
+    /// - `approval`: `{ "approval": "ask", "reason": "category-unknown" }`,
+    ///   `{ "approval": "ask", "reason": "ask-on-keys", "keys": [...] }`,
+    ///   `{ "approval": "floor", "category": "write" }`, or for a tool that is unknown or
+    ///   not granted `{ "refused": <the generic refusal> }`;
+    /// - a request that is not one of these: `{ "error": <what is wrong> }` (a bug in the
+    ///   shim, never shown to the model).
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{Package, sync_fn};
+    /// use serde_json::{Value, json};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Echo { text: String }
+    /// let tool = br#"{"type":"object","additionalProperties":false,"description":"Echo.",
+    ///   "properties":{"text":{"type":"string"}},"required":["text"],
+    ///   "x-neuralis":{"annotations":{"category":"read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("echo", &tool[..], sync_fn(|e: Echo| e.text))
+    ///     .build()
+    ///     .expect("valid");
+    /// let out = package.call_json(r#"{"name":"echo","arguments":{"text":"hi"},"session":{"userId":"u"}}"#);
+    /// let out: Value = serde_json::from_str(&out).expect("json");
+    /// assert_eq!(out["model"], json!({"content": [{"type": "text", "text": "hi"}]}));
+    /// ```
+    #[must_use]
+    pub fn call_json(&self, request: &str) -> String {
+        let request: Request = match serde_json::from_str(request) {
+            Ok(r) => r,
+            Err(e) => return error(format!("malformed request: {e}")),
+        };
+        let session = request.session.into_session();
+        match request.op {
+            Op::Catalog => {
+                let tools: Vec<&crate::catalog::ToolEntry> = self.catalog(&session).collect();
+                json!({ "tools": tools }).to_string()
+            }
+            Op::Call | Op::Approval => {
+                let Some(name) = request.name else {
+                    return error("malformed request: missing field `name`");
+                };
+                if let Op::Approval = request.op {
+                    return approval_json(self, &name, &request.arguments, &session);
+                }
+                let result = self.dispatch_blocking(&name, request.arguments, &session);
+                json!({ "model": result.for_model(), "ui": result.for_ui() }).to_string()
+            }
+        }
+    }
+}
+
+fn approval_json(package: &Package, name: &str, args: &Value, session: &SessionContext) -> String {
+    let out = match package.approval(name, args, session) {
+        Ok(Approval::Ask(AskReason::UnknownCategory)) => {
+            json!({ "approval": "ask", "reason": "category-unknown" })
+        }
+        Ok(Approval::Ask(AskReason::Keys(keys))) => {
+            json!({ "approval": "ask", "reason": "ask-on-keys", "keys": keys })
+        }
+        Ok(Approval::Floor(category)) => {
+            json!({ "approval": "floor", "category": category.as_str() })
+        }
+        Err(refusal) => json!({ "refused": refusal.to_string() }),
+    };
+    out.to_string()
+}
