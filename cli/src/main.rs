@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
+mod lower;
 mod normalize;
 
 /// Check, normalize and inspect neuralis tool packages.
@@ -26,6 +27,13 @@ enum Command {
     ///
     /// Exit status: 0, or 1 with the diagnostics on stderr when the file fails the checks.
     Normalize(normalize::Args),
+    /// Show what a platform consuming MCP servers makes of one tool file (profile
+    /// `mcp-remote`): the schema lowered to the provider subset, every dropped construct,
+    /// the description as stored, and the name and entitlement checks.
+    ///
+    /// Exit status: 0, 1 when the file is not a JSON object or its name would be refused
+    /// (`remote-name`, `remote-reserved-name`), 2 on usage or I/O errors.
+    Lower(lower::Args),
 }
 
 /// Output format shared by the subcommands.
@@ -53,5 +61,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Normalize(args) => normalize::run(&args),
+        Command::Lower(args) => lower::run(&args),
     }
 }
