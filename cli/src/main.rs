@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod check;
 mod lower;
 mod normalize;
+mod result;
 
 /// Check, normalize and inspect neuralis tool packages.
 #[derive(Debug, Parser)]
@@ -34,6 +35,11 @@ enum Command {
     /// Exit status: 0, 1 when the file is not a JSON object or its name would be refused
     /// (`remote-name`, `remote-reserved-name`), 2 on usage or I/O errors.
     Lower(lower::Args),
+    /// Show what the model and what the card would receive from a result, after
+    /// normalization and bounding; warnings go to stderr.
+    ///
+    /// Exit status: 0, or 2 when a file cannot be read or is not JSON.
+    Result(result::Args),
 }
 
 /// Output format shared by the subcommands.
@@ -62,5 +68,6 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Normalize(args) => normalize::run(&args),
         Command::Lower(args) => lower::run(&args),
+        Command::Result(args) => result::run(&args),
     }
 }
