@@ -28,12 +28,23 @@ mod weather {
 
     /// Forecast the weather for a city over the next few days.
     #[tool(
-        family = "weather", operation = "weather.forecast", transport = "embedded",
+        family = "weather",
+        operation = "weather.forecast",
+        transport = "embedded",
         defaults(days = 3),
-        annotations(title = "Weather Forecast", read_only, destructive = false,
-                    category = "network", estimated_duration_ms = 2000),
-        ui(presentation = "card", card_type = "weather.result", icon = "cloud-sun"),
-        requires(features("weather.read")),
+        annotations(
+            title = "Weather Forecast",
+            read_only,
+            destructive = false,
+            category = "network",
+            estimated_duration_ms = 2000
+        ),
+        ui(
+            presentation = "card",
+            card_type = "weather.result",
+            icon = "cloud-sun"
+        ),
+        requires(features("weather.read"))
     )]
     pub async fn weather_forecast(input: WeatherForecast, cx: &ToolContext) -> ToolResult {
         let _ = cx;
@@ -75,14 +86,24 @@ mod catalog {
 
     /// List all items in the catalog. Returns an array of items with id, name, and status.
     #[tool(
-        family = "catalog", operation = "catalog.list", transport = "embedded",
-        annotations(title = "List Catalog", read_only, destructive = false, category = "read"),
-        ui(presentation = "explored", icon = "list"),
+        family = "catalog",
+        operation = "catalog.list",
+        transport = "embedded",
+        annotations(
+            title = "List Catalog",
+            read_only,
+            destructive = false,
+            category = "read"
+        ),
+        ui(presentation = "explored", icon = "list")
     )]
     pub fn catalog_list(input: CatalogList) -> Result<Listed, String> {
         match input.filter.unwrap_or_default() {
             Filter::Archived => Err("the archive is offline".into()),
-            _ => Ok(Listed { ok: true, items: vec!["a".into()] }),
+            _ => Ok(Listed {
+                ok: true,
+                items: vec!["a".into()],
+            }),
         }
     }
 }
@@ -131,7 +152,10 @@ fn weather_forecast_block_is_the_seeds() {
     let file = seed("examples/weather/tools/weather_forecast.json");
     assert_eq!(d.name, "weather_forecast");
     assert_same_keys(&d.x_neuralis(), &file["x-neuralis"], "/x-neuralis");
-    assert_eq!(d.meta().expect("typed").annotations.estimated_duration_ms, Some(2000));
+    assert_eq!(
+        d.meta().expect("typed").annotations.estimated_duration_ms,
+        Some(2000)
+    );
 }
 
 #[test]
@@ -171,14 +195,20 @@ fn adapters_call_the_handlers() {
         Some(json!({ "ok": true, "city": "Lisbon", "days": 3 }))
     );
     let listed = call(&catalog::__neuralis_tool_catalog_list, json!({}));
-    assert_eq!(listed.structured_content, Some(json!({ "ok": true, "items": ["a"] })));
+    assert_eq!(
+        listed.structured_content,
+        Some(json!({ "ok": true, "items": ["a"] }))
+    );
     assert!(!listed.is_error);
     let failed = call(
         &catalog::__neuralis_tool_catalog_list,
         json!({ "filter": "archived" }),
     );
     assert!(failed.is_error);
-    assert_eq!(failed.for_model()["content"][0]["text"], "the archive is offline");
+    assert_eq!(
+        failed.for_model()["content"][0]["text"],
+        "the archive is offline"
+    );
     let cx = ToolContext::new();
     let Handler::Sync(f) = catalog::__neuralis_tool_catalog_list.handler else {
         panic!("a sync handler");
