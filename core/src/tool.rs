@@ -225,7 +225,6 @@ impl AbortSignal {
     }
 
     /// A future that completes when the signal fires.
-    #[must_use]
     pub fn aborted(&self) -> Aborted {
         Aborted {
             signal: self.clone(),
