@@ -7,6 +7,7 @@ use neuralis_syntax::attr::docs::DocPart;
 use neuralis_syntax::tool::{Param, Returns, Tool, parse_tool};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens as _, format_ident, quote, quote_spanned};
+use serde_json::Value;
 use syn::spanned::Spanned as _;
 use syn::{Ident, ItemFn, Visibility};
 
@@ -225,6 +226,30 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
         let name = &d.key.value;
         out.push(quote_spanned! {d.key.span=>
             ::core::assert!(#p::has_root_key(#keys, #name), #message);
+        });
+    }
+    let shapes = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_SHAPES);
+    for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
+        let lit = match &d.value.value {
+            Value::Bool(_) => quote!(#p::Lit::Bool),
+            Value::Number(n) => match n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)) {
+                Some(i) => {
+                    let i = proc_macro2::Literal::i128_unsuffixed(i);
+                    quote!(#p::Lit::Int(#i))
+                }
+                None => quote!(#p::Lit::Float),
+            },
+            Value::String(_) => quote!(#p::Lit::Str),
+            Value::Array(_) => quote!(#p::Lit::Array),
+            _ => continue,
+        };
+        let message = const_message(&format!(
+            "defaults-undeclared: the default `{} = {}` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)",
+            d.key.value, d.value.value,
+        ));
+        let name = &d.key.value;
+        out.push(quote_spanned! {d.value.span=>
+            ::core::assert!(#p::default_fits(#shapes, #name, #lit), #message);
         });
     }
     if out.is_empty() {
