@@ -42,3 +42,11 @@ const _: () = {
         "defaults-undeclared: `defaults` gives `days`, which is not a root property of `WeatherForecast`\n= help: default a root property by its serde name (after `rename`/`rename_all`)"
     );
 };
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::default_fits(< WeatherForecast as
+        ::neuralis::__private::ToolInput > ::ROOT_SHAPES, "days",
+        ::neuralis::__private::Lit::Int(3)),
+        "defaults-undeclared: the default `days = 3` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)"
+    );
+};

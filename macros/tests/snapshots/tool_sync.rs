@@ -40,3 +40,11 @@ const _: () = {
         "defaults-undeclared: `defaults` gives `force`, which is not a root property of `DeleteNote`\n= help: default a root property by its serde name (after `rename`/`rename_all`)"
     );
 };
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::default_fits(< DeleteNote as
+        ::neuralis::__private::ToolInput > ::ROOT_SHAPES, "force",
+        ::neuralis::__private::Lit::Bool),
+        "defaults-undeclared: the default `force = false` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)"
+    );
+};
