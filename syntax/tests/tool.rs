@@ -119,6 +119,14 @@ fn did_you_mean() {
         errors[1].contains("did you mean `destructive`"),
         "{errors:?}"
     );
+    let (_, errors) = parse(
+        quote!(annotations(category = "read"), readOnlyHint),
+        &handler(),
+    );
+    assert!(
+        errors[0].contains("did you mean `annotations(read_only)`"),
+        "{errors:?}"
+    );
     let (_, errors) = parse(quote!(category = "read"), &handler());
     assert!(
         errors[0].contains("`category` belongs in `annotations(...)`"),
