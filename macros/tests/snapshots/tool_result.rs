@@ -1,0 +1,50 @@
+/// Searches notes.
+pub fn search(input: Search) -> Result<Vec<Note>, SearchError> {
+    todo!()
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, dead_code)]
+pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
+    name: "notes-search",
+    x_neuralis: "{\"annotations\":{\"category\":\"read\"}}",
+    description: &[" Searches notes."],
+    schema: ::neuralis::__private::root_schema::<Search>,
+    root_keys: <Search as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+    cancellable: false,
+    handler: ::neuralis::__private::Handler::Sync({
+        fn __neuralis_call(
+            __args: ::neuralis::__private::Value,
+            __cx: &::neuralis::__private::ToolContext,
+        ) -> ::core::result::Result<
+            ::neuralis::__private::ToolResult,
+            ::neuralis::__private::CallError,
+        > {
+            let __input = ::neuralis::__private::deserialize::<Search>(__args)?;
+            let __out = search(__input);
+            ::core::result::Result::Ok(
+                match __out {
+                    ::core::result::Result::Ok(__v) => {
+                        ::neuralis::__private::serialize_result(&__v)
+                    }
+                    ::core::result::Result::Err(__e) => {
+                        ::neuralis::__private::error_result(&__e)
+                    }
+                },
+            )
+        }
+        __neuralis_call
+    }),
+};
+const _: () = {
+    ::core::assert!(
+        < Search as ::neuralis::__private::ToolInput > ::IS_OBJECT,
+        "input-not-struct: `Search` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
+    );
+};
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::reserved_root_key(< Search as
+        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
+        "reserved-input-key: a root property of `Search` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
+    );
+};
