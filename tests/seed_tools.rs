@@ -8,6 +8,7 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use neuralis::__private::{Handler, ToolDescriptor};
+use neuralis::dispatch::{Package, SessionContext};
 use neuralis::{ToolContext, ToolInput, ToolResult, tool};
 use serde_json::{Value, json};
 
@@ -137,8 +138,12 @@ fn block_on<F: Future>(f: F) -> F::Output {
     }
 }
 
+fn context() -> ToolContext {
+    ToolContext::new("test", SessionContext::builder("user-1").build())
+}
+
 fn call(d: &ToolDescriptor, args: Value) -> ToolResult {
-    let cx = ToolContext::new();
+    let cx = context();
     let out = match d.handler {
         Handler::Sync(f) => f(args, &cx),
         Handler::Async(f) => block_on(f(args, &cx)),
@@ -209,10 +214,61 @@ fn adapters_call_the_handlers() {
         failed.for_model()["content"][0]["text"],
         "the archive is offline"
     );
-    let cx = ToolContext::new();
+    let cx = context();
     let Handler::Sync(f) = catalog::__neuralis_tool_catalog_list.handler else {
         panic!("a sync handler");
     };
     let err = f(json!({ "filter": "deleted" }), &cx).expect_err("not a filter");
     assert!(err.to_string().starts_with("invalid arguments: "), "{err}");
+}
+
+/// The descriptors `#[tool]` emits are handlers as they are: registered with the seed's
+/// files, a call goes through the whole pipeline (gate, defaults, validation, handler).
+#[test]
+fn descriptors_dispatch_through_the_pipeline() {
+    let package = Package::builder()
+        .tool(
+            "weather_forecast",
+            include_bytes!("../examples/weather/tools/weather_forecast.json"),
+            weather::__neuralis_tool_weather_forecast,
+        )
+        .tool(
+            "catalog_list",
+            include_bytes!("../examples/catalog/tools/catalog_list.json"),
+            catalog::__neuralis_tool_catalog_list,
+        )
+        .build()
+        .expect("the seed's files pass the checker");
+    let granted = SessionContext::builder("user-1")
+        .grant("weather.read")
+        .build();
+    let forecast =
+        package.dispatch_blocking("weather_forecast", json!({ "city": "Lisbon" }), &granted);
+    assert!(!forecast.is_error, "{forecast:?}");
+    assert_eq!(
+        forecast.structured_content,
+        Some(json!({ "ok": true, "city": "Lisbon", "days": 3 })),
+        "the default from x-neuralis.defaults reaches the handler"
+    );
+    let refused = package.dispatch_blocking("weather_forecast", json!({ "city": "" }), &granted);
+    assert!(refused.is_error, "minLength is enforced before the handler");
+    let anonymous = SessionContext::builder("user-2").build();
+    let gated =
+        package.dispatch_blocking("weather_forecast", json!({ "city": "Lisbon" }), &anonymous);
+    let without = Package::builder()
+        .tool(
+            "catalog_list",
+            include_bytes!("../examples/catalog/tools/catalog_list.json"),
+            catalog::__neuralis_tool_catalog_list,
+        )
+        .build()
+        .expect("the seed's file passes the checker");
+    let unknown =
+        without.dispatch_blocking("weather_forecast", json!({ "city": "Lisbon" }), &granted);
+    assert!(gated.is_error);
+    assert_eq!(
+        serde_json::to_vec(&gated.for_model()).expect("json"),
+        serde_json::to_vec(&unknown.for_model()).expect("json"),
+        "a tool the caller may not use reads exactly like one that does not exist"
+    );
 }

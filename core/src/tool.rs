@@ -16,31 +16,29 @@
 //! gate, defaults, schema validation); the adapter only reports a deserialization failure
 //! as [`CallError::Input`].
 //!
-//! ```
-//! use neuralis_core::tool::{AbortSignal, ToolContext};
+//! A descriptor is itself a [`dispatch::Handler`](crate::dispatch::Handler), so a
+//! package registers it as it is:
 //!
-//! let signal = AbortSignal::new();
-//! let cx = ToolContext::new().with_abort(signal.clone());
-//! assert!(!cx.abort_signal().is_some_and(AbortSignal::is_aborted));
-//! signal.abort();
-//! assert!(cx.abort_signal().is_some_and(AbortSignal::is_aborted));
+//! ```
+//! use neuralis_core::dispatch::{AbortController, SessionContext, ToolContext};
+//!
+//! let controller = AbortController::new();
+//! let cx = ToolContext::new("tidy", SessionContext::builder("u1").build())
+//!     .with_abort(controller.signal());
+//! assert!(!cx.is_aborted());
+//! controller.abort();
+//! assert!(cx.is_aborted());
 //! ```
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Waker};
 
 use serde_json::{Map, Value};
 
 use crate::catalog::ToolMeta;
+use crate::dispatch::Call;
+pub use crate::dispatch::{AbortSignal, BoxFuture, ToolContext};
 use crate::input::RootKey;
 use crate::result::ToolResult;
-
-/// A boxed future, as async handlers' adapters return it.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The adapter of a synchronous handler.
 pub type SyncCall = fn(Value, &ToolContext) -> Result<ToolResult, CallError>;
@@ -71,8 +69,9 @@ impl fmt::Debug for Handler {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CallError {
-    /// The arguments do not deserialize into the handler's input type.
-    Input(serde_json::Error),
+    /// The arguments do not deserialize into the handler's input type: the `isError`
+    /// result the model reads, naming the JSON pointer of the value that did not fit.
+    Input(Box<ToolResult>),
     /// The handler is not available: its `#[tool]` attribute has compile errors.
     Unavailable,
 }
@@ -80,17 +79,43 @@ pub enum CallError {
 impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CallError::Input(e) => write!(f, "invalid arguments: {e}"),
+            CallError::Input(result) => {
+                f.write_str("invalid arguments")?;
+                for block in result.blocks() {
+                    if let crate::result::ContentBlock::Text(t) = block {
+                        write!(f, ": {}", t.text)?;
+                    }
+                }
+                Ok(())
+            }
             CallError::Unavailable => f.write_str("the tool is not available"),
         }
     }
 }
 
-impl std::error::Error for CallError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CallError::Input(e) => Some(e),
-            CallError::Unavailable => None,
+impl std::error::Error for CallError {}
+
+impl From<CallError> for ToolResult {
+    fn from(error: CallError) -> Self {
+        match error {
+            CallError::Input(result) => *result,
+            CallError::Unavailable => ToolResult::error(
+                "the tool is not available: its `#[tool]` attribute has compile errors",
+            ),
+        }
+    }
+}
+
+impl crate::dispatch::Handler for ToolDescriptor {
+    fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
+        match self.handler {
+            Handler::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
+            Handler::Async(f) => {
+                let fut = f(args, cx);
+                Call::Pending(Box::pin(async move {
+                    fut.await.unwrap_or_else(ToolResult::from)
+                }))
+            }
         }
     }
 }
@@ -153,112 +178,6 @@ impl ToolDescriptor {
     }
 }
 
-/// What a handler learns about its call besides its input.
-///
-/// Minimal for now: the abort signal of a cancellable tool. (The call pipeline adds the
-/// verified session and the package state.)
-#[derive(Debug, Clone, Default)]
-pub struct ToolContext {
-    abort: Option<AbortSignal>,
-}
-
-impl ToolContext {
-    /// A context with nothing in it.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The context with an abort signal, for a cancellable tool.
-    #[must_use]
-    pub fn with_abort(mut self, signal: AbortSignal) -> Self {
-        self.abort = Some(signal);
-        self
-    }
-
-    /// The abort signal, when the caller gave one.
-    #[must_use]
-    pub fn abort_signal(&self) -> Option<&AbortSignal> {
-        self.abort.as_ref()
-    }
-}
-
-#[derive(Debug, Default)]
-struct AbortState {
-    aborted: AtomicBool,
-    wakers: Mutex<Vec<Waker>>,
-}
-
-/// Fires when the caller gives up on a call. Clones share one signal.
-///
-/// Only a handler that declares `annotations(cancellable)` takes one (the macro refuses
-/// the others: `cancellable-signal`); it checks [`AbortSignal::is_aborted`] between steps
-/// or awaits [`AbortSignal::aborted`].
-#[derive(Debug, Clone, Default)]
-pub struct AbortSignal {
-    state: Arc<AbortState>,
-}
-
-impl AbortSignal {
-    /// A signal that has not fired.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Fires the signal; every clone sees it, and every [`Aborted`] future completes.
-    pub fn abort(&self) {
-        self.state.aborted.store(true, Ordering::SeqCst);
-        let wakers = match self.state.wakers.lock() {
-            Ok(mut w) => std::mem::take(&mut *w),
-            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
-        };
-        for w in wakers {
-            w.wake();
-        }
-    }
-
-    /// Whether the signal has fired.
-    #[must_use]
-    pub fn is_aborted(&self) -> bool {
-        self.state.aborted.load(Ordering::SeqCst)
-    }
-
-    /// A future that completes when the signal fires.
-    pub fn aborted(&self) -> Aborted {
-        Aborted {
-            signal: self.clone(),
-        }
-    }
-}
-
-/// The future of [`AbortSignal::aborted`].
-#[derive(Debug)]
-#[must_use = "futures do nothing unless awaited"]
-pub struct Aborted {
-    signal: AbortSignal,
-}
-
-impl Future for Aborted {
-    type Output = ();
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.signal.is_aborted() {
-            return Poll::Ready(());
-        }
-        match self.signal.state.wakers.lock() {
-            Ok(mut w) => w.push(cx.waker().clone()),
-            Err(poisoned) => poisoned.into_inner().push(cx.waker().clone()),
-        }
-        // The signal may have fired between the check and the registration.
-        if self.signal.is_aborted() {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
-    }
-}
-
 /// Helpers for code generated by `#[tool]`. Not public API.
 #[doc(hidden)]
 pub mod private {
@@ -281,9 +200,12 @@ pub mod private {
     ///
     /// # Errors
     ///
-    /// [`CallError::Input`] when serde refuses the arguments.
-    pub fn deserialize<T: DeserializeOwned>(arguments: Value) -> Result<T, CallError> {
-        serde_json::from_value(arguments).map_err(CallError::Input)
+    /// [`CallError::Input`] when serde refuses the arguments, naming where.
+    pub fn deserialize<T: DeserializeOwned>(
+        arguments: Value,
+        cx: &ToolContext,
+    ) -> Result<T, CallError> {
+        crate::dispatch::deserialize_input(cx.tool_name(), arguments).map_err(CallError::Input)
     }
 
     /// A returned value as `structuredContent` plus its JSON text.
@@ -304,7 +226,7 @@ pub mod private {
     /// The signal a cancellable handler is given: the caller's, or one that never fires.
     #[must_use]
     pub fn abort_signal(cx: &ToolContext) -> AbortSignal {
-        cx.abort_signal().cloned().unwrap_or_default()
+        cx.abort().cloned().unwrap_or_default()
     }
 
     /// Boxes an async handler's future.
@@ -336,17 +258,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn abort_wakes_waiters() {
-        let signal = AbortSignal::new();
-        let mut fut = Box::pin(signal.aborted());
-        let waker = Waker::noop();
-        let mut cx = Context::from_waker(waker);
-        assert!(fut.as_mut().poll(&mut cx).is_pending());
-        signal.clone().abort();
-        assert!(fut.as_mut().poll(&mut cx).is_ready());
-    }
-
-    #[test]
     fn helpers_turn_returns_into_results() {
         let ok = private::serialize_result(&serde_json::json!({ "ok": true }));
         assert_eq!(
@@ -356,7 +267,9 @@ mod tests {
         assert!(!ok.is_error);
         let err = private::error_result("no such city");
         assert!(err.is_error);
-        let e = private::deserialize::<u8>(Value::String("x".into())).expect_err("not a u8");
+        let cx = ToolContext::new("t", crate::dispatch::SessionContext::builder("u").build());
+        let e = private::deserialize::<u8>(Value::String("x".into()), &cx).expect_err("not a u8");
         assert!(e.to_string().starts_with("invalid arguments: "), "{e}");
+        assert!(ToolResult::from(e).is_error);
     }
 }

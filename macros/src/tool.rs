@@ -122,7 +122,7 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
         syn::ReturnType::Default => handler.span(),
     };
     let convert = convert(&p, &tool.returns, output);
-    let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args)?);
+    let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
             #p::Handler::Async({

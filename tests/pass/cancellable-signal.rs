@@ -9,7 +9,7 @@ pub struct Input {
 /// Copies slowly.
 #[tool(annotations(category = "write", cancellable))]
 pub async fn copy(input: Input, abort: AbortSignal) -> ToolResult {
-    abort.aborted().await;
+    abort.cancelled().await;
     ToolResult::text(input.path)
 }
 

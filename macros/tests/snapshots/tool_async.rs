@@ -25,7 +25,7 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
             ::neuralis::__private::boxed(async move {
                 let __input = ::neuralis::__private::deserialize::<
                     WeatherForecast,
-                >(__args)?;
+                >(__args, __cx)?;
                 let __out = weather_forecast(__input).await;
                 ::core::result::Result::Ok(
                     ::neuralis::__private::serialize_result(&__out),

@@ -23,7 +23,7 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
             >,
         > {
             ::neuralis::__private::boxed(async move {
-                let __input = ::neuralis::__private::deserialize::<Job>(__args)?;
+                let __input = ::neuralis::__private::deserialize::<Job>(__args, __cx)?;
                 let __out = run_job(
                         ::neuralis::__private::abort_signal(__cx),
                         __input,

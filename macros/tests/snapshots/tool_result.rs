@@ -19,7 +19,7 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
             ::neuralis::__private::ToolResult,
             ::neuralis::__private::CallError,
         > {
-            let __input = ::neuralis::__private::deserialize::<Search>(__args)?;
+            let __input = ::neuralis::__private::deserialize::<Search>(__args, __cx)?;
             let __out = search(__input);
             ::core::result::Result::Ok(
                 match __out {

@@ -19,7 +19,9 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
             ::neuralis::__private::ToolResult,
             ::neuralis::__private::CallError,
         > {
-            let __input = ::neuralis::__private::deserialize::<DeleteNote>(__args)?;
+            let __input = ::neuralis::__private::deserialize::<
+                DeleteNote,
+            >(__args, __cx)?;
             let __out = delete_note(__input, __cx);
             ::core::result::Result::Ok(__out)
         }
