@@ -48,7 +48,9 @@ impl Forward {
         match self.peer.call_tool(params).await {
             Ok(result) => match serde_json::to_value(&result) {
                 Ok(value) => normalize_result(value).0,
-                Err(e) => ToolResult::error(format!("the MCP server's result could not be read: {e}")),
+                Err(e) => {
+                    ToolResult::error(format!("the MCP server's result could not be read: {e}"))
+                }
             },
             Err(e) => ToolResult::error(format!("the MCP server did not complete the call: {e}"))
                 .with_structured(json!({"ok": false, "error": "remote"})),

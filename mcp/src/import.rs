@@ -299,17 +299,19 @@ fn import_one(
     }
     let annotations = tool.get("annotations").and_then(Value::as_object);
     let read_only = hint(annotations, "readOnlyHint");
-    let destructive = hint(annotations, "destructiveHint").or(read_only.filter(|&r| r).map(|_| false));
+    let destructive =
+        hint(annotations, "destructiveHint").or(read_only.filter(|&r| r).map(|_| false));
     let category = annotations
         .and_then(|a| a.get("category"))
         .and_then(Value::as_str)
         .filter(|c| neuralis_core::contract::rules::CATEGORIES.contains(c))
         .unwrap_or("unknown");
     let mut meta = Map::new();
-    let title = tool
-        .get("title")
-        .and_then(Value::as_str)
-        .or_else(|| annotations.and_then(|a| a.get("title")).and_then(Value::as_str));
+    let title = tool.get("title").and_then(Value::as_str).or_else(|| {
+        annotations
+            .and_then(|a| a.get("title"))
+            .and_then(Value::as_str)
+    });
     if let Some(title) = title {
         meta.insert("title".into(), json!(title));
     }
@@ -351,7 +353,9 @@ fn import_one(
 
 /// A boolean hint of a tool's MCP `annotations`, when stated.
 fn hint(annotations: Option<&Map<String, Value>>, key: &str) -> Option<bool> {
-    annotations.and_then(|a| a.get(key)).and_then(Value::as_bool)
+    annotations
+        .and_then(|a| a.get(key))
+        .and_then(Value::as_bool)
 }
 
 #[cfg(test)]
@@ -399,10 +403,15 @@ mod tests {
 
     #[test]
     fn an_open_root_is_closed_and_reported() {
-        let import = one(json!({"name": "s", "description": "d.", "inputSchema": {"type": "object"}}));
+        let import =
+            one(json!({"name": "s", "description": "d.", "inputSchema": {"type": "object"}}));
         assert_eq!(
             rules(&import),
-            [(RuleId::RootClosed, false, "/tools/0/inputSchema/additionalProperties")]
+            [(
+                RuleId::RootClosed,
+                false,
+                "/tools/0/inputSchema/additionalProperties"
+            )]
         );
         assert_eq!(import.notes[0].diagnostic.severity, Severity::Warning);
         assert_eq!(import.tools[0].document["additionalProperties"], false);
@@ -414,7 +423,10 @@ mod tests {
             "inputSchema": {"type": "object", "additionalProperties": false}}));
         assert_eq!(import.tools[0].name, "srv1__get_weather_v2");
         assert_eq!(import.tools[0].remote_name, "get weather.v2");
-        assert_eq!(rules(&import), [(RuleId::RemoteName, false, "/tools/0/name")]);
+        assert_eq!(
+            rules(&import),
+            [(RuleId::RemoteName, false, "/tools/0/name")]
+        );
     }
 
     #[test]
@@ -477,7 +489,10 @@ mod tests {
             .collect();
         assert_eq!(
             refused,
-            [("a.b", RuleId::DuplicateTool), ("a b", RuleId::DuplicateTool)]
+            [
+                ("a.b", RuleId::DuplicateTool),
+                ("a b", RuleId::DuplicateTool)
+            ]
         );
     }
 
@@ -493,14 +508,24 @@ mod tests {
                     "description": "From the schema.\tTabbed."}}
             ]),
         );
-        assert_eq!(import.tools[0].document["description"], "Run  ls . [removed] root.");
+        assert_eq!(
+            import.tools[0].document["description"],
+            "Run  ls . [removed] root."
+        );
         assert_eq!(import.tools[1].document["description"], "List the files.");
-        assert_eq!(import.tools[2].document["description"], "From the schema. Tabbed.");
+        assert_eq!(
+            import.tools[2].document["description"],
+            "From the schema. Tabbed."
+        );
         assert_eq!(
             rules(&import),
             [
                 (RuleId::RemoteDescription, false, "/0/description"),
-                (RuleId::RemoteDescription, false, "/2/inputSchema/description"),
+                (
+                    RuleId::RemoteDescription,
+                    false,
+                    "/2/inputSchema/description"
+                ),
             ]
         );
     }

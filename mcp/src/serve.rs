@@ -58,10 +58,12 @@ pub fn mcp_tool(entry: &ToolEntry) -> Value {
     schema.remove("$schema");
     schema.remove("x-neuralis");
     let a = &entry.meta.annotations;
-    let title = a
-        .title
-        .clone()
-        .or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
+    let title = a.title.clone().or_else(|| {
+        schema
+            .get("title")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
     let mut annotations = Map::new();
     if let Some(title) = &title {
         annotations.insert("title".into(), Value::String(title.clone()));

@@ -86,7 +86,9 @@ impl ServerHandler for Fixture {
                 "content": [{"type": "text", "text": "x".repeat(200_000)}],
                 "structuredContent": {"ok": true, "files": (0..50_000).collect::<Vec<_>>()}
             }),
-            _ => json!({"content": [{"type": "text", "text": format!("called {} with {args}", request.name)}]}),
+            _ => {
+                json!({"content": [{"type": "text", "text": format!("called {} with {args}", request.name)}]})
+            }
         };
         let result: CallToolResult = serde_json::from_value(result).unwrap();
         Ok(result.into())
@@ -105,7 +107,9 @@ async fn connect() -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn imports_under_the_contract() {
     let client = connect().await;
-    let import = import_from_peer(client.peer(), 3).await.expect("tools/list");
+    let import = import_from_peer(client.peer(), 3)
+        .await
+        .expect("tools/list");
 
     let names: Vec<(&str, &str)> = import
         .tools
@@ -159,9 +163,18 @@ async fn imports_under_the_contract() {
         .filter(|n| !n.refused && n.tool == "fetch.page")
         .map(|n| (n.tool.as_str(), n.diagnostic.rule))
         .collect();
-    assert!(notes.contains(&("fetch.page", RuleId::RemoteName)), "{notes:?}");
-    assert!(notes.contains(&("fetch.page", RuleId::RemoteDescription)), "{notes:?}");
-    assert!(notes.contains(&("fetch.page", RuleId::RootClosed)), "{notes:?}");
+    assert!(
+        notes.contains(&("fetch.page", RuleId::RemoteName)),
+        "{notes:?}"
+    );
+    assert!(
+        notes.contains(&("fetch.page", RuleId::RemoteDescription)),
+        "{notes:?}"
+    );
+    assert!(
+        notes.contains(&("fetch.page", RuleId::RootClosed)),
+        "{notes:?}"
+    );
 
     // Dispatchable: calls are forwarded under the server's own names.
     let package = import
@@ -190,15 +203,32 @@ async fn imports_under_the_contract() {
 
     // Bounded like any other result.
     let big = package
-        .dispatch("srv3__list_files", json!({}), &session, AbortSignal::never())
+        .dispatch(
+            "srv3__list_files",
+            json!({}),
+            &session,
+            AbortSignal::never(),
+        )
         .await;
-    let text = big.for_model()["content"][0]["text"].as_str().unwrap().to_owned();
+    let text = big.for_model()["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(text.len() < 200_000, "{}", text.len());
-    assert!(big.neuralis_meta().is_some_and(|m| m.contains_key("bound")), "{:?}", big.meta);
+    assert!(
+        big.neuralis_meta().is_some_and(|m| m.contains_key("bound")),
+        "{:?}",
+        big.meta
+    );
 
     // The closed root refuses what the server never declared, before forwarding.
     let refused = package
-        .dispatch("srv3__fetch_page", json!({"url": "x", "userId": "u-2"}), &session, AbortSignal::never())
+        .dispatch(
+            "srv3__fetch_page",
+            json!({"url": "x", "userId": "u-2"}),
+            &session,
+            AbortSignal::never(),
+        )
         .await;
     assert!(refused.is_error);
 
@@ -209,8 +239,13 @@ async fn imports_under_the_contract() {
 async fn an_imported_package_serves_again() {
     // Import, then serve what was imported: the listing carries the import defaults.
     let client = connect().await;
-    let import = import_from_peer(client.peer(), 9).await.expect("tools/list");
-    let package = import.register(Package::builder(), client.peer()).build().unwrap();
+    let import = import_from_peer(client.peer(), 9)
+        .await
+        .expect("tools/list");
+    let package = import
+        .register(Package::builder(), client.peer())
+        .build()
+        .unwrap();
     let server = McpServer::new(package, SessionContext::builder("u-1").build());
     let listed = server.tool_list();
     assert_eq!(listed[0]["name"], "srv9__fetch_page");

@@ -177,7 +177,10 @@ async fn main() -> std::process::ExitCode {
     if !mcp {
         let server = McpServer::new(package, session);
         let list = Value::Array(server.tool_list());
-        println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).unwrap_or_default()
+        );
         return std::process::ExitCode::SUCCESS;
     }
     let server = McpServer::new(package, session)

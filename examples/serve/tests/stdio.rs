@@ -4,7 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonObject};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonObject,
+};
 use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
@@ -45,19 +47,28 @@ async fn call(client: &RunningService<RoleClient, ()>, name: &str, arguments: Va
 
 async fn list(client: &RunningService<RoleClient, ()>) -> Vec<Value> {
     let tools = client.peer().list_all_tools().await.expect("tools/list");
-    tools.into_iter().map(|t| serde_json::to_value(t).unwrap()).collect()
+    tools
+        .into_iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn initialize_list_and_call() {
     let client = start(&["weather.read"]).await;
-    let info = client.peer().peer_info().expect("the server introduced itself");
+    let info = client
+        .peer()
+        .peer_info()
+        .expect("the server introduced itself");
     let server = info.server_info.as_ref().expect("server info");
     assert_eq!(server.name, "neuralis-example-serve");
 
     let tools = list(&client).await;
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["weather_forecast", "catalog_list", "catalog_reindex"]);
+    assert_eq!(
+        names,
+        ["weather_forecast", "catalog_list", "catalog_reindex"]
+    );
 
     let weather = &tools[0];
     let schema = &weather["inputSchema"];
@@ -78,8 +89,17 @@ async fn initialize_list_and_call() {
     );
     // Every hint is stated, including those the file leaves out.
     for tool in &tools {
-        for hint in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
-            assert!(tool["annotations"][hint].is_boolean(), "{} lacks {hint}", tool["name"]);
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(
+                tool["annotations"][hint].is_boolean(),
+                "{} lacks {hint}",
+                tool["name"]
+            );
         }
     }
     assert_eq!(tools[2]["annotations"]["idempotentHint"], true);
@@ -90,11 +110,19 @@ async fn initialize_list_and_call() {
     assert_ne!(result["isError"], true, "{result}");
     assert_eq!(result["structuredContent"]["ok"], true);
     assert_eq!(result["structuredContent"]["city"], "Lisbon");
-    assert_eq!(result["structuredContent"]["days"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        result["structuredContent"]["days"].as_array().map(Vec::len),
+        Some(3)
+    );
     assert_eq!(result["content"][0]["type"], "text");
 
     let listed = call(&client, "catalog_list", json!({"filter": "all"})).await;
-    assert_eq!(listed["structuredContent"]["items"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        listed["structuredContent"]["items"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
 
     client.cancel().await.expect("the client stops");
 }
@@ -111,9 +139,19 @@ async fn bad_arguments_are_is_error_results() {
     assert_eq!(result["structuredContent"]["error"], "invalid-arguments");
 
     // A session field is refused by the closed root before any handler runs.
-    let result = call(&client, "weather_forecast", json!({"city": "Porto", "userId": "u-2"})).await;
+    let result = call(
+        &client,
+        "weather_forecast",
+        json!({"city": "Porto", "userId": "u-2"}),
+    )
+    .await;
     assert_eq!(result["isError"], true, "{result}");
-    assert!(result["content"][0]["text"].as_str().unwrap().contains("/userId"));
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("/userId")
+    );
 
     // The near miss: the same call without it succeeds.
     let result = call(&client, "weather_forecast", json!({"city": "Porto"})).await;
@@ -180,7 +218,10 @@ async fn cancelled_call_stops_the_handler_promptly() {
             assert_eq!(runs["cancelled"], 1, "{runs}");
             break;
         }
-        assert!(Instant::now() < deadline, "the cancelled rebuild still runs: {runs}");
+        assert!(
+            Instant::now() < deadline,
+            "the cancelled rebuild still runs: {runs}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 
