@@ -224,6 +224,52 @@ impl McpServer {
             .map_err(|e| Error::Serve(e.to_string()))
     }
 
+    /// A tower service serving this package over MCP's streamable HTTP transport, for the
+    /// host's HTTP server (hyper, axum...) to mount. Every HTTP session gets its own
+    /// server, with the same package and session, and its own in-flight calls. Feature
+    /// `http`.
+    ///
+    /// ```no_run
+    /// # fn run(server: neuralis_mcp::McpServer) {
+    /// let service = server.http_service();
+    /// // axum: Router::new().nest_service("/mcp", service)
+    /// # let _ = service;
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    #[must_use]
+    pub fn http_service(
+        self,
+    ) -> rmcp::transport::streamable_http_server::StreamableHttpService<
+        McpServer,
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    > {
+        self.http_service_with(Default::default())
+    }
+
+    /// [`http_service`](Self::http_service) with rmcp's configuration (allowed hosts and
+    /// origins, JSON responses, keep-alive...). Feature `http`.
+    #[cfg(feature = "http")]
+    #[must_use]
+    pub fn http_service_with(
+        self,
+        config: rmcp::transport::streamable_http_server::StreamableHttpServerConfig,
+    ) -> rmcp::transport::streamable_http_server::StreamableHttpService<
+        McpServer,
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    > {
+        rmcp::transport::streamable_http_server::StreamableHttpService::new(
+            move || {
+                Ok(Self {
+                    in_flight: Arc::default(),
+                    ..self.clone()
+                })
+            },
+            Arc::default(),
+            config,
+        )
+    }
+
     /// Runs one `tools/call`.
     async fn call(&self, request: CallToolRequestParams, id: RequestId) -> ToolResult {
         let controller = AbortController::new();
