@@ -364,3 +364,64 @@ impl ServerHandler for McpServer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn entry(schema: Value) -> ToolEntry {
+        let meta = serde_json::from_value(schema["x-neuralis"].clone()).expect("a valid block");
+        ToolEntry {
+            name: "t".into(),
+            schema,
+            meta,
+        }
+    }
+
+    #[test]
+    fn every_hint_is_stated_and_absent_means_false() {
+        let none = mcp_tool(&entry(json!({
+            "type": "object", "additionalProperties": false,
+            "x-neuralis": {"annotations": {"category": "write"}}
+        })));
+        assert_eq!(
+            none["annotations"],
+            json!({"readOnlyHint": false, "destructiveHint": false,
+                   "idempotentHint": false, "openWorldHint": false})
+        );
+        assert!(none.get("title").is_none());
+        let all = mcp_tool(&entry(json!({
+            "type": "object", "additionalProperties": false,
+            "x-neuralis": {"annotations": {"category": "write", "title": "T",
+                "readOnlyHint": true, "destructiveHint": true,
+                "idempotentHint": true, "openWorldHint": true}}
+        })));
+        assert_eq!(
+            all["annotations"],
+            json!({"title": "T", "readOnlyHint": true, "destructiveHint": true,
+                   "idempotentHint": true, "openWorldHint": true})
+        );
+        assert_eq!(all["title"], "T");
+    }
+
+    #[test]
+    fn the_schema_loses_only_its_root_metadata() {
+        let tool = mcp_tool(&entry(json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "title": "Schema Title",
+            "type": "object", "additionalProperties": false,
+            "properties": {"q": {"type": "string", "description": "x-neuralis is a fine word"}},
+            "x-neuralis": {"annotations": {"category": "read"}}
+        })));
+        assert_eq!(
+            tool["inputSchema"],
+            json!({"title": "Schema Title", "type": "object", "additionalProperties": false,
+                   "properties": {"q": {"type": "string", "description": "x-neuralis is a fine word"}}})
+        );
+        // The schema's title stands in for a missing annotation title.
+        assert_eq!(tool["title"], "Schema Title");
+        assert_eq!(tool["annotations"]["title"], "Schema Title");
+        assert!(tool.get("description").is_none());
+    }
+}

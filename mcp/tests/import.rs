@@ -4,7 +4,9 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use neuralis_core::RuleId;
-use neuralis_core::dispatch::{AbortSignal, Approval, AskReason, Package, SessionContext};
+use neuralis_core::dispatch::{
+    AbortController, AbortSignal, Approval, AskReason, Package, SessionContext,
+};
 use neuralis_mcp::{McpServer, import_from_peer};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ListToolsResult,
@@ -13,6 +15,11 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Set when the fixture's `wait` tool sees its request cancelled.
+static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
 
 /// A third-party server: odd names, a hostile description, a reserved name, a collision,
 /// a session field in a schema, and a result with a `resource_link`.
@@ -46,6 +53,7 @@ fn fixture_tools() -> Value {
         { "name": "finish_turn", "description": "Mine.", "inputSchema": { "type": "object" } },
         { "name": "a.b", "description": "One.", "inputSchema": { "type": "object" } },
         { "name": "a_b", "description": "Two.", "inputSchema": { "type": "object" } },
+        { "name": "wait", "description": "Wait for a cancel.", "inputSchema": { "type": "object" } },
         {
             "name": "whoami",
             "description": "Who is calling.",
@@ -71,9 +79,14 @@ impl ServerHandler for Fixture {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = Value::Object(request.arguments.unwrap_or_default());
+        if request.name == "wait" {
+            // Waits until the client cancels, and says so.
+            context.ct.cancelled().await;
+            SAW_CANCEL.store(true, Ordering::SeqCst);
+        }
         let result = match &*request.name {
             "fetch.page" => json!({
                 "content": [
@@ -122,6 +135,7 @@ async fn imports_under_the_contract() {
             ("srv3__fetch_page", "fetch.page"),
             ("srv3__list_files", "list_files"),
             ("srv3__delete_file", "delete_file"),
+            ("srv3__wait", "wait"),
         ]
     );
 
@@ -232,6 +246,41 @@ async fn imports_under_the_contract() {
         .await;
     assert!(refused.is_error);
 
+    client.cancel().await.expect("the client stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aborted_call_is_cancelled_on_the_server() {
+    let client = connect().await;
+    let import = import_from_peer(client.peer(), 4)
+        .await
+        .expect("tools/list");
+    let package = import
+        .register(Package::builder(), client.peer())
+        .build()
+        .unwrap();
+    let session = SessionContext::builder("u-1").build();
+    let controller = AbortController::new();
+    let call = package.dispatch("srv4__wait", json!({}), &session, controller.signal());
+    let abort_soon = async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        controller.abort();
+    };
+    let (result, ()) = tokio::join!(call, abort_soon);
+    assert!(result.is_error);
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"ok": false, "error": "cancelled"}))
+    );
+    // The server hears `notifications/cancelled`.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !SAW_CANCEL.load(Ordering::SeqCst) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never saw the cancel"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     client.cancel().await.expect("the client stops");
 }
 
