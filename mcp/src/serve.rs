@@ -102,6 +102,9 @@ pub fn mcp_tool(entry: &ToolEntry) -> Value {
 /// signal fire (a tool that is not `cancellable` runs to completion; its result is not
 /// sent, as MCP requires).
 ///
+/// Results go out in MCP wire form: `content`, `isError`, `structuredContent`, and `_meta`
+/// (the toolkit's `_meta.neuralis` accounting, for the client's UI, never its model).
+///
 /// ```no_run
 /// use neuralis_core::dispatch::{Package, SessionContext};
 /// use neuralis_mcp::McpServer;
