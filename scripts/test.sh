@@ -6,3 +6,5 @@ cargo test --workspace --all-targets
 cargo test --workspace --doc
 # `ToolInput` for well-known crates' types, behind features.
 cargo test --test formats --features uuid,chrono,url,time
+# MCP over streamable HTTP, behind `neuralis-mcp`'s feature `http`.
+cargo test -p neuralis-mcp --features http --test http

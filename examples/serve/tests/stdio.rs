@@ -1,0 +1,234 @@
+//! Drives the example package over stdio with rmcp's client, as any MCP client would.
+
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonObject,
+};
+use rmcp::service::{PeerRequestOptions, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::process::Command;
+
+/// How long a step may take before the test gives up (a liveness bound, not a speed test).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+async fn start(grants: &[&str]) -> RunningService<RoleClient, ()> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_neuralis-example-serve"));
+    command.arg("--mcp");
+    for g in grants {
+        command.arg("--grant").arg(g);
+    }
+    let transport = TokioChildProcess::new(command).expect("the example starts");
+    tokio::time::timeout(PATIENCE, ().serve(transport))
+        .await
+        .expect("initialize in time")
+        .expect("initialize succeeds")
+}
+
+fn args(value: Value) -> JsonObject {
+    match value {
+        Value::Object(map) => map,
+        _ => panic!("arguments are an object"),
+    }
+}
+
+async fn call(client: &RunningService<RoleClient, ()>, name: &str, arguments: Value) -> Value {
+    let params = CallToolRequestParams::new(name.to_owned()).with_arguments(args(arguments));
+    let result: CallToolResult = tokio::time::timeout(PATIENCE, client.peer().call_tool(params))
+        .await
+        .expect("the call answers in time")
+        .expect("a call is never a protocol error");
+    serde_json::to_value(result).unwrap()
+}
+
+async fn list(client: &RunningService<RoleClient, ()>) -> Vec<Value> {
+    let tools = client.peer().list_all_tools().await.expect("tools/list");
+    tools
+        .into_iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn initialize_list_and_call() {
+    let client = start(&["weather.read"]).await;
+    let info = client
+        .peer()
+        .peer_info()
+        .expect("the server introduced itself");
+    let server = info.server_info.as_ref().expect("server info");
+    assert_eq!(server.name, "neuralis-example-serve");
+
+    let tools = list(&client).await;
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["weather_forecast", "catalog_list", "catalog_reindex"]
+    );
+
+    let weather = &tools[0];
+    let schema = &weather["inputSchema"];
+    assert!(schema.get("$schema").is_none(), "{schema}");
+    assert!(schema.get("x-neuralis").is_none(), "{schema}");
+    assert_eq!(schema["additionalProperties"], false);
+    assert_eq!(schema["required"], json!(["city"]));
+    assert_eq!(schema["properties"]["city"]["maxLength"], 120);
+    assert_eq!(
+        weather["annotations"],
+        json!({
+            "title": "Weather Forecast",
+            "readOnlyHint": true,
+            "destructiveHint": false,
+            "idempotentHint": false,
+            "openWorldHint": false
+        })
+    );
+    // Every hint is stated, including those the file leaves out.
+    for tool in &tools {
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(
+                tool["annotations"][hint].is_boolean(),
+                "{} lacks {hint}",
+                tool["name"]
+            );
+        }
+    }
+    assert_eq!(tools[2]["annotations"]["idempotentHint"], true);
+    assert_eq!(tools[2]["annotations"]["readOnlyHint"], false);
+
+    // A call: the defaults (`days: 3`) are filled in by the pipeline.
+    let result = call(&client, "weather_forecast", json!({"city": "Lisbon"})).await;
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(result["structuredContent"]["ok"], true);
+    assert_eq!(result["structuredContent"]["city"], "Lisbon");
+    assert_eq!(
+        result["structuredContent"]["days"].as_array().map(Vec::len),
+        Some(3)
+    );
+    assert_eq!(result["content"][0]["type"], "text");
+
+    let listed = call(&client, "catalog_list", json!({"filter": "all"})).await;
+    assert_eq!(
+        listed["structuredContent"]["items"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+
+    client.cancel().await.expect("the client stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_arguments_are_is_error_results() {
+    let client = start(&["weather.read"]).await;
+
+    let result = call(&client, "weather_forecast", json!({"city": "", "days": 40})).await;
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("/city"), "{text}");
+    assert!(text.contains("/days"), "{text}");
+    assert_eq!(result["structuredContent"]["error"], "invalid-arguments");
+
+    // A session field is refused by the closed root before any handler runs.
+    let result = call(
+        &client,
+        "weather_forecast",
+        json!({"city": "Porto", "userId": "u-2"}),
+    )
+    .await;
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("/userId")
+    );
+
+    // The near miss: the same call without it succeeds.
+    let result = call(&client, "weather_forecast", json!({"city": "Porto"})).await;
+    assert_ne!(result["isError"], true, "{result}");
+
+    client.cancel().await.expect("the client stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn not_granted_is_hidden_and_refused_like_unknown() {
+    let client = start(&[]).await;
+    let names: Vec<String> = list(&client)
+        .await
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["catalog_list", "catalog_reindex"]);
+
+    let hidden = call(&client, "weather_forecast", json!({"city": "Lisbon"})).await;
+    let unknown = call(&client, "no_such_tool", json!({})).await;
+    assert_eq!(hidden["isError"], true);
+    assert_eq!(hidden["structuredContent"], unknown["structuredContent"]);
+    assert_eq!(hidden["structuredContent"]["error"], "unknown-tool");
+
+    client.cancel().await.expect("the client stops");
+}
+
+/// The rebuild counters, read with a zero-second rebuild.
+async fn runs(client: &RunningService<RoleClient, ()>) -> Value {
+    let result = call(client, "catalog_reindex", json!({"seconds": 0})).await;
+    result["structuredContent"]["runs"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelled_call_stops_the_handler_promptly() {
+    let client = start(&[]).await;
+    let params =
+        CallToolRequestParams::new("catalog_reindex").with_arguments(args(json!({"seconds": 60})));
+    let handle = client
+        .peer()
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(CallToolRequest::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("the call is sent");
+
+    // Wait until the slow rebuild is running.
+    let deadline = Instant::now() + PATIENCE;
+    while runs(&client).await["running"] != 1 {
+        assert!(Instant::now() < deadline, "the slow rebuild never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    handle
+        .cancel(Some("the user stopped it".into()))
+        .await
+        .expect("notifications/cancelled is sent");
+
+    // The handler stops long before its 60 seconds: it was dropped, not finished.
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let runs = runs(&client).await;
+        if runs["running"] == 0 {
+            assert_eq!(runs["cancelled"], 1, "{runs}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the cancelled rebuild still runs: {runs}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // The near miss: a rebuild that is not cancelled completes.
+    let done = call(&client, "catalog_reindex", json!({"seconds": 1})).await;
+    assert_eq!(done["structuredContent"]["ok"], true, "{done}");
+    assert_eq!(done["structuredContent"]["runs"]["cancelled"], 1);
+
+    client.cancel().await.expect("the client stops");
+}

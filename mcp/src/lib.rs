@@ -1,0 +1,46 @@
+//! Serve a neuralis package over MCP, and take in an external MCP server's tools under the
+//! contract. Built on `rmcp`, the official Rust SDK.
+//!
+//! - **Serving**: [`McpServer`] serves a [`Package`](neuralis_core::dispatch::Package) for
+//!   one verified [`SessionContext`](neuralis_core::dispatch::SessionContext), over stdio
+//!   ([`McpServer::serve_stdio`]) or any rmcp transport. `tools/list` is the session's
+//!   catalog projected by [`mcp_tool`]; `tools/call` runs the call pipeline;
+//!   `notifications/cancelled` fires the abort signal of a `cancellable` tool.
+//! - **Import**: [`import_tools`] turns a server's `tools/list` into contract tool
+//!   documents (namespaced `srv<id>__<name>`, sanitized, category `unknown`,
+//!   `destructiveHint: true` unless stated) and a report; [`import_from_peer`] lists a
+//!   connected server, and [`Import::register`] adds its tools to a package with [`Forward`]
+//!   handlers, so their results are normalized and bounded like any other.
+//!
+//! tokio lives here, never in `neuralis-core`.
+
+mod forward;
+mod import;
+mod serve;
+
+use std::fmt;
+
+pub use forward::{Forward, import_from_peer};
+pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
+pub use serve::{McpServer, mcp_tool};
+
+/// Why serving or importing failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The MCP service could not start (handshake) or stopped abnormally.
+    Serve(String),
+    /// A request to an external MCP server failed.
+    Client(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Serve(e) => write!(f, "the MCP server stopped: {e}"),
+            Error::Client(e) => write!(f, "the MCP server could not be reached: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
