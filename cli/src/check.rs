@@ -1,7 +1,13 @@
 //! `neuralis check`.
 
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use neuralis_core::contract::{
+    CheckOptions, Diagnostic, Location, Profile, Report, check_bytes_with,
+};
+use serde_json::{Value, json};
 
 use crate::Format;
 
@@ -17,11 +23,252 @@ pub struct Args {
     /// The card types the package declares (enables `card-type-unmatched`).
     #[arg(long, value_delimiter = ',')]
     pub cards: Option<Vec<String>>,
+    /// The rule set: `neuralis` (the platform's package loader) or `mcp-remote` (adds the
+    /// rules of platforms that consume MCP servers).
+    #[arg(long, value_enum, default_value_t)]
+    pub profile: ProfileArg,
+}
+
+/// `--profile` values.
+#[derive(Debug, Clone, Copy, Default, clap::ValueEnum)]
+pub enum ProfileArg {
+    /// The platform's package-load contract.
+    #[default]
+    Neuralis,
+    /// The package-load contract plus the `mcp-remote` profile.
+    McpRemote,
+}
+
+/// One checked file.
+struct Checked {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    report: Report,
 }
 
 /// Runs `neuralis check`.
 pub fn run(args: &Args) -> ExitCode {
-    let _ = args;
-    eprintln!("neuralis check: not built yet");
-    ExitCode::from(crate::EXIT_USAGE)
+    let files = match collect(&args.dirs) {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
+    let options = CheckOptions {
+        cards: args.cards.clone(),
+        profile: match args.profile {
+            ProfileArg::Neuralis => Profile::Neuralis,
+            ProfileArg::McpRemote => Profile::McpRemote,
+        },
+    };
+    let mut checked = Vec::with_capacity(files.len());
+    for path in files {
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                return ExitCode::from(crate::EXIT_USAGE);
+            }
+        };
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let report = check_bytes_with(&name, &bytes, &options);
+        checked.push(Checked {
+            path,
+            bytes,
+            report,
+        });
+    }
+    let errors = count(&checked, true);
+    let output = match args.format {
+        Format::Json => json_output(&checked),
+        Format::Human => human_output(&checked),
+    };
+    print!("{output}");
+    ExitCode::from(u8::from(errors > 0))
+}
+
+/// The files to check: each directory's `*.json` (directly in it, sorted), or the file.
+fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for arg in args {
+        let meta =
+            std::fs::metadata(arg).map_err(|e| format!("cannot read `{}`: {e}", arg.display()))?;
+        if !meta.is_dir() {
+            files.push(arg.clone());
+            continue;
+        }
+        let entries = std::fs::read_dir(arg)
+            .map_err(|e| format!("cannot read directory `{}`: {e}", arg.display()))?;
+        let mut found = Vec::new();
+        for entry in entries {
+            let path = entry
+                .map_err(|e| format!("cannot read directory `{}`: {e}", arg.display()))?
+                .path();
+            if path.extension().is_some_and(|e| e == "json") && path.is_file() {
+                found.push(path);
+            }
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
+fn count(checked: &[Checked], errors: bool) -> usize {
+    checked
+        .iter()
+        .flat_map(|c| &c.report.diagnostics)
+        .filter(|d| d.is_error() == errors)
+        .count()
+}
+
+fn json_output(checked: &[Checked]) -> String {
+    let diagnostic = |d: &Diagnostic| {
+        let mut o = json!({
+            "rule": d.rule.as_str(),
+            "pointer": d.pointer,
+            "message": d.message,
+            "hint": d.hint,
+        });
+        if let (Some(loc), Value::Object(map)) = (d.location, &mut o) {
+            map.insert("line".to_owned(), loc.line.into());
+            map.insert("column".to_owned(), loc.column.into());
+        }
+        o
+    };
+    let tools: Vec<Value> = checked
+        .iter()
+        .map(|c| {
+            let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+                c.report.diagnostics.iter().partition(|d| d.is_error());
+            json!({
+                "file": c.path.display().to_string(),
+                "name": c.report.name,
+                "errors": errors.into_iter().map(diagnostic).collect::<Vec<_>>(),
+                "warnings": warnings.into_iter().map(diagnostic).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let out = json!({
+        "tools": tools,
+        "summary": {
+            "files": checked.len(),
+            "errors": count(checked, true),
+            "warnings": count(checked, false),
+        }
+    });
+    let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn human_output(checked: &[Checked]) -> String {
+    let mut out = String::new();
+    for c in checked {
+        for d in &c.report.diagnostics {
+            render(&mut out, &c.path, &c.bytes, d);
+        }
+    }
+    let (errors, warnings) = (count(checked, true), count(checked, false));
+    let _ = writeln!(
+        out,
+        "{}: checked {} {}: {} {}, {} {}",
+        if errors > 0 { "error" } else { "ok" },
+        checked.len(),
+        plural(checked.len(), "file"),
+        errors,
+        plural(errors, "error"),
+        warnings,
+        plural(warnings, "warning"),
+    );
+    out
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_owned()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// One diagnostic in rustc's style, with the offending line and a caret under the token.
+fn render(out: &mut String, path: &Path, bytes: &[u8], d: &Diagnostic) {
+    let _ = writeln!(out, "{}[{}]: {}", d.severity, d.rule, d.message);
+    let source = d.location.and_then(|loc| source_line(bytes, loc));
+    let gutter = d
+        .location
+        .map_or(1, |loc| loc.line.to_string().len())
+        .max(1);
+    let pad = " ".repeat(gutter);
+    match d.location {
+        Some(loc) => {
+            let _ = writeln!(
+                out,
+                "{pad}--> {}:{}:{}",
+                path.display(),
+                loc.line,
+                loc.column
+            );
+        }
+        None => {
+            let _ = writeln!(out, "{pad}--> {}", path.display());
+        }
+    }
+    if let (Some(loc), Some((line, width))) = (d.location, source) {
+        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(out, "{} | {line}", loc.line);
+        let _ = writeln!(
+            out,
+            "{pad} | {}{}",
+            " ".repeat(loc.column.saturating_sub(1)),
+            "^".repeat(width)
+        );
+    }
+    if !d.pointer.is_empty() {
+        let _ = writeln!(out, "{pad} = at: {}", d.pointer);
+    }
+    let _ = writeln!(out, "{pad} = help: {}", d.hint);
+    out.push('\n');
+}
+
+/// The text of the location's line (tabs shown as spaces, so columns stay aligned) and
+/// the width of the token that starts at the location.
+fn source_line(bytes: &[u8], loc: Location) -> Option<(String, usize)> {
+    let text = String::from_utf8_lossy(bytes);
+    let line: String = text
+        .lines()
+        .nth(loc.line.checked_sub(1)?)?
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    let rest: Vec<char> = line.chars().skip(loc.column.checked_sub(1)?).collect();
+    let width = match rest.first() {
+        Some('"') => {
+            let mut escaped = false;
+            let mut end = rest.len();
+            for (i, &c) in rest.iter().enumerate().skip(1) {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == '"' {
+                    end = i + 1;
+                    break;
+                }
+            }
+            end
+        }
+        Some('{' | '[') | None => 1,
+        Some(_) => rest
+            .iter()
+            .take_while(|c| !matches!(c, ',' | '}' | ']' | ' '))
+            .count()
+            .max(1),
+    };
+    Some((line, width))
 }

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
+mod lower;
 mod normalize;
+mod result;
 
 /// Check, normalize and inspect neuralis tool packages.
 #[derive(Debug, Parser)]
@@ -26,6 +28,18 @@ enum Command {
     ///
     /// Exit status: 0, or 1 with the diagnostics on stderr when the file fails the checks.
     Normalize(normalize::Args),
+    /// Show what a platform consuming MCP servers makes of one tool file (profile
+    /// `mcp-remote`): the schema lowered to the provider subset, every dropped construct,
+    /// the description as stored, and the name and entitlement checks.
+    ///
+    /// Exit status: 0, 1 when the file is not a JSON object or its name would be refused
+    /// (`remote-name`, `remote-reserved-name`), 2 on usage or I/O errors.
+    Lower(lower::Args),
+    /// Show what the model and what the card would receive from a result, after
+    /// normalization and bounding; warnings go to stderr.
+    ///
+    /// Exit status: 0, or 2 when a file cannot be read or is not JSON.
+    Result(result::Args),
 }
 
 /// Output format shared by the subcommands.
@@ -53,5 +67,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Normalize(args) => normalize::run(&args),
+        Command::Lower(args) => lower::run(&args),
+        Command::Result(args) => result::run(&args),
     }
 }

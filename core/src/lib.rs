@@ -1,16 +1,26 @@
 //! neuralis-core: the tool contract at run time.
 //!
 //! - [`contract`]: every rule id of the contract with its severity, message and hint, the
-//!   [`Diagnostic`](contract::Diagnostic) type, and the checker for any `tools/*.json`.
+//!   [`Diagnostic`] type, and the checker for any `tools/*.json`.
 //! - [`schema`]: open-bag normalization and the canonical writer.
 //! - [`name`]: the wire-safe tool name, with no dependencies.
+//! - [`remote`]: the `mcp-remote` profile: lowering to the provider subset, description
+//!   rewriting, wire names.
+//! - [`catalog`]: the typed `x-neuralis` block and its run-time meanings.
+//! - [`package`]: loading a package's tools (`load_package` behind the `fs` feature).
+//! - [`result`]: tool results: content blocks, normalization, bounding, status, cards, the
+//!   iframe payload.
 //!
 //! The crate works on bytes and values; reading directories sits behind the default
 //! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
 
+pub mod catalog;
 pub mod contract;
 pub mod input;
 pub mod name;
+pub mod package;
+pub mod remote;
+pub mod result;
 pub mod schema;
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};

@@ -1,14 +1,76 @@
 //! The checker: sections 1, 2 and 4 of the contract on one tool file.
+//!
+//! [`check_bytes_with`] reads the file ([`json::read`]: `depth-limit`, `json-syntax`),
+//! then [`check_value`] runs one small function per rule id, each named `check_<rule>`
+//! with a two-line comment (the rule, its reason), in `CONTRACT.md` order:
+//! section 1 here, section 2 in `root` (whose one walk of every subschema serves
+//! `required-undeclared` and `open-object-implicit`), section 4 in `xn`, and the message
+//! helpers (suggestions, value rendering) in `words`.
 
 use serde_json::Value;
 
 use super::diag::Diagnostic;
+use super::json;
+use super::rules::RuleId;
+use crate::name::is_wire_safe_tool_name;
+
+mod root;
+mod words;
+mod xn;
+
+use root::{
+    check_reserved_input_key, check_root_closed, check_root_composition, check_root_type,
+    check_schema_draft, walk_schemas,
+};
+use xn::{
+    Xn, check_askonkeys_duplicate, check_askonkeys_posture, check_askonkeys_too_many,
+    check_askonkeys_undeclared, check_card_type_unmatched, check_category_invalid,
+    check_category_missing, check_defaults_undeclared, check_description_missing,
+    check_hints_contradict, check_presentation_implicit, check_xn_missing, check_xn_recovery_field,
+    check_xn_type, check_xn_unknown_key,
+};
+
+/// The only `$schema` a tool file may declare.
+pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+
+/// Which rule set a file is checked against.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Sections 1, 2 and 4 of the contract: what the platform's package loader enforces.
+    #[default]
+    Neuralis,
+    /// `neuralis` plus section 6: what platforms that consume MCP servers do to a tool
+    /// (see [`crate::remote`]).
+    McpRemote,
+}
+
+impl Profile {
+    /// The profile's name on the command line: `neuralis` or `mcp-remote`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Neuralis => "neuralis",
+            Self::McpRemote => "mcp-remote",
+        }
+    }
+}
 
 /// What the checker knows beyond the file itself.
+///
+/// ```
+/// use neuralis_core::contract::{CheckOptions, Profile};
+/// let options = CheckOptions {
+///     cards: Some(vec!["weather.result".to_owned()]),
+///     profile: Profile::McpRemote,
+/// };
+/// # let _ = options;
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct CheckOptions {
     /// The card types the package declares, when known (`card-type-unmatched`).
     pub cards: Option<Vec<String>>,
+    /// The rule set: the platform's own, or with the `mcp-remote` profile added.
+    pub profile: Profile,
 }
 
 /// Everything the checker found in one file.
@@ -31,29 +93,121 @@ impl Report {
 }
 
 /// Checks the bytes of `tools/<name>.json` with default options.
+///
+/// ```
+/// use neuralis_core::{RuleId, check_bytes};
+/// let report = check_bytes("find", br#"{"type": "object"}"#);
+/// assert!(report.has_errors());
+/// assert!(report.diagnostics.iter().any(|d| d.rule == RuleId::RootClosed));
+/// ```
 #[must_use]
 pub fn check_bytes(name: &str, bytes: &[u8]) -> Report {
     check_bytes_with(name, bytes, &CheckOptions::default())
 }
 
 /// Checks the bytes of `tools/<name>.json`.
+///
+/// A file that cannot be read (`depth-limit`, `json-syntax`) gets that one diagnostic
+/// alone, and no schema. Otherwise every diagnostic of
+/// [`check_value`] gets the line and column of its pointer, and they come in document
+/// order.
 #[must_use]
 pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Report {
-    let schema: Option<Value> = serde_json::from_slice(bytes).ok();
-    let diagnostics = schema
-        .as_ref()
-        .map(|s| check_value(name, s, options))
-        .unwrap_or_default();
-    Report {
-        name: name.to_owned(),
-        diagnostics,
-        schema,
+    match json::read(bytes) {
+        Ok(schema) => {
+            let mut diagnostics = check_value(name, &schema, options);
+            for d in &mut diagnostics {
+                if d.rule != RuleId::ToolName {
+                    d.location = json::locate(bytes, &d.pointer);
+                }
+            }
+            diagnostics.sort_by_key(|d| d.location);
+            Report {
+                name: name.to_owned(),
+                diagnostics,
+                schema: Some(schema),
+            }
+        }
+        Err(diagnostic) => Report {
+            name: name.to_owned(),
+            diagnostics: vec![*diagnostic],
+            schema: None,
+        },
     }
 }
 
-/// Checks an already parsed tool document named `name`.
+/// Checks an already parsed tool document named `name`: every rule of sections 1, 2 and
+/// 4 of `CONTRACT.md` except `duplicate-tool` (a build-time rule), all violations at once,
+/// each with the RFC 6901 pointer of the offending key or value, in a fixed order.
+///
+/// The checks recurse as deep as the value goes: for untrusted input, start from bytes
+/// with [`check_bytes`], which refuses documents deeper than 128 levels first.
+///
+/// ```
+/// use neuralis_core::contract::{CheckOptions, RuleId, check_value};
+/// let schema = serde_json::json!({
+///     "$schema": "http://json-schema.org/draft-07/schema#",
+///     "type": "object",
+///     "additionalProperties": false,
+///     "description": "Look a user up.",
+///     "properties": { "userId": { "type": "string" } },
+///     "x-neuralis": { "annotations": { "category": "read" } }
+/// });
+/// let found = check_value("find_user", &schema, &CheckOptions::default());
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].rule, RuleId::ReservedInputKey);
+/// assert_eq!(found[0].pointer, "/properties/userId");
+/// ```
 #[must_use]
 pub fn check_value(name: &str, schema: &Value, options: &CheckOptions) -> Vec<Diagnostic> {
-    let _ = (name, schema, options);
-    Vec::new()
+    let mut out = Vec::new();
+    check_tool_name(name, &mut out);
+    let Some(root) = schema.as_object() else {
+        out.push(
+            Diagnostic::new(RuleId::JsonSyntax, "")
+                .with_message("the document is not a JSON object"),
+        );
+        return out;
+    };
+    // Section 2: the root schema.
+    check_schema_draft(schema, root, &mut out);
+    check_root_type(root, &mut out);
+    check_root_closed(root, &mut out);
+    check_root_composition(schema, root, &mut out);
+    walk_schemas(schema, &mut out);
+    check_reserved_input_key(root, &mut out);
+    // Section 4: the x-neuralis block.
+    let xn = Xn::of(root);
+    check_xn_missing(root, &mut out);
+    check_xn_recovery_field(&xn, &mut out);
+    check_xn_unknown_key(&xn, &mut out);
+    check_xn_type(root, &xn, &mut out);
+    check_category_missing(&xn, &mut out);
+    check_category_invalid(&xn, &mut out);
+    check_defaults_undeclared(root, &xn, &mut out);
+    check_askonkeys_posture(&xn, &mut out);
+    check_askonkeys_too_many(&xn, &mut out);
+    check_askonkeys_duplicate(&xn, &mut out);
+    check_askonkeys_undeclared(root, &xn, &mut out);
+    check_hints_contradict(&xn, &mut out);
+    check_description_missing(root, &mut out);
+    check_presentation_implicit(&xn, &mut out);
+    check_card_type_unmatched(&xn, options, &mut out);
+    if options.profile == Profile::McpRemote {
+        out.extend(crate::remote::check_profile(name, schema));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Section 1: files and names
+
+// tool-name: the file stem matches `^[a-zA-Z0-9_-]{1,48}$`.
+// Reason: the platform skips a tool whose name is not wire-safe.
+fn check_tool_name(name: &str, out: &mut Vec<Diagnostic>) {
+    if !is_wire_safe_tool_name(name) {
+        out.push(Diagnostic::new(RuleId::ToolName, "").with_message(format!(
+            "tool name `{name}` does not match `^[a-zA-Z0-9_-]{{1,48}}$`"
+        )));
+    }
 }

@@ -2,8 +2,11 @@
 
 mod check;
 mod diag;
+pub mod json;
 pub mod rules;
 
-pub use check::{CheckOptions, Report, check_bytes, check_bytes_with, check_value};
+pub use check::{
+    CheckOptions, DRAFT_07, Profile, Report, check_bytes, check_bytes_with, check_value,
+};
 pub use diag::{Diagnostic, Location, push_pointer};
 pub use rules::{RULES, Rule, RuleId, Severity};

@@ -1,0 +1,212 @@
+//! `neuralis lower`: what a platform that consumes MCP servers makes of one tool.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use neuralis_core::contract::{Diagnostic, Location, RuleId};
+use neuralis_core::remote::{self, Dropped, Lowered, Sanitized};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::Format;
+
+/// Arguments of `neuralis lower`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The tool file (`tools/<name>.json`); the name is the file stem.
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// The description as written and as stored.
+#[derive(Debug, Serialize)]
+struct Description<'a> {
+    original: &'a str,
+    #[serde(flatten)]
+    sanitized: Sanitized,
+}
+
+/// The JSON output.
+#[derive(Debug, Serialize)]
+struct Output<'a> {
+    name: &'a str,
+    schema: &'a Value,
+    dropped: &'a [Dropped],
+    description: Option<Description<'a>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Runs `neuralis lower`.
+pub fn run(args: &Args) -> ExitCode {
+    let bytes = match std::fs::read(&args.file) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("neuralis lower: cannot read `{}`: {e}", args.file.display());
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
+    let schema = match parse(&bytes) {
+        Ok(schema) => schema,
+        Err(diag) => {
+            eprintln!("{}", render(&diag, &args.file.display().to_string()));
+            return ExitCode::FAILURE;
+        }
+    };
+    let name = args
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // The name rules and the entitlement lint; dropped constructs and the description
+    // have their own sections of the output.
+    let mut diagnostics: Vec<Diagnostic> = remote::check_name(&name).into_iter().collect();
+    diagnostics.extend(remote::check_entitlements(&schema));
+    let lowered = remote::lower(&schema);
+    let description = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|original| Description {
+            original,
+            sanitized: remote::sanitize_description(original),
+        });
+
+    let failed = diagnostics.iter().any(Diagnostic::is_error);
+    match args.format {
+        Format::Json => {
+            let out = Output {
+                name: &name,
+                schema: &lowered.schema,
+                dropped: &lowered.dropped,
+                description,
+                diagnostics,
+            };
+            match serde_json::to_string_pretty(&out) {
+                Ok(text) => println!("{text}"),
+                Err(e) => {
+                    eprintln!("neuralis lower: cannot write JSON: {e}");
+                    return ExitCode::from(crate::EXIT_USAGE);
+                }
+            }
+        }
+        Format::Human => {
+            let file = args.file.display().to_string();
+            for diag in &diagnostics {
+                eprintln!("{}", render(diag, &file));
+            }
+            print!("{}", human(&name, &lowered, description.as_ref()));
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The largest file read (`depth-limit`): 4 MiB.
+const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Parses the file as one JSON object, or says why not (`json-syntax`, or `depth-limit`
+/// for a file over 4 MiB or nested past the parser's 128 levels).
+fn parse(bytes: &[u8]) -> Result<Value, Diagnostic> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(
+            Diagnostic::new(RuleId::DepthLimit, "").with_message(format!(
+                "the file is {} bytes, more than 4 MiB",
+                bytes.len()
+            )),
+        );
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(value) if value.is_object() => Ok(value),
+        Ok(_) => Err(Diagnostic::new(RuleId::JsonSyntax, "")
+            .with_message("the file is a JSON value but not an object")),
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
+            Err(Diagnostic::new(RuleId::DepthLimit, "").at(Location {
+                line: e.line(),
+                column: e.column().max(1),
+            }))
+        }
+        Err(e) => Err(Diagnostic::new(RuleId::JsonSyntax, "")
+            .with_message(format!("the file is not one JSON object: {e}"))
+            .at(Location {
+                line: e.line(),
+                // serde_json says column 0 for the end of a line; ours count from 1.
+                column: e.column().max(1),
+            })),
+    }
+}
+
+/// rustc-style text for one diagnostic.
+fn render(diag: &Diagnostic, file: &str) -> String {
+    let mut out = format!("{diag}\n  --> {file}");
+    if let Some(at) = diag.location {
+        let _ = write!(out, ":{}:{}", at.line, at.column);
+    }
+    let _ = write!(out, "\n  = help: {}", diag.hint);
+    out
+}
+
+/// The human report: lowered schema, dropped constructs, description.
+fn human(name: &str, lowered: &Lowered, description: Option<&Description<'_>>) -> String {
+    let mut out = String::new();
+    let schema = serde_json::to_string_pretty(&lowered.schema).unwrap_or_default();
+    let _ = writeln!(out, "`{name}` as the provider subset keeps it:\n{schema}\n");
+
+    let reported = lowered
+        .dropped
+        .iter()
+        .filter(|d| d.reason.is_reported())
+        .count();
+    if lowered.dropped.is_empty() {
+        let _ = writeln!(out, "dropped: nothing");
+    } else {
+        let _ = writeln!(
+            out,
+            "dropped ({}, {reported} reported by `remote-dropped`):",
+            lowered.dropped.len()
+        );
+        let width = lowered
+            .dropped
+            .iter()
+            .map(|d| d.pointer.len())
+            .max()
+            .unwrap_or(0);
+        for d in &lowered.dropped {
+            let pointer = if d.pointer.is_empty() {
+                "\"\""
+            } else {
+                &d.pointer
+            };
+            let mark = if d.reason.is_reported() {
+                "warning"
+            } else {
+                "note"
+            };
+            let _ = writeln!(out, "  {pointer:width$}  {mark}: {}", d.describe());
+        }
+    }
+
+    match description {
+        None => {
+            let _ = writeln!(out, "\ndescription: none");
+        }
+        Some(desc) if desc.sanitized.is_unchanged() => {
+            let _ = writeln!(out, "\ndescription: stored unchanged");
+        }
+        Some(desc) => {
+            let _ = writeln!(
+                out,
+                "\ndescription, as stored (`remote-description`):\n  {:?}\nrewrites:",
+                desc.sanitized.text
+            );
+            for change in &desc.sanitized.changes {
+                let _ = writeln!(out, "  - {change}");
+            }
+        }
+    }
+    out
+}

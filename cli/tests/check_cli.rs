@@ -1,0 +1,218 @@
+//! `neuralis check` end to end: the built binary on fixture directories.
+
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn neuralis(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_neuralis"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+/// Keeps only the keys the output format promises (`hint`, `line`, `column` are extras).
+fn promised(mut v: Value) -> Value {
+    for tool in v["tools"].as_array_mut().expect("tools") {
+        for list in ["errors", "warnings"] {
+            for d in tool[list].as_array_mut().expect("a list") {
+                let d = d.as_object_mut().expect("an object");
+                d.retain(|k, _| matches!(k.as_str(), "rule" | "pointer" | "message"));
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn errors_exit_1_with_the_json_report() {
+    let out = neuralis(&["check", "tests/fixtures/bad", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = json_of(&out);
+    assert_eq!(
+        promised(report.clone()),
+        json!({
+            "tools": [
+                {
+                    "file": "tests/fixtures/bad/assign_task.json",
+                    "name": "assign_task",
+                    "errors": [
+                        {
+                            "rule": "reserved-input-key",
+                            "pointer": "/properties/userId",
+                            "message": "root property `userId` uses a reserved session-context name"
+                        },
+                        {
+                            "rule": "xn-recovery-field",
+                            "pointer": "/x-neuralis/annotations/recoveryMode",
+                            "message": "`recoveryMode` declares recovery posture on the tool, which the platform never reads from a tool"
+                        },
+                        {
+                            "rule": "askonkeys-undeclared",
+                            "pointer": "/x-neuralis/askOnKeys/1",
+                            "message": "`askOnKeys` names `force`, which is not a root property"
+                        }
+                    ],
+                    "warnings": []
+                },
+                {
+                    "file": "tests/fixtures/bad/twice.json",
+                    "name": "twice",
+                    "errors": [
+                        {
+                            "rule": "json-syntax",
+                            "pointer": "",
+                            "message": "invalid JSON: duplicate key `type` in one object"
+                        }
+                    ],
+                    "warnings": []
+                }
+            ],
+            "summary": { "files": 2, "errors": 4, "warnings": 0 }
+        })
+    );
+    // The extras: the line and column of the offending key.
+    let first = &report["tools"][0]["errors"][0];
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(9), Some(5))
+    );
+}
+
+#[test]
+fn warnings_alone_exit_0() {
+    let out = neuralis(&["check", "tests/fixtures/good", "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let report = json_of(&out);
+    assert_eq!(
+        report["summary"],
+        json!({ "files": 3, "errors": 0, "warnings": 1 })
+    );
+    let names: Vec<&str> = report["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, ["catalog_list", "quiet_note", "weather_forecast"]);
+    assert_eq!(
+        report["tools"][1]["warnings"][0]["rule"],
+        "description-missing"
+    );
+}
+
+#[test]
+fn cards_enable_card_type_unmatched() {
+    let file = "tests/fixtures/good/weather_forecast.json";
+    let out = neuralis(&[
+        "check",
+        file,
+        "--format",
+        "json",
+        "--cards",
+        "weather.daily,default",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = json_of(&out);
+    assert_eq!(
+        report["tools"][0]["warnings"][0]["rule"],
+        "card-type-unmatched"
+    );
+    assert_eq!(
+        report["tools"][0]["warnings"][0]["pointer"],
+        "/x-neuralis/ui/cardType"
+    );
+    let out = neuralis(&[
+        "check",
+        file,
+        "--format",
+        "json",
+        "--cards",
+        "weather.result",
+    ]);
+    assert_eq!(json_of(&out)["summary"]["warnings"], 0);
+}
+
+#[test]
+fn human_output_points_at_the_key() {
+    let out = neuralis(&["check", "tests/fixtures/bad"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let expected = "\
+error[reserved-input-key]: root property `userId` uses a reserved session-context name
+ --> tests/fixtures/bad/assign_task.json:9:5
+  |
+9 |     \"userId\": {
+  |     ^^^^^^^^
+  = at: /properties/userId
+";
+    assert!(text.starts_with(expected), "{text}");
+    assert!(
+        text.ends_with("error: checked 2 files: 4 errors, 0 warnings\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn io_and_usage_errors_exit_2() {
+    let out = neuralis(&["check", "tests/fixtures/no_such_dir"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no_such_dir"));
+    assert_eq!(neuralis(&["check"]).status.code(), Some(2));
+    assert_eq!(
+        neuralis(&["check", "tests/fixtures/good", "--format", "xml"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn profile_mcp_remote_adds_the_remote_rules() {
+    let plain = neuralis(&["check", "tests/fixtures/good", "--format", "json"]);
+    let remote = neuralis(&[
+        "check",
+        "tests/fixtures/good",
+        "--format",
+        "json",
+        "--profile",
+        "mcp-remote",
+    ]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(remote.status.code(), Some(0), "warnings only");
+    let rules = |out: &Output| -> Vec<String> {
+        json_of(out)["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .flat_map(|t| t["warnings"].as_array().expect("warnings").clone())
+            .map(|w| w["rule"].as_str().expect("rule").to_owned())
+            .collect()
+    };
+    assert!(!rules(&plain).iter().any(|r| r.starts_with("remote-")));
+    let pointers: Vec<String> = json_of(&remote)["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .flat_map(|t| t["warnings"].as_array().expect("warnings").clone())
+        .filter(|w| w["rule"] == "remote-dropped")
+        .map(|w| w["pointer"].as_str().expect("pointer").to_owned())
+        .collect();
+    assert!(
+        pointers.contains(&"/properties/days/maximum".to_owned()),
+        "{pointers:?}"
+    );
+    let bad = neuralis(&["check", "tests/fixtures/good", "--profile", "nope"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

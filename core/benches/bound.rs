@@ -1,0 +1,102 @@
+//! Bounding 1 MB, 10 MB and 50 MB results against `serde_json::to_vec` of the same value.
+//!
+//! Scenarios per size:
+//! - `to_vec`: serializing the result's wire form, the yardstick;
+//! - `clone`: cloning the parsed result, for reference (the floor of any full copy);
+//! - `bound_default`: the default caps (output about 256 KiB, input mostly unread);
+//! - `bound_half`: arrays uncapped, `structured_bytes` half the input (shrinking does
+//!   real work over half the data);
+//! - `bound_fits`: caps above the input, so everything is measured and copied (the
+//!   worst case: a full copy);
+//! - `bound_owned_fits`: the same caps through `bound_result_owned`, which hands a result
+//!   already within its caps back after one read-only pass (the input clone is setup,
+//!   not timed);
+//! - `bound_text`: a text block of the same size clipped to the default text cap.
+//!
+//! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use neuralis_core::result::{BoundCaps, ToolResult, bound_result, bound_result_owned};
+use serde_json::{Value, json};
+
+/// A result whose `structuredContent` serializes to about `bytes` bytes.
+fn result_of(bytes: usize) -> ToolResult {
+    let item = |i: usize| {
+        json!({
+            "id": i,
+            "name": format!("item-{i}"),
+            "price": 12.5,
+            "active": i.is_multiple_of(2),
+            "tags": ["alpha", "beta", "gamma"],
+            "note": "Lorem ipsum dolor sit amet, \"quoted\" é 😀 consectetur adipiscing elit",
+        })
+    };
+    let per_item = serde_json::to_vec(&item(100_000)).map_or(150, |v| v.len() + 1);
+    let n = bytes / per_item;
+    let items: Vec<Value> = (0..n).map(item).collect();
+    ToolResult::text(format!("{n} items"))
+        .with_structured(json!({"ok": true, "count": n, "items": items}))
+}
+
+fn bench(c: &mut Criterion) {
+    for mb in [1usize, 10, 50] {
+        let bytes = mb * 1_000_000;
+        let result = result_of(bytes);
+        let wire = result.for_ui();
+        let size = serde_json::to_vec(&wire).map_or(0, |v| v.len());
+        let text = ToolResult::text("é😀 lorem ipsum ".repeat(bytes / 20));
+
+        let mut group = c.benchmark_group(format!("bound_{mb}MB"));
+        group.throughput(Throughput::Bytes(size as u64));
+        group.bench_function(BenchmarkId::new("to_vec", size), |b| {
+            b.iter(|| serde_json::to_vec(black_box(&wire)).map(|v| v.len()));
+        });
+        group.bench_function(BenchmarkId::new("clone", size), |b| {
+            b.iter(|| black_box(&result).clone());
+        });
+        let default = BoundCaps::default();
+        group.bench_function(BenchmarkId::new("bound_default", size), |b| {
+            b.iter(|| bound_result(black_box(&result), &default));
+        });
+        let half = BoundCaps {
+            array_len: usize::MAX,
+            structured_bytes: size / 2,
+            ..BoundCaps::default()
+        };
+        group.bench_function(BenchmarkId::new("bound_half", size), |b| {
+            b.iter(|| bound_result(black_box(&result), &half));
+        });
+        let fits = BoundCaps {
+            array_len: usize::MAX,
+            structured_bytes: usize::MAX,
+            ..BoundCaps::default()
+        };
+        group.bench_function(BenchmarkId::new("bound_fits", size), |b| {
+            b.iter(|| bound_result(black_box(&result), &fits));
+        });
+        group.bench_function(BenchmarkId::new("bound_owned_fits", size), |b| {
+            b.iter_batched(
+                || result.clone(),
+                |r| bound_result_owned(r, &fits),
+                criterion::BatchSize::LargeInput,
+            );
+        });
+        let text_wire = text.for_ui();
+        group.bench_function(BenchmarkId::new("to_vec_text", size), |b| {
+            b.iter(|| serde_json::to_vec(black_box(&text_wire)).map(|v| v.len()));
+        });
+        group.bench_function(BenchmarkId::new("bound_text", size), |b| {
+            b.iter(|| bound_result(black_box(&text), &default));
+        });
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = bench
+}
+criterion_main!(benches);

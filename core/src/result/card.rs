@@ -1,0 +1,258 @@
+//! Which card renders a result.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::types::ToolResult;
+use crate::contract::{Diagnostic, RuleId};
+
+/// The card every result can fall back to.
+pub const DEFAULT_CARD: &str = "default";
+
+/// The key of the app marker under `_meta.neuralis`: a result that carries
+/// `_meta.neuralis.card` asks for that card before anything else **(ours)**.
+pub const CARD_MARKER: &str = "card";
+
+/// Where a card type came from, in resolution order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CardSource {
+    /// The result's app marker, `_meta.neuralis.card`.
+    AppMarker,
+    /// The tool's `x-neuralis.ui.cardType`.
+    CardType,
+    /// The tool's `x-neuralis.operation`.
+    Operation,
+    /// `structuredContent.kind`.
+    Kind,
+    /// `structuredContent.type`.
+    Type,
+    /// The tool name.
+    ToolName,
+    /// Nothing matched: the default card.
+    Default,
+}
+
+/// The card a result renders in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CardMatch {
+    /// The card type.
+    pub card: String,
+    /// Which step of the resolution chose it.
+    pub source: CardSource,
+}
+
+/// Resolves a result's card type, first match wins: the app marker on the result
+/// (`_meta.neuralis.card`), the tool's `ui.cardType`, its `operation`,
+/// `structuredContent.kind`, then `.type`, the tool name, then `default`.
+///
+/// A candidate matches when it is a string naming a declared card. With `declared`
+/// `None` (the package's cards are unknown, as in a preview) the first candidate present
+/// wins.
+///
+/// ```
+/// use neuralis_core::result::{CardSource, ToolResult, resolve_card};
+/// use serde_json::json;
+///
+/// let tool = json!({"x-neuralis": {"operation": "weather.forecast", "ui": {"cardType": "weather.result"}}});
+/// let r = ToolResult::json(json!({"kind": "forecast"}));
+/// let m = resolve_card("weather_forecast", &tool, &r, Some(&["forecast"]));
+/// assert_eq!((m.card.as_str(), m.source), ("forecast", CardSource::Kind));
+/// let m = resolve_card("weather_forecast", &tool, &r, Some(&[]));
+/// assert_eq!((m.card.as_str(), m.source), ("default", CardSource::Default));
+/// ```
+#[must_use]
+pub fn resolve_card(
+    tool_name: &str,
+    tool: &Value,
+    result: &ToolResult,
+    declared: Option<&[&str]>,
+) -> CardMatch {
+    let xn = tool.get("x-neuralis");
+    let structured = result.structured_content.as_ref();
+    let candidates: [(Option<&str>, CardSource); 6] = [
+        (
+            result
+                .neuralis_meta()
+                .and_then(|n| n.get(CARD_MARKER))
+                .and_then(Value::as_str),
+            CardSource::AppMarker,
+        ),
+        (
+            xn.and_then(|x| x.get("ui"))
+                .and_then(|u| u.get("cardType"))
+                .and_then(Value::as_str),
+            CardSource::CardType,
+        ),
+        (
+            xn.and_then(|x| x.get("operation")).and_then(Value::as_str),
+            CardSource::Operation,
+        ),
+        (
+            structured
+                .and_then(|s| s.get("kind"))
+                .and_then(Value::as_str),
+            CardSource::Kind,
+        ),
+        (
+            structured
+                .and_then(|s| s.get("type"))
+                .and_then(Value::as_str),
+            CardSource::Type,
+        ),
+        (Some(tool_name), CardSource::ToolName),
+    ];
+    for (candidate, source) in candidates {
+        if let Some(card) = candidate
+            && declared.is_none_or(|d| d.contains(&card))
+        {
+            return CardMatch {
+                card: card.to_owned(),
+                source,
+            };
+        }
+    }
+    CardMatch {
+        card: DEFAULT_CARD.to_owned(),
+        source: CardSource::Default,
+    }
+}
+
+/// A `card-resolution` warning when the tool declares `ui.cardType` but the result
+/// still falls back to the default card (pointer into the tool file).
+#[must_use]
+pub fn check_card(
+    tool_name: &str,
+    tool: &Value,
+    result: &ToolResult,
+    declared: Option<&[&str]>,
+) -> Vec<Diagnostic> {
+    let wanted = tool
+        .get("x-neuralis")
+        .and_then(|x| x.get("ui"))
+        .and_then(|u| u.get("cardType"))
+        .and_then(Value::as_str);
+    let m = resolve_card(tool_name, tool, result, declared);
+    match wanted {
+        Some(card) if m.source == CardSource::Default => vec![
+            Diagnostic::new(RuleId::CardResolution, "/x-neuralis/ui/cardType")
+                .with_message(format!("`ui.cardType` `{card}` names no declared card; the result renders in the default card")),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const ALL: &[&str] = &[
+        "marker",
+        "ui-card",
+        "op",
+        "kind-card",
+        "type-card",
+        "my_tool",
+    ];
+
+    fn tool() -> Value {
+        json!({"x-neuralis": {"operation": "op", "ui": {"cardType": "ui-card"}}})
+    }
+
+    fn result() -> ToolResult {
+        ToolResult::json(json!({"kind": "kind-card", "type": "type-card"}))
+            .with_neuralis_meta("card", json!("marker"))
+    }
+
+    fn source(tool: &Value, r: &ToolResult, declared: &[&str]) -> (String, CardSource) {
+        let m = resolve_card("my_tool", tool, r, Some(declared));
+        (m.card, m.source)
+    }
+
+    #[test]
+    fn app_marker_comes_first() {
+        assert_eq!(
+            source(&tool(), &result(), ALL),
+            ("marker".into(), CardSource::AppMarker)
+        );
+    }
+
+    #[test]
+    fn card_type_next() {
+        assert_eq!(
+            source(&tool(), &result(), &ALL[1..]),
+            ("ui-card".into(), CardSource::CardType)
+        );
+    }
+
+    #[test]
+    fn operation_next() {
+        assert_eq!(
+            source(&tool(), &result(), &ALL[2..]),
+            ("op".into(), CardSource::Operation)
+        );
+    }
+
+    #[test]
+    fn structured_kind_next() {
+        assert_eq!(
+            source(&tool(), &result(), &ALL[3..]),
+            ("kind-card".into(), CardSource::Kind)
+        );
+    }
+
+    #[test]
+    fn structured_type_next() {
+        assert_eq!(
+            source(&tool(), &result(), &ALL[4..]),
+            ("type-card".into(), CardSource::Type)
+        );
+    }
+
+    #[test]
+    fn tool_name_next() {
+        assert_eq!(
+            source(&tool(), &result(), &ALL[5..]),
+            ("my_tool".into(), CardSource::ToolName)
+        );
+    }
+
+    #[test]
+    fn default_last() {
+        assert_eq!(
+            source(&tool(), &result(), &[]),
+            ("default".into(), CardSource::Default)
+        );
+    }
+
+    #[test]
+    fn unknown_catalog_takes_the_first_candidate_present() {
+        let m = resolve_card(
+            "my_tool",
+            &json!({}),
+            &ToolResult::json(json!({"type": "t"})),
+            None,
+        );
+        assert_eq!((m.card.as_str(), m.source), ("t", CardSource::Type));
+    }
+
+    #[test]
+    fn non_string_candidates_are_skipped() {
+        let r = ToolResult::json(json!({"kind": 3, "type": "type-card"}));
+        assert_eq!(
+            source(&json!({}), &r, ALL),
+            ("type-card".into(), CardSource::Type)
+        );
+    }
+
+    #[test]
+    fn unmatched_card_type_is_reported_and_matched_is_not() {
+        let d = check_card("t", &tool(), &ToolResult::text("x"), Some(&["other"]));
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].rule, RuleId::CardResolution);
+        assert_eq!(d[0].pointer, "/x-neuralis/ui/cardType");
+        assert!(check_card("t", &tool(), &ToolResult::text("x"), Some(&["ui-card"])).is_empty());
+    }
+}
