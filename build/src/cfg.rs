@@ -1,0 +1,154 @@
+//! `#[cfg(...)]` as cargo describes the build to a build script: features through
+//! `CARGO_FEATURE_*`, every other option through `CARGO_CFG_*`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Expr, Lit, Meta, Token};
+
+/// The configuration a crate is being built with.
+#[derive(Debug, Clone, Default)]
+pub struct Cfg {
+    /// Enabled features, as written in `Cargo.toml` with `-` and `_` folded to `_` and
+    /// upper-cased (cargo's `CARGO_FEATURE_<NAME>`).
+    features: BTreeSet<String>,
+    /// `CARGO_CFG_<NAME>` values: `unix` → `[""]`, `target_os` → `["linux"]`.
+    options: BTreeMap<String, Vec<String>>,
+}
+
+fn feature_key(name: &str) -> String {
+    name.replace('-', "_").to_uppercase()
+}
+
+impl Cfg {
+    /// The configuration cargo gives the running build script.
+    pub fn from_env() -> Self {
+        Self::from_vars(std::env::vars())
+    }
+
+    /// The configuration described by `(name, value)` pairs in cargo's build-script form.
+    pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Self {
+        let mut cfg = Self::default();
+        for (k, v) in vars {
+            if let Some(f) = k.strip_prefix("CARGO_FEATURE_") {
+                cfg.features.insert(f.to_owned());
+            } else if let Some(o) = k.strip_prefix("CARGO_CFG_") {
+                let values = if v.is_empty() {
+                    vec![String::new()]
+                } else {
+                    v.split(',').map(str::to_owned).collect()
+                };
+                cfg.options.insert(o.to_lowercase(), values);
+            }
+        }
+        cfg
+    }
+
+    /// Turns a feature on.
+    pub fn enable_feature(&mut self, name: &str) {
+        self.features.insert(feature_key(name));
+    }
+
+    /// Whether every `#[cfg]` among `attrs` holds. `cfg(test)` never does: a build
+    /// script runs for the library, whose tests are compiled apart.
+    pub fn is_active(&self, attrs: &[Attribute]) -> bool {
+        attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg"))
+            .all(|a| match &a.meta {
+                Meta::List(list) => list
+                    .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+                    .ok()
+                    .and_then(|p| (p.len() == 1).then(|| self.eval(&p[0])))
+                    .unwrap_or(true),
+                _ => true,
+            })
+    }
+
+    fn eval(&self, meta: &Meta) -> bool {
+        match meta {
+            Meta::Path(p) => {
+                let Some(name) = p.get_ident().map(ToString::to_string) else {
+                    return false;
+                };
+                name != "test" && self.options.contains_key(&name)
+            }
+            Meta::NameValue(nv) => {
+                let Some(name) = nv.path.get_ident().map(ToString::to_string) else {
+                    return false;
+                };
+                let Expr::Lit(syn::ExprLit {
+                    lit: Lit::Str(s), ..
+                }) = &nv.value
+                else {
+                    return false;
+                };
+                let value = s.value();
+                if name == "feature" {
+                    return self.features.contains(&feature_key(&value));
+                }
+                self.options
+                    .get(&name)
+                    .is_some_and(|vs| vs.iter().any(|v| *v == value))
+            }
+            Meta::List(list) => {
+                let Ok(args) =
+                    list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+                else {
+                    return false;
+                };
+                if list.path.is_ident("all") {
+                    args.iter().all(|m| self.eval(m))
+                } else if list.path.is_ident("any") {
+                    args.iter().any(|m| self.eval(m))
+                } else if list.path.is_ident("not") {
+                    args.len() == 1 && !self.eval(&args[0])
+                } else {
+                    false
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn active(cfg: &Cfg, attr: &str) -> bool {
+        let item: syn::ItemStruct = syn::parse_str(&format!("{attr} struct S;")).expect("an item");
+        cfg.is_active(&item.attrs)
+    }
+
+    #[test]
+    fn features_and_options() {
+        let cfg = Cfg::from_vars([
+            ("CARGO_FEATURE_EXTRA_TOOLS".to_owned(), "1".to_owned()),
+            ("CARGO_CFG_UNIX".to_owned(), String::new()),
+            ("CARGO_CFG_TARGET_OS".to_owned(), "linux".to_owned()),
+            (
+                "CARGO_CFG_TARGET_FEATURE".to_owned(),
+                "sse2,fxsr".to_owned(),
+            ),
+        ]);
+        assert!(active(&cfg, r#"#[cfg(feature = "extra-tools")]"#));
+        assert!(active(&cfg, r#"#[cfg(feature = "extra_tools")]"#));
+        assert!(!active(&cfg, r#"#[cfg(feature = "other")]"#));
+        assert!(active(&cfg, r#"#[cfg(not(feature = "other"))]"#));
+        assert!(active(&cfg, "#[cfg(unix)]"));
+        assert!(!active(&cfg, "#[cfg(windows)]"));
+        assert!(!active(&cfg, "#[cfg(test)]"));
+        assert!(active(&cfg, "#[cfg(not(test))]"));
+        assert!(active(&cfg, r#"#[cfg(all(unix, target_os = "linux"))]"#));
+        assert!(!active(&cfg, r#"#[cfg(all(unix, target_os = "macos"))]"#));
+        assert!(active(
+            &cfg,
+            r#"#[cfg(any(windows, target_feature = "fxsr"))]"#
+        ));
+        assert!(active(&cfg, "#[derive(Debug)]"), "no cfg: active");
+        assert!(
+            !active(&cfg, "#[cfg(unix)] #[cfg(windows)]"),
+            "every cfg holds"
+        );
+    }
+}
