@@ -25,6 +25,7 @@ pub mod case;
 pub mod check;
 pub mod render;
 pub mod report;
+pub mod tool;
 pub mod types;
 
 pub use report::Ctxt;

@@ -1,0 +1,276 @@
+//! The handler's signature: which parameter is the input, the context, the abort signal,
+//! and what the return type means. Types are recognised by their last path segment.
+
+use neuralis_core::RuleId;
+use proc_macro2::Span;
+use syn::spanned::Spanned as _;
+use syn::{FnArg, GenericArgument, PathArguments, ReturnType, Signature, Type};
+
+use super::Tool;
+use crate::report::Ctxt;
+
+/// One handler parameter.
+#[derive(Debug, Clone)]
+pub enum Param {
+    /// The input, by value.
+    Input {
+        /// Its type.
+        ty: Type,
+    },
+    /// `&ToolContext`.
+    Context {
+        /// The parameter's span.
+        span: Span,
+    },
+    /// `AbortSignal` (by value or by reference).
+    Abort {
+        /// The parameter's span.
+        span: Span,
+        /// Taken as `&AbortSignal`.
+        by_ref: bool,
+    },
+}
+
+/// What a handler returns, and how it becomes a tool result.
+#[derive(Debug, Clone)]
+pub enum Returns {
+    /// No return type (`()`): refused by `handler-signature`.
+    Missing,
+    /// `ToolResult`, used as is.
+    ToolResult,
+    /// Any other type: a `Serialize` value, which becomes `structuredContent` and a text
+    /// rendering.
+    Value(Box<Type>),
+    /// `Result<T, E>` (also a one-argument `Result<T>` alias): `Ok` as above, `Err` an
+    /// `isError` result with the error's `Display` text.
+    Result {
+        /// What `Ok` holds.
+        ok: Box<Returns>,
+    },
+}
+
+impl Returns {
+    /// Whether the handler returns a `Result`.
+    #[must_use]
+    pub fn is_result(&self) -> bool {
+        matches!(self, Returns::Result { .. })
+    }
+}
+
+fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+        Type::Group(g) => last_segment(&g.elem),
+        Type::Paren(p) => last_segment(&p.elem),
+        _ => None,
+    }
+}
+
+fn is_named(ty: &Type, name: &str) -> bool {
+    last_segment(ty).is_some_and(|s| s.ident == name)
+}
+
+fn returns_of(ty: &Type) -> Returns {
+    if is_named(ty, "ToolResult") {
+        return Returns::ToolResult;
+    }
+    if let Some(seg) = last_segment(ty)
+        && seg.ident == "Result"
+        && let PathArguments::AngleBracketed(args) = &seg.arguments
+        && let Some(GenericArgument::Type(ok)) = args.args.first()
+        && (1..=2).contains(&args.args.len())
+    {
+        let ok = match returns_of(ok) {
+            Returns::Result { .. } | Returns::Missing => Returns::Value(Box::new(ok.clone())),
+            other => other,
+        };
+        return Returns::Result { ok: Box::new(ok) };
+    }
+    if let Type::Tuple(t) = ty
+        && t.elems.is_empty()
+    {
+        return Returns::Missing;
+    }
+    Returns::Value(Box::new(ty.clone()))
+}
+
+// handler-signature: the toolkit calls the handler with the deserialized input, and
+// optionally the call context and the abort signal; anything else it cannot supply.
+pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
+    let bad = |tokens: &dyn quote::ToTokens, msg: &str| {
+        cx.error(RuleId::HandlerSignature, tokens, msg);
+    };
+    if let Some(c) = &sig.constness {
+        bad(c, "a tool handler cannot be a `const fn`");
+    }
+    if let syn::Safety::Unsafe(u) = &sig.safety {
+        bad(
+            u,
+            "a tool handler cannot be `unsafe`: the toolkit calls it from safe code",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        bad(abi, "a tool handler cannot have an `extern` ABI");
+    }
+    if let Some(v) = &sig.variadic {
+        bad(v, "a tool handler cannot be variadic");
+    }
+    if !sig.generics.params.is_empty() {
+        bad(
+            &sig.generics.params,
+            "a tool handler cannot be generic: the dispatch table needs one concrete function",
+        );
+    }
+    for arg in &sig.inputs {
+        let ty = match arg {
+            FnArg::Receiver(r) => {
+                bad(
+                    r,
+                    "a tool handler is a free function, not a method: remove `self`",
+                );
+                continue;
+            }
+            FnArg::Typed(t) => &*t.ty,
+        };
+        let param = match ty {
+            Type::Reference(r) if is_named(&r.elem, "ToolContext") => {
+                if let Some(m) = &r.mutability {
+                    bad(
+                        m,
+                        "the call context is shared: take `&ToolContext`, not `&mut`",
+                    );
+                }
+                Param::Context { span: ty.span() }
+            }
+            t if is_named(t, "ToolContext") => {
+                bad(t, "take the call context by reference: `&ToolContext`");
+                Param::Context { span: ty.span() }
+            }
+            Type::Reference(r) if is_named(&r.elem, "AbortSignal") => {
+                if let Some(m) = &r.mutability {
+                    bad(
+                        m,
+                        "take the abort signal as `AbortSignal` or `&AbortSignal`",
+                    );
+                }
+                Param::Abort {
+                    span: ty.span(),
+                    by_ref: true,
+                }
+            }
+            t if is_named(t, "AbortSignal") => Param::Abort {
+                span: ty.span(),
+                by_ref: false,
+            },
+            Type::Reference(r) => {
+                bad(
+                    r,
+                    "take the input by value: the toolkit deserializes it for this call and hands it over",
+                );
+                Param::Input {
+                    ty: (*r.elem).clone(),
+                }
+            }
+            Type::ImplTrait(t) => {
+                bad(
+                    t,
+                    "the input needs a concrete type that derives `ToolInput`",
+                );
+                continue;
+            }
+            t => Param::Input { ty: t.clone() },
+        };
+        let dup = |what: &str| {
+            tool.params.iter().any(|p| match (p, &param) {
+                (Param::Context { .. }, Param::Context { .. })
+                | (Param::Abort { .. }, Param::Abort { .. }) => true,
+                (Param::Input { .. }, Param::Input { .. }) => what == "input",
+                _ => false,
+            })
+        };
+        let taken = match &param {
+            Param::Input { .. } => dup("input"),
+            _ => dup(""),
+        };
+        if taken {
+            bad(
+                arg,
+                match &param {
+                    Param::Input { .. } => {
+                        "a tool handler takes one input: put every argument in the input struct"
+                    }
+                    Param::Context { .. } => "the call context is taken twice",
+                    Param::Abort { .. } => "the abort signal is taken twice",
+                },
+            );
+            continue;
+        }
+        if let Param::Input { ty } = &param {
+            tool.input = Some(ty.clone());
+        }
+        tool.params.push(param);
+    }
+    if tool.input.is_none() {
+        cx.error(
+            RuleId::HandlerSignature,
+            &sig.ident,
+            "a tool handler takes its input by value: add a parameter whose type derives `ToolInput`",
+        );
+    }
+    tool.returns = match &sig.output {
+        ReturnType::Default => Returns::Missing,
+        ReturnType::Type(_, ty) => returns_of(ty),
+    };
+    if let Returns::Missing = tool.returns {
+        let tokens: &dyn quote::ToTokens = match &sig.output {
+            ReturnType::Default => &sig.ident,
+            ReturnType::Type(_, ty) => ty,
+        };
+        bad(
+            tokens,
+            "a tool handler returns its result: a `ToolResult`, a `Serialize` value, or a `Result` of either",
+        );
+    }
+    if let ReturnType::Type(_, ty) = &sig.output
+        && let Type::ImplTrait(t) = &**ty
+    {
+        bad(
+            t,
+            "name the return type: the toolkit decides from it how the value becomes a result",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ret(ty: Type) -> Returns {
+        returns_of(&ty)
+    }
+
+    #[test]
+    fn return_kinds() {
+        assert!(matches!(
+            ret(syn::parse_quote!(ToolResult)),
+            Returns::ToolResult
+        ));
+        assert!(matches!(
+            ret(syn::parse_quote!(neuralis::ToolResult)),
+            Returns::ToolResult
+        ));
+        assert!(matches!(
+            ret(syn::parse_quote!(Forecast)),
+            Returns::Value(_)
+        ));
+        assert!(matches!(ret(syn::parse_quote!(())), Returns::Missing));
+        let Returns::Result { ok } = ret(syn::parse_quote!(Result<ToolResult, String>)) else {
+            panic!("a result");
+        };
+        assert!(matches!(*ok, Returns::ToolResult));
+        let Returns::Result { ok } = ret(syn::parse_quote!(anyhow::Result<Vec<u8>>)) else {
+            panic!("a result");
+        };
+        assert!(matches!(*ok, Returns::Value(_)));
+    }
+}

@@ -1,0 +1,204 @@
+//! `#[tool(...)]`: the grammar, the x-neuralis block, every error at once.
+#![allow(missing_docs)]
+
+use neuralis_syntax::Ctxt;
+use neuralis_syntax::tool::{Param, Returns, Tool, parse_tool};
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::Value;
+use syn::{ItemFn, parse_quote};
+
+fn parse(args: TokenStream, item: &ItemFn) -> (Option<Tool>, Vec<String>) {
+    let cx = Ctxt::new();
+    let tool = parse_tool(&cx, args, item);
+    let errors = cx
+        .check()
+        .err()
+        .map(|e| e.into_iter().map(|e| e.to_string()).collect())
+        .unwrap_or_default();
+    (tool, errors)
+}
+
+fn rules(args: TokenStream, item: &ItemFn) -> Vec<String> {
+    parse(args, item)
+        .1
+        .iter()
+        .map(|e| e.split(':').next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+fn handler() -> ItemFn {
+    parse_quote! {
+        /// Does a thing.
+        fn do_thing(input: Input) -> ToolResult { todo!() }
+    }
+}
+
+fn seed_block(path: &str) -> Value {
+    let text = std::fs::read_to_string(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR")))
+        .expect("the seed example");
+    let file: Value = serde_json::from_str(&text).expect("json");
+    file["x-neuralis"].clone()
+}
+
+#[test]
+fn weather_forecast_block_is_the_seeds() {
+    let item: ItemFn = parse_quote! {
+        /// Forecast the weather for a city over the next few days.
+        pub async fn weather_forecast(input: WeatherForecast, cx: &ToolContext) -> ToolResult { todo!() }
+    };
+    let (tool, errors) = parse(
+        quote! {
+            family = "weather", operation = "weather.forecast", transport = "embedded",
+            defaults(days = 3),
+            annotations(title = "Weather Forecast", read_only, destructive = false,
+                        category = "network", estimated_duration_ms = 2000),
+            ui(presentation = "card", card_type = "weather.result", icon = "cloud-sun"),
+            requires(features("weather.read")),
+        },
+        &item,
+    );
+    assert_eq!(errors, Vec::<String>::new());
+    let tool = tool.expect("a model");
+    let block = tool.x_neuralis();
+    let seed = seed_block("examples/weather/tools/weather_forecast.json");
+    assert_eq!(block, seed);
+    // Key for key, in the seed's order.
+    assert_eq!(block.to_string(), seed.to_string());
+    assert_eq!(
+        tool.description().as_deref(),
+        Some("Forecast the weather for a city over the next few days.")
+    );
+    assert!(tool.is_async && tool.takes_context() && !tool.takes_abort());
+    assert!(matches!(tool.returns, Returns::ToolResult));
+    assert!(matches!(tool.params[0], Param::Input { .. }));
+}
+
+#[test]
+fn every_error_at_once() {
+    let item: ItemFn = parse_quote! {
+        fn do_thing(input: Input, abort: AbortSignal) {}
+    };
+    let got = rules(
+        quote! {
+            name = "has space",
+            colour = "red",
+            recovery_mode = "retry",
+            annotations(category = "reed", readOnlyHint, estimated_duration_ms = -1),
+            ui(presentation = "modal"),
+            ask_on_keys("a", "a"),
+        },
+        &item,
+    );
+    assert_eq!(
+        got,
+        [
+            "xn-unknown-key",
+            "xn-recovery-field",
+            "xn-unknown-key",
+            "xn-type",
+            "xn-type",
+            "handler-signature",
+            "tool-name",
+            "category-invalid",
+            "askonkeys-posture",
+            "askonkeys-duplicate",
+            "cancellable-signal",
+        ]
+    );
+}
+
+#[test]
+fn did_you_mean() {
+    let (_, errors) = parse(
+        quote!(annotations(category = "read", readOnlyHint, destructve)),
+        &handler(),
+    );
+    assert!(errors[0].contains("did you mean `read_only`"), "{errors:?}");
+    assert!(
+        errors[1].contains("did you mean `destructive`"),
+        "{errors:?}"
+    );
+    let (_, errors) = parse(quote!(category = "read"), &handler());
+    assert!(
+        errors[0].contains("`category` belongs in `annotations(...)`"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn askonkeys_limits_both_ways() {
+    let eight = quote! {
+        annotations(destructive, category = "machine"),
+        ask_on_keys(a, b, c, d, e, f, g, h),
+    };
+    assert_eq!(rules(eight, &handler()), Vec::<String>::new());
+    let nine = quote! {
+        annotations(destructive, category = "machine"),
+        ask_on_keys(a, b, c, d, e, f, g, h, i),
+    };
+    assert_eq!(rules(nine, &handler()), ["askonkeys-too-many"]);
+    let read = quote! {
+        annotations(destructive, category = "read"),
+        ask_on_keys(a),
+    };
+    assert_eq!(rules(read, &handler()), ["askonkeys-posture"]);
+}
+
+#[test]
+fn category_missing_and_cancellable() {
+    assert_eq!(rules(quote!(), &handler()), ["category-missing"]);
+    assert_eq!(
+        rules(
+            quote!(annotations(category = "read", cancellable)),
+            &handler()
+        ),
+        ["cancellable-signal"]
+    );
+    let item: ItemFn = parse_quote! {
+        fn do_thing(input: Input, cx: &ToolContext, abort: AbortSignal) -> Result<Out, Error> { todo!() }
+    };
+    assert_eq!(
+        rules(quote!(annotations(category = "read", cancellable)), &item),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn handler_signatures() {
+    let bad: [ItemFn; 5] = [
+        parse_quote!(
+            fn f(&self, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(input: &Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(a: A, b: B) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(cx: &ToolContext) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f<T>(input: T) -> ToolResult {
+                todo!()
+            }
+        ),
+    ];
+    for item in &bad {
+        assert_eq!(
+            rules(quote!(annotations(category = "read")), item),
+            ["handler-signature"],
+            "{}",
+            quote!(#item)
+        );
+    }
+}
