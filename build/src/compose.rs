@@ -244,7 +244,6 @@ impl<'k> Composer<'k> {
 
     fn root_locations(&self, def: usize, out: &mut Vec<(String, Loc)>) {
         let t = &self.krate.types[def];
-        out.push((String::new(), self.loc(t.module, t.ident.span())));
         let TypeItem::Data(di, _) = &t.item else {
             return;
         };

@@ -317,11 +317,9 @@ impl Builder {
                     extra_files.append(&mut composer.extra_files);
                     let diags = check_value(name, &doc, &options);
                     let locate = |pointer: &str| -> Loc {
-                        if pointer.starts_with("/x-neuralis") {
-                            return d.decl.attr_loc.clone();
-                        }
                         locations
                             .iter()
+                            .chain(&d.decl.locations)
                             .filter(|(p, _)| {
                                 pointer == p
                                     || (pointer.starts_with(p.as_str())

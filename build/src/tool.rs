@@ -1,8 +1,11 @@
 //! A `#[tool]` handler as the emitter needs it, read with the syntax crate's model.
 
-use proc_macro2::TokenStream;
+use neuralis_syntax::Ctxt;
+use neuralis_syntax::tool::parse_tool;
+use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
-use syn::{FnArg, Meta, Pat, Type};
+use syn::spanned::Spanned as _;
+use syn::{Meta, Type};
 
 use crate::diag::Loc;
 use crate::discover::ToolFn;
@@ -16,8 +19,8 @@ pub struct ToolDecl {
     pub handler: syn::Ident,
     /// Where the name is decided.
     pub name_loc: Loc,
-    /// The `#[tool(...)]` attribute, for diagnostics of `x-neuralis`.
-    pub attr_loc: Loc,
+    /// Where the keys of `x-neuralis` are written, by JSON pointer.
+    pub locations: Vec<(String, Loc)>,
     /// The input type as written.
     pub input: Option<Type>,
     /// The handler's doc comment, when literal.
@@ -44,22 +47,90 @@ fn args(tf: &ToolFn) -> TokenStream {
     }
 }
 
-/// Reads a handler's `#[tool(...)]`.
+/// Reads a handler's `#[tool(...)]` with the model the macro uses.
 pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
     let loc = |span| Loc { file, span };
-    let ident = &tf.func.sig.ident;
-    let _ = args(tf);
-    let input = tf.func.sig.inputs.iter().find_map(|a| match a {
-        FnArg::Typed(t) if matches!(&*t.pat, Pat::Ident(_)) => Some((*t.ty).clone()),
-        _ => None,
-    });
+    let cx = Ctxt::new();
+    let tool = parse_tool(&cx, args(tf), &tf.func);
+    if let Err(e) = cx.check() {
+        let name = tool
+            .as_ref()
+            .map_or_else(|| tf.func.sig.ident.to_string(), |t| t.name.value.clone());
+        let first = e.into_iter().next();
+        return Err(Rejected {
+            name,
+            reason: first
+                .as_ref()
+                .map(|e| e.to_string().lines().next().unwrap_or_default().to_owned())
+                .unwrap_or_default(),
+            loc: loc(first.map_or_else(|| tf.attr.span(), |e| e.span())),
+        });
+    }
+    let Some(tool) = tool else {
+        return Err(Rejected {
+            name: tf.func.sig.ident.to_string(),
+            reason: "the `#[tool]` arguments do not parse".into(),
+            loc: loc(tf.attr.span()),
+        });
+    };
+    let mut locations = vec![("/x-neuralis".to_owned(), loc(tf.attr.path().span()))];
+    let mut at = |pointer: &str, span: Option<Span>| {
+        if let Some(span) = span {
+            locations.push((pointer.to_owned(), loc(span)));
+        }
+    };
+    let a = &tool.annotations;
+    at("/x-neuralis/family", tool.family.as_ref().map(|v| v.span));
+    at(
+        "/x-neuralis/operation",
+        tool.operation.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/transport",
+        tool.transport.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/defaults",
+        tool.defaults.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/askOnKeys",
+        tool.ask_on_keys.as_ref().map(|v| v.span),
+    );
+    at("/x-neuralis/annotations", a.span);
+    at(
+        "/x-neuralis/annotations/title",
+        a.title.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/annotations/readOnlyHint",
+        a.read_only.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/annotations/destructiveHint",
+        a.destructive.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/annotations/category",
+        a.category.as_ref().map(|v| v.span),
+    );
+    at("/x-neuralis/ui", tool.ui.span);
+    at(
+        "/x-neuralis/ui/cardType",
+        tool.ui.card_type.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/ui/presentation",
+        tool.ui.presentation.as_ref().map(|v| v.span),
+    );
+    at("/x-neuralis/requires", tool.requires.span);
     Ok(ToolDecl {
-        name: ident.to_string(),
-        handler: ident.clone(),
-        name_loc: loc(ident.span()),
-        attr_loc: loc(tf.attr.pound_token.span),
-        input,
-        docs: neuralis_syntax::attr::docs::Docs::from_attrs(&tf.func.attrs),
-        x_neuralis: serde_json::json!({ "annotations": { "category": "read" } }),
+        x_neuralis: tool.x_neuralis(),
+        name: tool.name.value.clone(),
+        name_loc: loc(tool.name.span),
+        handler: tool.ident.clone(),
+        input: tool.input.clone(),
+        docs: tool.docs.clone(),
+        locations,
     })
 }
