@@ -374,6 +374,11 @@ impl Builder {
                         Produced {
                             text: to_canonical_string(&doc),
                             handler: handler_path(&krate, module, &d.decl.handler),
+                            descriptor: format!(
+                                "{}::{}",
+                                krate.module_name(module),
+                                table::descriptor_ident(&d.decl.handler)
+                            ),
                         },
                     );
                 }
@@ -447,6 +452,8 @@ struct Indexed {
 pub(crate) struct Produced {
     pub(crate) text: String,
     pub(crate) handler: String,
+    /// The path of the `ToolDescriptor` that `#[tool]` puts beside the handler.
+    pub(crate) descriptor: String,
 }
 
 fn pointer_note(pointer: &str) -> String {
