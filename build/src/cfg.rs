@@ -89,7 +89,7 @@ impl Cfg {
                 }
                 self.options
                     .get(&name)
-                    .is_some_and(|vs| vs.iter().any(|v| *v == value))
+                    .is_some_and(|vs| vs.contains(&value))
             }
             Meta::List(list) => {
                 let Ok(args) =

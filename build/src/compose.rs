@@ -307,7 +307,7 @@ impl<'k> Composer<'k> {
             .collect();
         match self.krate.resolve_type(scope.module, &segments) {
             Found::Type(t) => Ok((t, args)),
-            Found::NotFound => Err(self.unresolved(
+            Found::Missing => Err(self.unresolved(
                 ty,
                 site,
                 "no type of this crate has that name, and the build script reads only this crate's source",

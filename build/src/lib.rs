@@ -43,6 +43,11 @@
 //! It also writes `neuralis_package.rs` to `OUT_DIR`, brought in by
 //! `neuralis::package!()`: the table of tool names, handler paths and the emitted files.
 
+#![allow(
+    clippy::needless_doctest_main,
+    reason = "the examples are whole build scripts"
+)]
+
 mod cfg;
 mod compose;
 mod diag;
@@ -112,7 +117,7 @@ pub struct Error {
     /// The errors, one per entry, each with its location and help.
     pub messages: Vec<String>,
     /// What the run did besides (the `cargo:` lines are printed before the error).
-    pub summary: Summary,
+    pub summary: Box<Summary>,
 }
 
 impl fmt::Display for Error {
@@ -247,7 +252,7 @@ impl Builder {
                         messages: vec![
                             "neuralis-build: `CARGO_MANIFEST_DIR` is not set: call `emit()` from a build script, or set `Builder::manifest_dir`".into(),
                         ],
-                        summary: Summary::default(),
+                        summary: Box::default(),
                     });
                 }
             },
@@ -612,7 +617,7 @@ impl Run {
         } else {
             Err(Error {
                 messages: self.errors,
-                summary: self.summary,
+                summary: Box::new(self.summary),
             })
         }
     }

@@ -15,7 +15,7 @@ pub enum Found {
     /// The type at this index of [`Crate::types`].
     Type(usize),
     /// Nothing in this crate (another crate's type, or a typo).
-    NotFound,
+    Missing,
     /// Found by name only, in several places.
     Ambiguous(Vec<usize>),
 }
@@ -28,12 +28,12 @@ impl Crate {
             return Found::Type(t);
         }
         let Some(last) = path.last() else {
-            return Found::NotFound;
+            return Found::Missing;
         };
         // A path into another crate (`chrono::NaiveDate`) never falls back to a local
         // namesake.
         if path.len() > 1 && self.module_at(module, &path[..1], 0).is_none() {
-            return Found::NotFound;
+            return Found::Missing;
         }
         let candidates: Vec<usize> = self
             .types
@@ -43,7 +43,7 @@ impl Crate {
             .map(|(i, _)| i)
             .collect();
         match candidates.len() {
-            0 => Found::NotFound,
+            0 => Found::Missing,
             1 => Found::Type(candidates[0]),
             _ => Found::Ambiguous(candidates),
         }
@@ -199,11 +199,11 @@ mod tests {
         assert_eq!(r(root, "Deep"), "crate::b::inner::Deep", "unique name");
         assert!(matches!(k.resolve_type(a, &segs("Deep")), Found::Type(_)));
         match k.resolve_type(a, &segs("other::Item")) {
-            Found::NotFound => {}
+            Found::Missing => {}
             other => panic!("another crate's path must not fall back: {other:?}"),
         }
         match k.resolve_type(a, &segs("Missing")) {
-            Found::NotFound => {}
+            Found::Missing => {}
             other => panic!("{other:?}"),
         }
         // `Item` from the root: not there by path (the root has `Renamed`), two by name.
@@ -233,6 +233,6 @@ mod tests {
             ("src/a.rs", "pub use super::b::*;"),
             ("src/b.rs", "pub use super::a::*;"),
         ]);
-        assert_eq!(k.resolve_type(0, &segs("a::Nothing")), Found::NotFound);
+        assert_eq!(k.resolve_type(0, &segs("a::Nothing")), Found::Missing);
     }
 }
