@@ -4,7 +4,8 @@
 //! contract as data, the checker for any `tools/*.json`, normalization and the canonical
 //! writer. The compile-time half comes with the `derive` feature (on by default):
 //! [`macro@ToolInput`] derives a type's schema exactly as serde reads it (see
-//! [`derive_reference`]); `#[tool]` follows.
+//! [`derive_reference`]); [`macro@tool`] declares a tool on its handler (see
+//! [`tool_reference`]).
 //!
 //! ```
 //! let bytes = br#"{
@@ -32,10 +33,25 @@ pub use neuralis_macros::ToolInput;
 #[doc = include_str!("../docs/derive.md")]
 pub mod derive_reference {}
 
+/// Declares a tool on its handler: the `x-neuralis` block in Rust form, checked when the
+/// crate compiles.
+///
+/// See [the attribute reference](crate::tool_reference).
+#[cfg(feature = "derive")]
+pub use neuralis_macros::tool;
+
+pub use neuralis_core::result::ToolResult;
+pub use neuralis_core::tool::{AbortSignal, ToolContext};
+
+#[cfg(feature = "derive")]
+#[doc = include_str!("../docs/tool.md")]
+pub mod tool_reference {}
+
 // Not public API: the paths `#[derive(ToolInput)]` expands to.
 #[doc(hidden)]
 pub mod __private {
     pub use neuralis_core::input::private::*;
+    pub use neuralis_core::tool::private::*;
     pub use std::borrow::Cow;
 }
 

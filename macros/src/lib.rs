@@ -1,10 +1,11 @@
-//! Implementation detail of the `neuralis` crate: `#[derive(ToolInput)]`.
+//! Implementation detail of the `neuralis` crate: `#[derive(ToolInput)]` and `#[tool]`.
 //!
 //! Use the derive through `neuralis::ToolInput`; this crate's output names paths
 //! under `::neuralis::__private`, which only the facade provides.
 
 mod expand;
 mod fallback;
+mod tool;
 
 use proc_macro::TokenStream;
 
@@ -13,6 +14,12 @@ use proc_macro::TokenStream;
 pub fn derive_tool_input(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()
+}
+
+/// Declares a tool on its handler. See `neuralis::tool` for the reference.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    tool::tool(args.into(), item.into()).into()
 }
 
 #[cfg(test)]

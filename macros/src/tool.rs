@@ -1,0 +1,235 @@
+//! `#[tool(...)]`: the handler, kept as written, plus a hidden `ToolDescriptor` static
+//! the dispatch table names, plus `const` assertions for the rules that need the input
+//! type's root keys.
+
+use neuralis_syntax::Ctxt;
+use neuralis_syntax::attr::docs::DocPart;
+use neuralis_syntax::tool::{Param, Returns, Tool, parse_tool};
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens as _, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+use syn::{Ident, ItemFn, Visibility};
+
+/// The name of the descriptor static beside a handler.
+pub(crate) fn descriptor_ident(handler: &Ident) -> Ident {
+    let name = handler.to_string();
+    let name = name.strip_prefix("r#").unwrap_or(&name);
+    format_ident!("__neuralis_tool_{}", name, span = handler.span())
+}
+
+pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item_fn: ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let msg = format!(
+                "{}: `#[tool]` goes on a function: the handler of the tool\n= help: {}",
+                neuralis_core::RuleId::HandlerSignature,
+                neuralis_core::RuleId::HandlerSignature.rule().hint
+            );
+            let err = syn::Error::new(Span::call_site(), msg).to_compile_error();
+            return quote!(#err #item);
+        }
+    };
+    let cx = Ctxt::new();
+    let tool = parse_tool(&cx, args, &item_fn);
+    match (cx.check(), tool) {
+        (Ok(()), Some(tool)) => expand(&item_fn, &tool),
+        (Err(e), tool) => fallback(&item_fn, tool.as_ref(), &e),
+        (Ok(()), None) => fallback(
+            &item_fn,
+            None,
+            &syn::Error::new(Span::call_site(), "bug in neuralis-macros, please report"),
+        ),
+    }
+}
+
+fn private_path(tool: Option<&Tool>) -> TokenStream {
+    let krate = tool
+        .and_then(|t| t.krate.as_ref())
+        .map_or_else(|| quote!(::neuralis), |k| k.value.to_token_stream());
+    quote!(#krate::__private)
+}
+
+/// The descriptor's visibility: the handler's, at least `pub(crate)` so that the
+/// package's dispatch table can name it.
+fn descriptor_vis(vis: &Visibility) -> TokenStream {
+    match vis {
+        Visibility::Inherited => quote!(pub(crate)),
+        other => other.to_token_stream(),
+    }
+}
+
+/// The errors, the handler as written, and a descriptor that calls nothing, so the rest
+/// of the crate (and the dispatch table) still type-checks.
+fn fallback(item: &ItemFn, tool: Option<&Tool>, error: &syn::Error) -> TokenStream {
+    let errors = error.to_compile_error();
+    let p = private_path(tool);
+    let ident = descriptor_ident(&item.sig.ident);
+    let vis = descriptor_vis(&item.vis);
+    let name = tool.map_or_else(|| item.sig.ident.to_string(), |t| t.name.value.clone());
+    quote! {
+        #errors
+        #item
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, dead_code)]
+        #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
+            name: #name,
+            x_neuralis: "{}",
+            description: &[],
+            schema: #p::no_schema,
+            root_keys: &[],
+            cancellable: false,
+            handler: #p::Handler::Sync(#p::unavailable),
+        };
+    }
+}
+
+/// A message usable as the literal of a `const` `assert!`.
+fn const_message(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
+}
+
+fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
+    let p = private_path(Some(tool));
+    let Some(input) = &tool.input else {
+        // `parse_tool` reports a missing input; no error means there is one.
+        return fallback(
+            item,
+            Some(tool),
+            &syn::Error::new(Span::call_site(), "bug in neuralis-macros, please report"),
+        );
+    };
+    let handler = &tool.ident;
+    let ident = descriptor_ident(handler);
+    let vis = descriptor_vis(&tool.vis);
+    let name = &tool.name.value;
+    let x_neuralis = tool.x_neuralis().to_string();
+    let docs = tool.docs.parts.iter().map(|part| match part {
+        DocPart::Text(t) => quote!(#t),
+        DocPart::Expr(e) => e.clone(),
+    });
+    let cancellable = tool.is_cancellable();
+    let args = tool.params.iter().map(|param| match param {
+        Param::Input { .. } => quote!(__input),
+        Param::Context { .. } => quote!(__cx),
+        Param::Abort { by_ref: false, .. } => quote!(#p::abort_signal(__cx)),
+        Param::Abort { by_ref: true, .. } => quote!(&#p::abort_signal(__cx)),
+    });
+    let call = quote!(#handler(#(#args),*));
+    let output = match &item.sig.output {
+        syn::ReturnType::Type(_, ty) => ty.span(),
+        syn::ReturnType::Default => handler.span(),
+    };
+    let convert = convert(&p, &tool.returns, output);
+    let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args)?);
+    let adapter = if tool.is_async {
+        quote! {
+            #p::Handler::Async({
+                fn __neuralis_call<'a>(
+                    __args: #p::Value,
+                    __cx: &'a #p::ToolContext,
+                ) -> #p::BoxFuture<'a, ::core::result::Result<#p::ToolResult, #p::CallError>> {
+                    #p::boxed(async move {
+                        let __input = #deserialize;
+                        let __out = #call.await;
+                        ::core::result::Result::Ok(#convert)
+                    })
+                }
+                __neuralis_call
+            })
+        }
+    } else {
+        quote! {
+            #p::Handler::Sync({
+                fn __neuralis_call(
+                    __args: #p::Value,
+                    __cx: &#p::ToolContext,
+                ) -> ::core::result::Result<#p::ToolResult, #p::CallError> {
+                    let __input = #deserialize;
+                    let __out = #call;
+                    ::core::result::Result::Ok(#convert)
+                }
+                __neuralis_call
+            })
+        }
+    };
+    let asserts = asserts(&p, tool, input);
+    quote! {
+        #item
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, dead_code)]
+        #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
+            name: #name,
+            x_neuralis: #x_neuralis,
+            description: &[#(#docs),*],
+            schema: #p::root_schema::<#input>,
+            root_keys: <#input as #p::ToolInput>::ROOT_KEYS,
+            cancellable: #cancellable,
+            handler: #adapter,
+        };
+        #asserts
+    }
+}
+
+/// `__out` as a `ToolResult`, by what the handler returns.
+fn convert(p: &TokenStream, returns: &Returns, span: Span) -> TokenStream {
+    fn ok(p: &TokenStream, returns: &Returns, value: &TokenStream, span: Span) -> TokenStream {
+        match returns {
+            Returns::ToolResult => value.clone(),
+            _ => quote_spanned!(span=> #p::serialize_result(&#value)),
+        }
+    }
+    match returns {
+        Returns::Result { ok: inner } => {
+            let value = ok(p, inner, &quote!(__v), span);
+            let err = quote_spanned!(span=> #p::error_result(&__e));
+            quote! {
+                match __out {
+                    ::core::result::Result::Ok(__v) => #value,
+                    ::core::result::Result::Err(__e) => #err,
+                }
+            }
+        }
+        other => ok(p, other, &quote!(__out), span),
+    }
+}
+
+/// `askonkeys-undeclared` and `defaults-undeclared`: each key is a root property of the
+/// input, after serde renaming and flatten, even when the input type is defined in
+/// another module or crate.
+fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
+    let ty_name = input
+        .to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",");
+    let keys = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_KEYS);
+    let mut out = Vec::new();
+    for key in tool.ask_on_keys.iter().flat_map(|k| k.value.iter()) {
+        let message = const_message(&format!(
+            "askonkeys-undeclared: `ask_on_keys` names `{}`, which is not a root property of `{ty_name}`\n= help: {}",
+            key.value,
+            neuralis_core::RuleId::AskonkeysUndeclared.rule().hint
+        ));
+        let name = &key.value;
+        out.push(quote_spanned! {key.span=>
+            ::core::assert!(#p::has_root_key(#keys, #name), #message);
+        });
+    }
+    for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
+        let message = const_message(&format!(
+            "defaults-undeclared: `defaults` gives `{}`, which is not a root property of `{ty_name}`\n= help: default a root property by its serde name (after `rename`/`rename_all`)",
+            d.key.value,
+        ));
+        let name = &d.key.value;
+        out.push(quote_spanned! {d.key.span=>
+            ::core::assert!(#p::has_root_key(#keys, #name), #message);
+        });
+    }
+    if out.is_empty() {
+        return TokenStream::new();
+    }
+    let asserts = out.into_iter().map(|a| quote!(const _: () = { #a };));
+    quote!(#(#asserts)*)
+}
