@@ -51,8 +51,12 @@ impl Copy {
     }
 
     fn cargo_build(&self) -> Output {
+        self.cargo(&["build", "--offline"])
+    }
+
+    fn cargo(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO"))
-            .args(["build", "--offline"])
+            .args(args)
             .current_dir(&self.dir)
             .env("CARGO_TARGET_DIR", repo().join("target/example-copies"))
             .env_remove("RUSTFLAGS")
@@ -143,5 +147,37 @@ fn a_reserved_root_key_fails_with_the_macro_s_error() {
         stderr.contains("--> src/tools.rs:"),
         "spanned in the source:\n{stderr}"
     );
-    assert!(!stderr.contains("panicked"), "no build-script panic:\n{stderr}");
+    assert!(
+        !stderr.contains("failed to run custom build command"),
+        "the build script does not fail:\n{stderr}"
+    );
+}
+
+#[test]
+fn the_drift_test_names_the_field_that_drifted() {
+    // `cfg_attr` is one of discovery's blind spots: the derive sees this doc line, the
+    // build script does not. The generated drift test catches the difference.
+    let copy = Copy::of("weather");
+    copy.edit(
+        "src/tools.rs",
+        "    /// Days ahead.\n",
+        "    /// Days ahead.\n    #[cfg_attr(all(), doc = \"Counted from today.\")]\n",
+    );
+    let out = copy.cargo(&["test", "--offline", "--lib"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("neuralis_package::drift::drift_weather_forecast"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "tools/weather_forecast.json drifted from the run-time composition of its handler: `/properties/days/description`"
+        ),
+        "{text}"
+    );
 }
