@@ -78,6 +78,9 @@ extern crate self as neuralis;
 #[macro_export]
 macro_rules! package {
     () => {
-        ::core::include!(::core::concat!(::core::env!("OUT_DIR"), "/neuralis_package.rs"));
+        ::core::include!(::core::concat!(
+            ::core::env!("OUT_DIR"),
+            "/neuralis_package.rs"
+        ));
     };
 }

@@ -42,7 +42,10 @@ impl Copy {
         let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("manifest");
         let root = repo.to_string_lossy().replace('\\', "/");
         let manifest = manifest
-            .replace("path = \"../../build\"", &format!("path = \"{root}/build\""))
+            .replace(
+                "path = \"../../build\"",
+                &format!("path = \"{root}/build\""),
+            )
             .replace("path = \"../..\"", &format!("path = \"{root}\""))
             + "\n[workspace]\n";
         std::fs::write(dir.join("Cargo.toml"), manifest).expect("manifest");
@@ -95,7 +98,10 @@ fn builds_are_byte_stable_and_follow_the_source() {
     let committed = copy.read(TOOL);
     copy.build();
     let first = copy.read(TOOL);
-    assert_eq!(first, committed, "the committed file is what the build writes");
+    assert_eq!(
+        first, committed,
+        "the committed file is what the build writes"
+    );
     let mtime = std::fs::metadata(copy.dir.join(TOOL))
         .and_then(|m| m.modified())
         .expect("mtime");
@@ -121,7 +127,11 @@ fn builds_are_byte_stable_and_follow_the_source() {
 
     std::fs::remove_dir_all(copy.dir.join("tools")).expect("rm tools");
     copy.build();
-    assert_eq!(copy.read(TOOL), edited, "deleting tools/ restores identical bytes");
+    assert_eq!(
+        copy.read(TOOL),
+        edited,
+        "deleting tools/ restores identical bytes"
+    );
 }
 
 #[test]

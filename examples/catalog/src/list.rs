@@ -41,7 +41,12 @@ pub struct Listing {
     family = "catalog",
     operation = "catalog.list",
     transport = "embedded",
-    annotations(title = "List Catalog", read_only, destructive = false, category = "read"),
+    annotations(
+        title = "List Catalog",
+        read_only,
+        destructive = false,
+        category = "read"
+    ),
     ui(presentation = "explored", icon = "list")
 )]
 pub fn catalog_list(input: CatalogList) -> Listing {

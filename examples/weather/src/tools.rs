@@ -49,7 +49,11 @@ pub struct Forecast {
         category = "network",
         estimated_duration_ms = 2000
     ),
-    ui(presentation = "card", card_type = "weather.result", icon = "cloud-sun"),
+    ui(
+        presentation = "card",
+        card_type = "weather.result",
+        icon = "cloud-sun"
+    ),
     requires(features("weather.read"))
 )]
 pub async fn weather_forecast(input: WeatherForecast) -> Forecast {
