@@ -8,8 +8,10 @@
 #   clean   a clean build of the crate and all its dependencies
 #   crate   a build of the crate alone, dependencies already built
 #   touch   the rebuild after touching one of the ten files
-# Prints the times and the ratios neuralis/schemars. Needs network access to crates.io
-# for schemars on the first run. It builds the committed state (HEAD) of the toolkit. Usage: benches/derive_vs_schemars.sh [workdir]
+# Crate and touch builds are repeated RUNS times (default 3), interleaved, and the
+# medians kept. Prints the times and the ratios neuralis/schemars. It builds the
+# committed state (HEAD) of the toolkit; schemars comes from crates.io.
+# Usage: benches/derive_vs_schemars.sh [workdir]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-${TMPDIR:-/tmp}/neuralis-derive-bench}"
@@ -86,21 +88,46 @@ gen_crate bench_schemars \
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-measure() { # crate -> "clean crate touch"
-  local dir="$work/$1"
-  export CARGO_TARGET_DIR="$dir/target"
-  (cd "$dir" && cargo fetch --quiet)
-  local t0 t1 t2 t3 t4 t5
-  t0=$(now); (cd "$dir" && cargo build --quiet --offline); t1=$(now)
-  (cd "$dir" && cargo clean --quiet -p "$1" --offline)
-  t2=$(now); (cd "$dir" && cargo build --quiet --offline); t3=$(now)
-  touch "$dir/src/m3.rs"
-  t4=$(now); (cd "$dir" && cargo build --quiet --offline); t5=$(now)
-  echo "$(secs "$t0" "$t1") $(secs "$t2" "$t3") $(secs "$t4" "$t5")"
+build() { # crate -> seconds of one `cargo build`
+  local dir="$work/$1" t0 t1
+  t0=$(now)
+  (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo build --quiet --offline)
+  t1=$(now)
+  secs "$t0" "$t1"
 }
 
-read -r n_clean n_crate n_touch < <(measure bench_neuralis)
-read -r s_clean s_crate s_touch < <(measure bench_schemars)
+clean_build() { # crate -> seconds of a clean build, dependencies included
+  (cd "$work/$1" && CARGO_TARGET_DIR="$work/$1/target" cargo fetch --quiet)
+  build "$1"
+}
+
+crate_build() { # crate -> seconds of a build of the crate alone
+  (cd "$work/$1" && CARGO_TARGET_DIR="$work/$1/target" cargo clean --quiet -p "$1" --offline)
+  build "$1"
+}
+
+touch_build() { # crate -> seconds of a rebuild after touching one file
+  touch "$work/$1/src/m3.rs"
+  build "$1"
+}
+
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# The machine may be shared: interleave the two crates and keep the median of `runs`.
+runs="${RUNS:-3}"
+n_clean=$(clean_build bench_neuralis)
+s_clean=$(clean_build bench_schemars)
+n_crate=() s_crate=() n_touch=() s_touch=()
+for _ in $(seq "$runs"); do
+  n_crate+=("$(crate_build bench_neuralis)")
+  s_crate+=("$(crate_build bench_schemars)")
+  n_touch+=("$(touch_build bench_neuralis)")
+  s_touch+=("$(touch_build bench_schemars)")
+done
+echo "crate runs: neuralis ${n_crate[*]} / schemars ${s_crate[*]}"
+echo "touch runs: neuralis ${n_touch[*]} / schemars ${s_touch[*]}"
+n_crate=$(median "${n_crate[@]}") s_crate=$(median "${s_crate[@]}")
+n_touch=$(median "${n_touch[@]}") s_touch=$(median "${s_touch[@]}")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 printf '%-8s %10s %10s %8s\n' step neuralis schemars ratio
 printf '%-8s %9ss %9ss %8s\n' clean "$n_clean" "$s_clean" "$(ratio "$n_clean" "$s_clean")"

@@ -71,6 +71,7 @@ golden! {
     docs: Docs;
     wide: Wide;
     generics: Generics;
+    deprecations: Deprecations;
 }
 
 #[test]

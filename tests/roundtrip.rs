@@ -174,6 +174,14 @@ fn text() -> impl Strategy<Value = String> {
     "[a-zA-Z0-9 é_-]{0,8}"
 }
 
+/// Map keys the default `propertyNames` of an open bag accepts (no `__` or `$` prefix,
+/// no `__proto__`, `constructor`, `prototype`).
+fn key() -> impl Strategy<Value = String> {
+    "[a-zA-Z0-9][a-zA-Z0-9 é_-]{0,7}".prop_filter("not a guarded name", |k| {
+        !matches!(k.as_str(), "constructor" | "prototype")
+    })
+}
+
 fn leaf() -> impl Strategy<Value = Leaf> {
     (text(), any::<Option<u8>>()).prop_map(|(label, weight)| Leaf { label, weight })
 }
@@ -261,8 +269,8 @@ fn collections() {
         prop::collection::hash_set(any::<u16>(), 0..3),
         prop::collection::btree_set(text(), 0..3),
         any::<[i8; 3]>(),
-        prop::collection::hash_map(text(), any::<u32>(), 0..3),
-        prop::collection::btree_map(text(), any::<bool>(), 0..3),
+        prop::collection::hash_map(key(), any::<u32>(), 0..3),
+        prop::collection::btree_map(key(), any::<bool>(), 0..3),
         (
             any::<Option<i32>>(),
             leaf(),

@@ -46,7 +46,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub type SyncCall = fn(Value, &ToolContext) -> Result<ToolResult, CallError>;
 
 /// The adapter of an `async` handler.
-pub type AsyncCall = for<'a> fn(Value, &'a ToolContext) -> BoxFuture<'a, Result<ToolResult, CallError>>;
+pub type AsyncCall =
+    for<'a> fn(Value, &'a ToolContext) -> BoxFuture<'a, Result<ToolResult, CallError>>;
 
 /// How a handler is called.
 #[derive(Clone, Copy)]
@@ -224,7 +225,6 @@ impl AbortSignal {
     }
 
     /// A future that completes when the signal fires.
-    #[must_use]
     pub fn aborted(&self) -> Aborted {
         Aborted {
             signal: self.clone(),
@@ -348,7 +348,10 @@ mod tests {
     #[test]
     fn helpers_turn_returns_into_results() {
         let ok = private::serialize_result(&serde_json::json!({ "ok": true }));
-        assert_eq!(ok.structured_content, Some(serde_json::json!({ "ok": true })));
+        assert_eq!(
+            ok.structured_content,
+            Some(serde_json::json!({ "ok": true }))
+        );
         assert!(!ok.is_error);
         let err = private::error_result("no such city");
         assert!(err.is_error);

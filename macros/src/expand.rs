@@ -1,6 +1,7 @@
 //! Model → tokens: the plan from `neuralis_syntax::render`, composed at run time through
 //! `::neuralis::__private`.
 
+use neuralis_core::RuleId;
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
 use neuralis_syntax::attr::docs::DocPart;
@@ -166,6 +167,20 @@ fn expand(cont: &Container) -> TokenStream {
     };
     // `const` assertions cannot name generic parameters, so generic containers leave the
     // checks to their instances' users.
+    // `const` panics take literals only: the messages are written from the rule table here.
+    let not_object = format!(
+        "{}: `#[serde(flatten)]` and internally tagged newtype variants need a type whose schema is an object with named fields\n= help: flatten a struct with named fields that derives `ToolInput`",
+        RuleId::SerdeUnsupported
+    );
+    let reserved = format!(
+        "{}: a root property brought in by `#[serde(flatten)]` uses a reserved session-context name\n= help: {}",
+        RuleId::ReservedInputKey,
+        RuleId::ReservedInputKey.rule().hint.replacen(
+            "rename the property",
+            "rename the property in the flattened type",
+            1
+        )
+    );
     let asserts = if is_generic {
         Vec::new()
     } else {
@@ -175,7 +190,7 @@ fn expand(cont: &Container) -> TokenStream {
                 quote_spanned! {ty.span()=>
                     const _: () = ::core::assert!(
                         <#ty as #p::ToolInput>::IS_OBJECT,
-                        "serde-unsupported: `#[serde(flatten)]` and internally tagged newtype variants need a type whose schema is an object with named fields\n= help: flatten a struct with named fields that derives `ToolInput`",
+                        #not_object,
                     );
                 }
             })
@@ -185,7 +200,7 @@ fn expand(cont: &Container) -> TokenStream {
                 quote_spanned! {ty.span()=>
                     const _: () = ::core::assert!(
                         #p::reserved_root_key(<#ty as #p::ToolInput>::ROOT_KEYS).is_none(),
-                        "reserved-input-key: a root property brought in by `#[serde(flatten)]` uses a reserved session-context name\n= help: rename the property in the flattened type: caller identity comes from the verified session, never from arguments (nested uses are fine)",
+                        #reserved,
                     );
                 }
             }));

@@ -24,3 +24,5 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tool_tests;

@@ -369,3 +369,12 @@ pub struct Generics {
     pub leaves: Paged<Leaf>,
     pub numbers: Paged<i16>,
 }
+
+/// Rust's `#[deprecated]` marks the property `deprecated` too.
+#[derive(ToolInput)]
+#[schema(root)]
+pub struct Deprecations {
+    #[deprecated = "use `new`"]
+    pub old: u8,
+    pub new: u8,
+}

@@ -305,8 +305,20 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
             Ok(())
         });
         if let Err(e) = result {
-            cx.push(e);
+            cx.error_at(
+                RuleId::SchemaAttr,
+                e.span(),
+                format_args!("malformed `#[schema(...)]`: {e}"),
+                "write `#[schema(key = value, flag)]`; see the `#[schema]` reference for the keys",
+            );
         }
+    }
+    if let Some(path) = attrs
+        .iter()
+        .find(|a| a.path().is_ident("deprecated"))
+        .map(|a| a.path().span())
+    {
+        out.deprecated.get_or_insert(path);
     }
     out
 }

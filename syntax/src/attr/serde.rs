@@ -140,7 +140,12 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SerdeAttrs {
             Ok(())
         });
         if let Err(e) = result {
-            cx.push(e);
+            cx.error_at(
+                RuleId::SerdeUnsupported,
+                e.span(),
+                format_args!("malformed `#[serde(...)]`: {e}"),
+                "fix the attribute as serde documents it",
+            );
         }
     }
     out
@@ -174,7 +179,12 @@ fn de_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<Rena
     match RenameRule::parse(&s.value) {
         Some(rule) => Ok(Some(Spanned::new(rule, s.span))),
         None => {
-            cx.push(syn::Error::new(s.span, UnknownRule(&s.value)));
+            cx.error_at(
+                RuleId::SerdeUnsupported,
+                s.span,
+                UnknownRule(&s.value),
+                "use one of the styles serde offers",
+            );
             Ok(None)
         }
     }

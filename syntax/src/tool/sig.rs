@@ -15,7 +15,7 @@ pub enum Param {
     /// The input, by value.
     Input {
         /// Its type.
-        ty: Type,
+        ty: Box<Type>,
     },
     /// `&ToolContext`.
     Context {
@@ -167,9 +167,7 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
                     r,
                     "take the input by value: the toolkit deserializes it for this call and hands it over",
                 );
-                Param::Input {
-                    ty: (*r.elem).clone(),
-                }
+                Param::Input { ty: r.elem.clone() }
             }
             Type::ImplTrait(t) => {
                 bad(
@@ -178,7 +176,9 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
                 );
                 continue;
             }
-            t => Param::Input { ty: t.clone() },
+            t => Param::Input {
+                ty: Box::new(t.clone()),
+            },
         };
         let dup = |what: &str| {
             tool.params.iter().any(|p| match (p, &param) {
@@ -206,7 +206,7 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
             continue;
         }
         if let Param::Input { ty } = &param {
-            tool.input = Some(ty.clone());
+            tool.input = Some((**ty).clone());
         }
         tool.params.push(param);
     }

@@ -1,0 +1,147 @@
+//! `#[tool]` expansion snapshots (prettyplease, `macros/tests/snapshots/tool_*.rs`;
+//! `UPDATE_EXPECT=1` rewrites them) and the paths the expansion names.
+
+use expect_test::{ExpectFile, expect_file};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+fn expand(args: TokenStream, item: TokenStream) -> String {
+    let tokens = crate::tool::tool(args, item);
+    let file: syn::File = syn::parse2(tokens).expect("the expansion parses as items");
+    prettyplease::unparse(&file)
+}
+
+fn check(args: TokenStream, item: TokenStream, snapshot: ExpectFile) -> String {
+    let text = expand(args, item);
+    snapshot.assert_eq(&text);
+    text
+}
+
+#[test]
+fn sync_handler() {
+    let text = check(
+        quote!(
+            annotations(destructive, category = "write"),
+            ask_on_keys(force),
+            defaults(force = false)
+        ),
+        quote! {
+            /// Deletes a note.
+            pub fn delete_note(input: DeleteNote, cx: &ToolContext) -> ToolResult {
+                todo!()
+            }
+        },
+        expect_file!["../tests/snapshots/tool_sync.rs"],
+    );
+    assert!(text.contains("Handler::Sync"), "{text}");
+    assert!(text.contains("has_root_key"), "{text}");
+}
+
+#[test]
+fn async_handler() {
+    let text = check(
+        quote! {
+            family = "weather", defaults(days = 3),
+            annotations(read_only, category = "network"),
+        },
+        quote! {
+            /// Forecast the weather.
+            async fn weather_forecast(input: WeatherForecast) -> Forecast {
+                todo!()
+            }
+        },
+        expect_file!["../tests/snapshots/tool_async.rs"],
+    );
+    assert!(text.contains("Handler::Async"), "{text}");
+    assert!(
+        text.contains("pub(crate) static __neuralis_tool_weather_forecast"),
+        "{text}"
+    );
+}
+
+#[test]
+fn cancellable_handler() {
+    let text = check(
+        quote!(annotations(category = "execute", cancellable)),
+        quote! {
+            /// Runs a long job.
+            pub async fn run_job(abort: AbortSignal, input: Job, cx: &ToolContext) -> ToolResult {
+                todo!()
+            }
+        },
+        expect_file!["../tests/snapshots/tool_cancellable.rs"],
+    );
+    let call: String = text.split_whitespace().collect();
+    assert!(
+        call.contains("run_job(::neuralis::__private::abort_signal(__cx),__input,__cx,).await"),
+        "{text}"
+    );
+    assert!(text.contains("cancellable: true"), "{text}");
+}
+
+#[test]
+fn result_handler() {
+    let text = check(
+        quote!(name = "notes-search", annotations(category = "read")),
+        quote! {
+            /// Searches notes.
+            pub fn search(input: Search) -> Result<Vec<Note>, SearchError> {
+                todo!()
+            }
+        },
+        expect_file!["../tests/snapshots/tool_result.rs"],
+    );
+    assert!(text.contains("error_result(&__e)"), "{text}");
+    assert!(text.contains("name: \"notes-search\""), "{text}");
+}
+
+#[test]
+fn errors_keep_the_function() {
+    let text = check(
+        quote!(annotations(category = "reed")),
+        quote! {
+            /// Broken.
+            fn broken(input: Input) -> ToolResult { todo!() }
+        },
+        expect_file!["../tests/snapshots/tool_fallback.rs"],
+    );
+    assert_eq!(text.matches("compile_error!").count(), 1, "{text}");
+    assert!(
+        text.contains("fn broken(input: Input) -> ToolResult"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Handler::Sync(::neuralis::__private::unavailable)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn crate_path_is_honoured() {
+    let text = expand(
+        quote!(crate = "nl", annotations(category = "read")),
+        quote!(
+            fn f(input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+    );
+    assert!(text.contains("nl::__private::ToolDescriptor"), "{text}");
+    assert!(!text.contains("::neuralis"), "{text}");
+}
+
+#[test]
+fn not_a_function() {
+    let text = crate::tool::tool(
+        quote!(),
+        quote!(
+            struct S;
+        ),
+    )
+    .to_string();
+    assert!(
+        text.contains("handler-signature: `#[tool]` goes on a function"),
+        "{text}"
+    );
+    assert!(text.contains("struct S"), "{text}");
+}

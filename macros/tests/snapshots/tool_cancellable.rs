@@ -1,0 +1,38 @@
+/// Runs a long job.
+pub async fn run_job(abort: AbortSignal, input: Job, cx: &ToolContext) -> ToolResult {
+    todo!()
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, dead_code)]
+pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
+    name: "run_job",
+    x_neuralis: "{\"annotations\":{\"category\":\"execute\",\"cancellable\":true}}",
+    description: &[" Runs a long job."],
+    schema: ::neuralis::__private::root_schema::<Job>,
+    root_keys: <Job as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+    cancellable: true,
+    handler: ::neuralis::__private::Handler::Async({
+        fn __neuralis_call<'a>(
+            __args: ::neuralis::__private::Value,
+            __cx: &'a ::neuralis::__private::ToolContext,
+        ) -> ::neuralis::__private::BoxFuture<
+            'a,
+            ::core::result::Result<
+                ::neuralis::__private::ToolResult,
+                ::neuralis::__private::CallError,
+            >,
+        > {
+            ::neuralis::__private::boxed(async move {
+                let __input = ::neuralis::__private::deserialize::<Job>(__args)?;
+                let __out = run_job(
+                        ::neuralis::__private::abort_signal(__cx),
+                        __input,
+                        __cx,
+                    )
+                    .await;
+                ::core::result::Result::Ok(__out)
+            })
+        }
+        __neuralis_call
+    }),
+};

@@ -1,0 +1,37 @@
+/// Searches notes.
+pub fn search(input: Search) -> Result<Vec<Note>, SearchError> {
+    todo!()
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, dead_code)]
+pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
+    name: "notes-search",
+    x_neuralis: "{\"annotations\":{\"category\":\"read\"}}",
+    description: &[" Searches notes."],
+    schema: ::neuralis::__private::root_schema::<Search>,
+    root_keys: <Search as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+    cancellable: false,
+    handler: ::neuralis::__private::Handler::Sync({
+        fn __neuralis_call(
+            __args: ::neuralis::__private::Value,
+            __cx: &::neuralis::__private::ToolContext,
+        ) -> ::core::result::Result<
+            ::neuralis::__private::ToolResult,
+            ::neuralis::__private::CallError,
+        > {
+            let __input = ::neuralis::__private::deserialize::<Search>(__args)?;
+            let __out = search(__input);
+            ::core::result::Result::Ok(
+                match __out {
+                    ::core::result::Result::Ok(__v) => {
+                        ::neuralis::__private::serialize_result(&__v)
+                    }
+                    ::core::result::Result::Err(__e) => {
+                        ::neuralis::__private::error_result(&__e)
+                    }
+                },
+            )
+        }
+        __neuralis_call
+    }),
+};
