@@ -82,6 +82,44 @@ pub fn emit() -> Result<Summary, Error> {
 }
 
 /// Options of the emitter.
+///
+/// [`Builder::emit`] is for `build.rs`; [`Builder::run`] does the same without printing,
+/// for tests and tools:
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// std::fs::create_dir_all(dir.path().join("src"))?;
+/// std::fs::write(dir.path().join("src/lib.rs"), r#"
+///     #[derive(ToolInput, Deserialize)]
+///     pub struct Hello {
+///         /// Who to greet.
+///         pub name: String,
+///     }
+///
+///     /// Say hello.
+///     #[tool(annotations(read_only, category = "read"), ui(presentation = "inline"))]
+///     pub fn hello(input: Hello) -> String {
+///         format!("hello, {}", input.name)
+///     }
+/// "#)?;
+/// let summary = neuralis_build::Builder::new()
+///     .manifest_dir(dir.path())
+///     .cfg(neuralis_build::Cfg::default())
+///     .run()?;
+/// assert_eq!(summary.tools, ["hello"]);
+/// let file = std::fs::read_to_string(dir.path().join("tools/hello.json"))?;
+/// assert!(file.contains(r#""description": "Say hello.""#));
+///
+/// // Same source, same bytes: nothing is written the second time.
+/// let again = neuralis_build::Builder::new()
+///     .manifest_dir(dir.path())
+///     .cfg(neuralis_build::Cfg::default())
+///     .run()?;
+/// assert!(again.written.is_empty());
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
     manifest_dir: Option<PathBuf>,
@@ -317,7 +355,7 @@ impl Builder {
             let d = &group[0];
             let module = krate.tools[d.index].module;
             let mut composer = Composer::new(&krate);
-            match compose_tool(&mut composer, &krate, module, &d.decl) {
+            match compose_tool(&mut composer, module, &d.decl) {
                 Ok((doc, locations)) => {
                     extra_files.append(&mut composer.extra_files);
                     let diags = check_value(name, &doc, &options);
@@ -477,7 +515,6 @@ fn handler_path(krate: &Crate, module: usize, ident: &syn::Ident) -> String {
 /// `x-neuralis` block.
 fn compose_tool(
     composer: &mut Composer,
-    krate: &Crate,
     module: usize,
     decl: &tool::ToolDecl,
 ) -> Result<(Value, Vec<(String, Loc)>), Problem> {
@@ -502,7 +539,6 @@ fn compose_tool(
             Vec::new(),
         ),
     };
-    let _ = krate;
     let description =
         composer.doc_text(&decl.docs.parts, module, &format!("fn {}", decl.handler))?;
     if let Some(map) = doc.as_object_mut() {
