@@ -59,6 +59,7 @@ mod tool;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use neuralis_core::RuleId;
 use neuralis_core::contract::{CheckOptions, Profile, check_value};
@@ -436,7 +437,17 @@ impl Builder {
             }
         }
 
-        run.write_tools(&tools_dir, &produced, &claimed, self.prune);
+        // Written files take the time of the newest input, not the clock: cargo stamps a
+        // build script's run with its start time and would see its own output as a
+        // change, rerunning the script and recompiling the crate on the next build.
+        let stamp = krate
+            .sources
+            .iter()
+            .map(|s| s.path.as_path())
+            .chain(extra_files.iter().map(PathBuf::as_path))
+            .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+            .max();
+        run.write_tools(&tools_dir, &produced, &claimed, self.prune, stamp);
         if let Some(out) = &out_dir {
             let tables = table::package(&tools_dir, &produced);
             run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
@@ -497,6 +508,13 @@ pub(crate) struct Produced {
     pub(crate) handler: String,
     /// The path of the `ToolDescriptor` that `#[tool]` puts beside the handler.
     pub(crate) descriptor: String,
+}
+
+/// Best effort: a file system that refuses only costs one more build-script run.
+fn set_mtime(path: &Path, time: SystemTime) {
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.set_modified(time);
+    }
 }
 
 fn pointer_note(pointer: &str) -> String {
@@ -607,9 +625,16 @@ impl Run {
         produced: &BTreeMap<String, Produced>,
         claimed: &BTreeSet<String>,
         prune: bool,
+        stamp: Option<SystemTime>,
     ) {
+        let before = self.summary.written.len();
         for (name, p) in produced {
             self.write_if_changed(&dir.join(format!("{name}.json")), p.text.as_bytes(), true);
+        }
+        if let Some(stamp) = stamp {
+            for path in &self.summary.written[before..] {
+                set_mtime(path, stamp);
+            }
         }
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
@@ -643,6 +668,11 @@ impl Run {
                 ));
                 self.summary.stale.push(path);
             }
+        }
+        if let Some(stamp) = stamp
+            && (self.summary.written.len() > before || !self.summary.removed.is_empty())
+        {
+            set_mtime(dir, stamp);
         }
     }
 

@@ -124,6 +124,11 @@ fn builds_are_byte_stable_and_follow_the_source() {
         json(&edited)["description"],
         "Forecast rain and sun for a city."
     );
+    let next = copy.cargo_build();
+    assert!(
+        !String::from_utf8_lossy(&next.stderr).contains("Compiling neuralis-example-weather"),
+        "the file written is not a change for the next build: no rerun, no recompile"
+    );
 
     std::fs::remove_dir_all(copy.dir.join("tools")).expect("rm tools");
     copy.build();
