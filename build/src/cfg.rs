@@ -151,4 +151,75 @@ mod tests {
             "every cfg holds"
         );
     }
+
+    #[derive(Debug, Clone)]
+    enum Pred {
+        Feature(usize),
+        Option(usize),
+        Not(Box<Pred>),
+        All(Vec<Pred>),
+        Any(Vec<Pred>),
+    }
+
+    const FEATURES: [&str; 3] = ["alpha", "beta-two", "gamma"];
+    const OPTIONS: [&str; 3] = ["unix", "windows", "test"];
+
+    fn pred() -> impl proptest::strategy::Strategy<Value = Pred> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            (0..FEATURES.len()).prop_map(Pred::Feature),
+            (0..OPTIONS.len()).prop_map(Pred::Option),
+        ];
+        leaf.prop_recursive(4, 24, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|p| Pred::Not(Box::new(p))),
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Pred::All),
+                proptest::collection::vec(inner, 0..3).prop_map(Pred::Any),
+            ]
+        })
+    }
+
+    fn text(p: &Pred) -> String {
+        let list = |ps: &[Pred]| ps.iter().map(text).collect::<Vec<_>>().join(", ");
+        match p {
+            Pred::Feature(i) => format!("feature = {:?}", FEATURES[*i]),
+            Pred::Option(i) => OPTIONS[*i].to_owned(),
+            Pred::Not(p) => format!("not({})", text(p)),
+            Pred::All(ps) => format!("all({})", list(ps)),
+            Pred::Any(ps) => format!("any({})", list(ps)),
+        }
+    }
+
+    fn truth(p: &Pred, features: &[bool; 3], unix: bool) -> bool {
+        match p {
+            Pred::Feature(i) => features[*i],
+            Pred::Option(i) => *i == 0 && unix,
+            Pred::Not(p) => !truth(p, features, unix),
+            Pred::All(ps) => ps.iter().all(|p| truth(p, features, unix)),
+            Pred::Any(ps) => ps.iter().any(|p| truth(p, features, unix)),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn predicates_evaluate_as_rustc_does(
+            p in pred(),
+            features in proptest::array::uniform3(proptest::bool::ANY),
+            unix in proptest::bool::ANY,
+        ) {
+            let mut vars = Vec::new();
+            for (on, name) in features.iter().zip(FEATURES) {
+                if *on {
+                    vars.push((format!("CARGO_FEATURE_{}", name.replace('-', "_").to_uppercase()), "1".to_owned()));
+                }
+            }
+            if unix {
+                vars.push(("CARGO_CFG_UNIX".to_owned(), String::new()));
+            }
+            let cfg = Cfg::from_vars(vars);
+            let attr = format!("#[cfg({})]", text(&p));
+            proptest::prop_assert_eq!(active(&cfg, &attr), truth(&p, &features, unix), "{}", attr);
+        }
+    }
 }
