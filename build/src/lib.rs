@@ -61,9 +61,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use neuralis_core::RuleId;
 use neuralis_core::contract::{CheckOptions, Profile, check_value};
 use neuralis_core::schema::to_canonical_string;
+use neuralis_core::{Diagnostic, RuleId};
 use serde_json::Value;
 
 pub use cfg::Cfg;
@@ -321,7 +321,7 @@ impl Builder {
         for u in &krate.unreadable {
             run.warn(format!(
                 "{}: not read ({}); the compiler reports why",
-                u.path.display(),
+                relative(&u.path, &manifest_dir),
                 one_line(&u.reason)
             ));
         }
@@ -359,72 +359,29 @@ impl Builder {
             match compose_tool(&mut composer, module, &d.decl) {
                 Ok((doc, locations)) => {
                     extra_files.append(&mut composer.extra_files);
-                    let diags = check_value(name, &doc, &options);
-                    let locate = |pointer: &str| -> Loc {
-                        locations
-                            .iter()
-                            .chain(&d.decl.locations)
-                            .filter(|(p, _)| {
-                                pointer == p
-                                    || (pointer.starts_with(p.as_str())
-                                        && pointer[p.len()..].starts_with('/'))
-                            })
-                            .max_by_key(|(p, _)| p.len())
-                            .map_or_else(|| d.decl.name_loc.clone(), |(_, l)| l.clone())
-                    };
-                    let (errors, warnings): (Vec<_>, Vec<_>) =
-                        diags.into_iter().partition(|x| x.is_error());
-                    let remote_errors: Vec<_> = errors
-                        .iter()
-                        .filter(|x| x.rule.rule().section == 6)
+                    let locations: Vec<(String, Loc)> = locations
+                        .into_iter()
+                        .chain(d.decl.locations.clone())
                         .collect();
-                    if let Some(first) = errors.iter().find(|x| x.rule.rule().section != 6) {
-                        run.skip(
-                            name,
-                            &format!(
-                                "{}: {}: {}",
-                                locate(&first.pointer).display(&krate),
-                                first.rule,
-                                first.message
-                            ),
-                        );
-                        claimed.insert(name.clone());
-                        continue;
-                    }
-                    for x in &warnings {
-                        run.warn(format!(
-                            "{}: {}: {}{}",
-                            locate(&x.pointer).display(&krate),
-                            x.rule,
-                            one_line(&x.message),
-                            pointer_note(&x.pointer)
-                        ));
-                    }
-                    if !remote_errors.is_empty() {
-                        for x in remote_errors {
-                            run.error(
-                                &krate,
-                                &locate(&x.pointer),
-                                x.rule,
-                                &format!("{}{}", one_line(&x.message), pointer_note(&x.pointer)),
-                                &x.hint,
+                    match run.check(&krate, name, &doc, &locations, &d.decl.name_loc, &options) {
+                        Ok(()) => {
+                            produced.insert(
+                                name.clone(),
+                                Produced {
+                                    text: to_canonical_string(&doc),
+                                    handler: handler_path(&krate, module, &d.decl.handler),
+                                    descriptor: format!(
+                                        "{}::{}",
+                                        krate.module_name(module),
+                                        table::descriptor_ident(&d.decl.handler)
+                                    ),
+                                },
                             );
                         }
-                        claimed.insert(name.clone());
-                        continue;
+                        Err(()) => {
+                            claimed.insert(name.clone());
+                        }
                     }
-                    produced.insert(
-                        name.clone(),
-                        Produced {
-                            text: to_canonical_string(&doc),
-                            handler: handler_path(&krate, module, &d.decl.handler),
-                            descriptor: format!(
-                                "{}::{}",
-                                krate.module_name(module),
-                                table::descriptor_ident(&d.decl.handler)
-                            ),
-                        },
-                    );
                 }
                 Err(Problem::Skip { item, reason }) => {
                     run.skip(name, &format!("`{item}`: {}", one_line(&reason)));
@@ -447,7 +404,14 @@ impl Builder {
             .chain(extra_files.iter().map(PathBuf::as_path))
             .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
             .max();
-        run.write_tools(&tools_dir, &produced, &claimed, self.prune, stamp);
+        run.write_tools(
+            &tools_dir,
+            &produced,
+            &claimed,
+            self.prune,
+            stamp,
+            &manifest_dir,
+        );
         if let Some(out) = &out_dir {
             let tables = table::package(&tools_dir, &produced);
             run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
@@ -508,6 +472,14 @@ pub(crate) struct Produced {
     pub(crate) handler: String,
     /// The path of the `ToolDescriptor` that `#[tool]` puts beside the handler.
     pub(crate) descriptor: String,
+}
+
+/// `path` relative to the package, as cargo shows paths.
+fn relative(path: &Path, manifest_dir: &Path) -> String {
+    path.strip_prefix(manifest_dir)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
 }
 
 /// Best effort: a file system that refuses only costs one more build-script run.
@@ -576,6 +548,64 @@ struct Run {
 }
 
 impl Run {
+    /// Checks one composed document: warnings printed at their source; an error of
+    /// sections 1-4 skips the tool (the macros report it); an error of the `mcp-remote`
+    /// profile stops the build.
+    fn check(
+        &mut self,
+        krate: &Crate,
+        name: &str,
+        doc: &Value,
+        locations: &[(String, Loc)],
+        fallback: &Loc,
+        options: &CheckOptions,
+    ) -> Result<(), ()> {
+        let locate = |pointer: &str| -> Loc {
+            locations
+                .iter()
+                .filter(|(p, _)| {
+                    pointer == p
+                        || (pointer.starts_with(p.as_str()) && pointer[p.len()..].starts_with('/'))
+                })
+                .max_by_key(|(p, _)| p.len())
+                .map_or_else(|| fallback.clone(), |(_, l)| l.clone())
+        };
+        let (errors, warnings): (Vec<_>, Vec<_>) = check_value(name, doc, options)
+            .into_iter()
+            .partition(Diagnostic::is_error);
+        if let Some(first) = errors.iter().find(|x| x.rule.rule().section != 6) {
+            self.skip(
+                name,
+                &format!(
+                    "{}: {}: {}",
+                    locate(&first.pointer).display(krate),
+                    first.rule,
+                    first.message
+                ),
+            );
+            return Err(());
+        }
+        for x in &warnings {
+            self.warn(format!(
+                "{}: {}: {}{}",
+                locate(&x.pointer).display(krate),
+                x.rule,
+                one_line(&x.message),
+                pointer_note(&x.pointer)
+            ));
+        }
+        for x in &errors {
+            self.error(
+                krate,
+                &locate(&x.pointer),
+                x.rule,
+                &format!("{}{}", one_line(&x.message), pointer_note(&x.pointer)),
+                &x.hint,
+            );
+        }
+        if errors.is_empty() { Ok(()) } else { Err(()) }
+    }
+
     fn warn(&mut self, text: String) {
         self.lines
             .push(format!("cargo:warning={}", one_line(&text)));
@@ -626,6 +656,7 @@ impl Run {
         claimed: &BTreeSet<String>,
         prune: bool,
         stamp: Option<SystemTime>,
+        manifest_dir: &Path,
     ) {
         let before = self.summary.written.len();
         for (name, p) in produced {
@@ -662,7 +693,7 @@ impl Run {
             } else {
                 self.warn(format!(
                     "{}: {}: {} (delete it, or call `.prune(true)` on `neuralis_build::Builder`)",
-                    path.display(),
+                    relative(&path, manifest_dir),
                     RuleId::StaleToolFile,
                     RuleId::StaleToolFile.rule().message
                 ));

@@ -258,7 +258,7 @@ fn stale_files_are_reported_then_pruned() {
     let w = warnings(&s);
     assert!(
         w.iter()
-            .any(|l| l.contains("old_tool.json: stale-tool-file:")),
+            .any(|l| l.starts_with("tools/old_tool.json: stale-tool-file:")),
         "{w:?}"
     );
     assert!(pkg.tool_path("old_tool").exists());
