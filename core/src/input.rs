@@ -55,6 +55,10 @@ pub trait ToolInput {
     /// `#[serde(flatten)]` can merge it into another object.
     const IS_OBJECT: bool = false;
 
+    /// The root keys with the kinds of their types, for `const` checks of
+    /// `#[tool(defaults(...))]` literals (see [`crate::shape`]).
+    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = &[];
+
     /// Whether the type may nest itself, so [`Composer`] must track it for recursion.
     /// `false` for leaf types, which saves the bookkeeping.
     #[doc(hidden)]
@@ -317,6 +321,7 @@ macro_rules! pointer {
         impl<T: ToolInput + ?Sized> ToolInput for $ty<T> {
             const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
             const IS_OBJECT: bool = T::IS_OBJECT;
+            const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
             fn schema_in(cx: &mut Composer) -> Value {
                 cx.subschema::<T>()
             }
@@ -329,6 +334,7 @@ pointer!(Box, Rc, Arc);
 impl<T: ToolInput + ?Sized> ToolInput for &T {
     const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
     const IS_OBJECT: bool = T::IS_OBJECT;
+    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
     fn schema_in(cx: &mut Composer) -> Value {
         cx.subschema::<T>()
     }
@@ -337,6 +343,7 @@ impl<T: ToolInput + ?Sized> ToolInput for &T {
 impl<T: ToolInput + ToOwned + ?Sized> ToolInput for Cow<'_, T> {
     const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
     const IS_OBJECT: bool = T::IS_OBJECT;
+    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
     fn schema_in(cx: &mut Composer) -> Value {
         cx.subschema::<T>()
     }
@@ -347,6 +354,7 @@ impl<T: ToolInput + ToOwned + ?Sized> ToolInput for Cow<'_, T> {
 impl<T: ToolInput> ToolInput for Option<T> {
     const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
     const IS_OBJECT: bool = T::IS_OBJECT;
+    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
     fn schema_in(cx: &mut Composer) -> Value {
         cx.subschema::<T>()
     }

@@ -22,6 +22,7 @@ pub mod package;
 pub mod remote;
 pub mod result;
 pub mod schema;
+pub mod shape;
 pub mod tool;
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};

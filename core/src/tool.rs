@@ -275,6 +275,7 @@ pub mod private {
     };
     pub use crate::input::root_schema;
     pub use crate::result::ToolResult;
+    pub use crate::shape::{KeyShape, Lit, Shape, default_fits};
 
     /// The handler's input from the call's arguments.
     ///

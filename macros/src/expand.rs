@@ -151,6 +151,7 @@ fn expand(cont: &Container) -> TokenStream {
         });
         quote!(const ROOT_KEYS: &'static [#p::RootKey] = &[#(#keys),*];)
     });
+    let root_shapes = root_shapes(&p, cont, root_keys.is_some());
     let inner_ty = match &is_object {
         IsObject::Of(ty) => Some(ty.clone()),
         IsObject::Fixed(_) => None,
@@ -212,6 +213,7 @@ fn expand(cont: &Container) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #p::ToolInput for #ident #ty_generics #where_clause {
                 #root_keys
+                #root_shapes
                 #root_keys_of_inner
                 const IS_OBJECT: bool = #is_object;
                 const COMPOSITE: bool = true;
@@ -221,5 +223,46 @@ fn expand(cont: &Container) -> TokenStream {
             }
             #(#asserts)*
         };
+    }
+}
+
+/// `ROOT_SHAPES`: each root key with the kind of its type, for `#[tool(defaults(...))]`.
+/// Kinds come from the type table, so a type without a `ToolInput` impl is reported once.
+fn root_shapes(p: &TokenStream, cont: &Container, has_root_keys: bool) -> Option<TokenStream> {
+    let neuralis_syntax::ast::Data::Struct(neuralis_syntax::ast::Style::Named, fields) = &cont.data
+    else {
+        return None;
+    };
+    if !has_root_keys {
+        return None;
+    }
+    let shapes = fields.iter().filter(|f| !f.is_skipped()).map(|f| {
+        let ty = &f.ty;
+        if f.serde.flatten.is_some() {
+            quote!(#p::KeyShape::Flatten(<#ty as #p::ToolInput>::ROOT_SHAPES))
+        } else {
+            let name = &f.name.value;
+            let shape = shape(p, f.kind.unwrap_option());
+            quote!(#p::KeyShape::Key(#name, #shape))
+        }
+    });
+    Some(quote!(const ROOT_SHAPES: &'static [#p::KeyShape] = &[#(#shapes),*];))
+}
+
+fn shape(p: &TokenStream, kind: &neuralis_syntax::types::TypeKind) -> TokenStream {
+    use neuralis_syntax::types::TypeKind as K;
+    match kind {
+        K::Bool => quote!(#p::Shape::Bool),
+        K::Int { min, max, .. } => {
+            let min = proc_macro2::Literal::i128_suffixed(*min);
+            let max = proc_macro2::Literal::u128_suffixed(*max);
+            quote!(#p::Shape::int(#min, #max))
+        }
+        K::Float => quote!(#p::Shape::Number),
+        K::Str | K::Char | K::Format { .. } => quote!(#p::Shape::Str),
+        K::Seq { .. } => quote!(#p::Shape::Array),
+        K::Map(_) | K::JsonMap => quote!(#p::Shape::Object),
+        K::Option(inner) => shape(p, inner),
+        K::Value | K::Nested | K::Unsupported(_) => quote!(#p::Shape::Any),
     }
 }

@@ -7,6 +7,7 @@ use neuralis_syntax::attr::docs::DocPart;
 use neuralis_syntax::tool::{Param, Returns, Tool, parse_tool};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens as _, format_ident, quote, quote_spanned};
+use serde_json::Value;
 use syn::spanned::Spanned as _;
 use syn::{Ident, ItemFn, Visibility};
 
@@ -194,9 +195,10 @@ fn convert(p: &TokenStream, returns: &Returns, span: Span) -> TokenStream {
     }
 }
 
+/// `input-not-struct`, `reserved-input-key` on the input's root keys, and
 /// `askonkeys-undeclared` and `defaults-undeclared`: each key is a root property of the
-/// input, after serde renaming and flatten, even when the input type is defined in
-/// another module or crate.
+/// input (after serde renaming and flatten) and each default literal fits its type, even
+/// when the input type is defined in another module or crate.
 fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
     let ty_name = input
         .to_token_stream()
@@ -206,6 +208,23 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
         .replace(" ,", ",");
     let keys = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_KEYS);
     let mut out = Vec::new();
+    // The input need not be marked `#[schema(root)]`: being a tool's input makes it one.
+    let not_object = const_message(&format!(
+        "{}: `{ty_name}` is a tool's input, but its schema is not an object with named fields\n= help: {}",
+        neuralis_core::RuleId::InputNotStruct,
+        neuralis_core::RuleId::InputNotStruct.rule().hint
+    ));
+    let reserved = const_message(&format!(
+        "{}: a root property of `{ty_name}` uses a reserved session-context name\n= help: {}",
+        neuralis_core::RuleId::ReservedInputKey,
+        neuralis_core::RuleId::ReservedInputKey.rule().hint
+    ));
+    out.push(quote_spanned! {input.span()=>
+        ::core::assert!(<#input as #p::ToolInput>::IS_OBJECT, #not_object);
+    });
+    out.push(quote_spanned! {input.span()=>
+        ::core::assert!(#p::reserved_root_key(#keys).is_none(), #reserved);
+    });
     for key in tool.ask_on_keys.iter().flat_map(|k| k.value.iter()) {
         let message = const_message(&format!(
             "askonkeys-undeclared: `ask_on_keys` names `{}`, which is not a root property of `{ty_name}`\n= help: {}",
@@ -227,8 +246,29 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
             ::core::assert!(#p::has_root_key(#keys, #name), #message);
         });
     }
-    if out.is_empty() {
-        return TokenStream::new();
+    let shapes = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_SHAPES);
+    for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
+        let lit = match &d.value.value {
+            Value::Bool(_) => quote!(#p::Lit::Bool),
+            Value::Number(n) => match n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)) {
+                Some(i) => {
+                    let i = proc_macro2::Literal::i128_unsuffixed(i);
+                    quote!(#p::Lit::Int(#i))
+                }
+                None => quote!(#p::Lit::Float),
+            },
+            Value::String(_) => quote!(#p::Lit::Str),
+            Value::Array(_) => quote!(#p::Lit::Array),
+            _ => continue,
+        };
+        let message = const_message(&format!(
+            "defaults-undeclared: the default `{} = {}` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)",
+            d.key.value, d.value.value,
+        ));
+        let name = &d.key.value;
+        out.push(quote_spanned! {d.value.span=>
+            ::core::assert!(#p::default_fits(#shapes, #name, #lit), #message);
+        });
     }
     let asserts = out.into_iter().map(|a| quote!(const _: () = { #a };));
     quote!(#(#asserts)*)

@@ -119,6 +119,14 @@ fn did_you_mean() {
         errors[1].contains("did you mean `destructive`"),
         "{errors:?}"
     );
+    let (_, errors) = parse(
+        quote!(annotations(category = "read"), readOnlyHint),
+        &handler(),
+    );
+    assert!(
+        errors[0].contains("did you mean `annotations(read_only)`"),
+        "{errors:?}"
+    );
     let (_, errors) = parse(quote!(category = "read"), &handler());
     assert!(
         errors[0].contains("`category` belongs in `annotations(...)`"),
@@ -200,5 +208,38 @@ fn handler_signatures() {
             "{}",
             quote!(#item)
         );
+    }
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        // Any list of keys: one `askonkeys-duplicate` per repeat, `askonkeys-too-many`
+        // exactly when more than 8 are distinct, and the block lists the keys as written.
+        #[test]
+        fn ask_on_keys_lists(keys in proptest::collection::vec(0u8..12, 0..14)) {
+            let names: Vec<String> = keys.iter().map(|k| format!("k{k}")).collect();
+            let args = quote! {
+                annotations(destructive, category = "write"),
+                ask_on_keys(#(#names),*),
+            };
+            let (tool, errors) = parse(args, &handler());
+            let mut distinct: Vec<&String> = Vec::new();
+            let mut repeats = 0;
+            for n in &names {
+                if distinct.contains(&n) { repeats += 1 } else { distinct.push(n) }
+            }
+            let dup = errors.iter().filter(|e| e.starts_with("askonkeys-duplicate:")).count();
+            let many = errors.iter().filter(|e| e.starts_with("askonkeys-too-many:")).count();
+            prop_assert_eq!(dup, repeats);
+            prop_assert_eq!(many, usize::from(distinct.len() > 8));
+            prop_assert_eq!(errors.len(), dup + many);
+            let block = tool.expect("a model").x_neuralis();
+            prop_assert_eq!(&block["askOnKeys"], &serde_json::json!(names));
+        }
     }
 }

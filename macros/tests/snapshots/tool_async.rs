@@ -37,8 +37,29 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
 };
 const _: () = {
     ::core::assert!(
+        < WeatherForecast as ::neuralis::__private::ToolInput > ::IS_OBJECT,
+        "input-not-struct: `WeatherForecast` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
+    );
+};
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::reserved_root_key(< WeatherForecast as
+        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
+        "reserved-input-key: a root property of `WeatherForecast` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
+    );
+};
+const _: () = {
+    ::core::assert!(
         ::neuralis::__private::has_root_key(< WeatherForecast as
         ::neuralis::__private::ToolInput > ::ROOT_KEYS, "days"),
         "defaults-undeclared: `defaults` gives `days`, which is not a root property of `WeatherForecast`\n= help: default a root property by its serde name (after `rename`/`rename_all`)"
+    );
+};
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::default_fits(< WeatherForecast as
+        ::neuralis::__private::ToolInput > ::ROOT_SHAPES, "days",
+        ::neuralis::__private::Lit::Int(3)),
+        "defaults-undeclared: the default `days = 3` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)"
     );
 };

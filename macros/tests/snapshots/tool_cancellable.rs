@@ -36,3 +36,16 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
         __neuralis_call
     }),
 };
+const _: () = {
+    ::core::assert!(
+        < Job as ::neuralis::__private::ToolInput > ::IS_OBJECT,
+        "input-not-struct: `Job` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
+    );
+};
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::reserved_root_key(< Job as
+        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
+        "reserved-input-key: a root property of `Job` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
+    );
+};

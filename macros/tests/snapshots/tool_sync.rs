@@ -28,6 +28,19 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
 };
 const _: () = {
     ::core::assert!(
+        < DeleteNote as ::neuralis::__private::ToolInput > ::IS_OBJECT,
+        "input-not-struct: `DeleteNote` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
+    );
+};
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::reserved_root_key(< DeleteNote as
+        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
+        "reserved-input-key: a root property of `DeleteNote` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
+    );
+};
+const _: () = {
+    ::core::assert!(
         ::neuralis::__private::has_root_key(< DeleteNote as
         ::neuralis::__private::ToolInput > ::ROOT_KEYS, "force"),
         "askonkeys-undeclared: `ask_on_keys` names `force`, which is not a root property of `DeleteNote`\n= help: name a root property of this tool's input schema"
@@ -38,5 +51,13 @@ const _: () = {
         ::neuralis::__private::has_root_key(< DeleteNote as
         ::neuralis::__private::ToolInput > ::ROOT_KEYS, "force"),
         "defaults-undeclared: `defaults` gives `force`, which is not a root property of `DeleteNote`\n= help: default a root property by its serde name (after `rename`/`rename_all`)"
+    );
+};
+const _: () = {
+    ::core::assert!(
+        ::neuralis::__private::default_fits(< DeleteNote as
+        ::neuralis::__private::ToolInput > ::ROOT_SHAPES, "force",
+        ::neuralis::__private::Lit::Bool),
+        "defaults-undeclared: the default `force = false` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)"
     );
 };

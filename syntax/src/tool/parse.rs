@@ -163,8 +163,27 @@ fn unknown(
         .into_iter()
         .filter(|l| *l != level)
         .find(|l| l.keys().contains(&key) && *l != Level::Top);
+    let alias_elsewhere = ALIASES
+        .iter()
+        .find(|(a, _)| *a == key)
+        .map(|(_, rust)| *rust)
+        .and_then(|rust| {
+            [Level::Top, Level::Annotations, Level::Ui]
+                .into_iter()
+                .find(|l| *l != level && l.keys().contains(&rust))
+                .map(|l| (rust, l))
+        });
     let help = if let Some(rust) = alias {
         format!("did you mean `{rust}`? keys are written in snake_case in the attribute")
+    } else if let Some((rust, l)) = alias_elsewhere {
+        if l == Level::Top {
+            format!("did you mean `{rust}`, directly in `#[tool(...)]`?")
+        } else {
+            let list = l.label().trim_end_matches("(...)");
+            format!(
+                "did you mean `{list}({rust})`? keys are written in snake_case in the attribute"
+            )
+        }
     } else if let Some(l) = elsewhere {
         format!("`{key}` belongs in `{}`", l.label())
     } else if let Some(k) = did_you_mean(key, level.keys()) {
