@@ -428,8 +428,11 @@ impl Builder {
             run.lines
                 .push(format!("cargo:rerun-if-changed={}", f.display()));
         }
-        run.lines
-            .push(format!("cargo:rerun-if-changed={}", tools_dir.display()));
+        // A path that does not exist would make cargo rerun the script on every build.
+        if tools_dir.exists() {
+            run.lines
+                .push(format!("cargo:rerun-if-changed={}", tools_dir.display()));
+        }
         run.summary.tools = produced.keys().cloned().collect();
         run.finish()
     }

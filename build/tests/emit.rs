@@ -559,3 +559,22 @@ fn generics_recursion_and_aliases_follow_the_run_time_impls() {
     );
     assert_eq!(doc["properties"]["tags"]["uniqueItems"], true);
 }
+
+#[test]
+fn a_crate_without_tools_creates_nothing_and_watches_no_missing_path() {
+    let pkg = Pkg::new(&[("src/lib.rs", "pub fn plain() {}")]);
+    let s = pkg.run();
+    assert!(s.tools.is_empty());
+    assert!(!pkg.path().join("tools").exists());
+    let tools = pkg.path().join("tools");
+    assert!(
+        !s.cargo_lines
+            .contains(&format!("cargo:rerun-if-changed={}", tools.display())),
+        "{:?}",
+        s.cargo_lines
+    );
+    assert!(s.cargo_lines.contains(&format!(
+        "cargo:rerun-if-changed={}",
+        pkg.path().join("src/lib.rs").display()
+    )));
+}
