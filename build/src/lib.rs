@@ -375,6 +375,7 @@ impl Builder {
                                         krate.module_name(module),
                                         table::descriptor_ident(&d.decl.handler)
                                     ),
+                                    krate: d.decl.krate.clone(),
                                 },
                             );
                         }
@@ -475,6 +476,8 @@ pub(crate) struct Produced {
     pub(crate) handler: String,
     /// The path of the `ToolDescriptor` that `#[tool]` puts beside the handler.
     pub(crate) descriptor: String,
+    /// `crate = "..."` of the handler's `#[tool]`.
+    pub(crate) krate: Option<String>,
 }
 
 /// `path` relative to the package, as cargo shows paths.

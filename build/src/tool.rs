@@ -27,6 +27,8 @@ pub struct ToolDecl {
     pub docs: neuralis_syntax::attr::docs::Docs,
     /// The `x-neuralis` block.
     pub x_neuralis: Value,
+    /// `crate = "..."`: the path of the `neuralis` crate, when renamed.
+    pub krate: Option<String>,
 }
 
 /// A handler the macro will reject: its name and the first error.
@@ -131,6 +133,11 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
         handler: tool.ident.clone(),
         input: tool.input.clone(),
         docs: tool.docs.clone(),
+        krate: tool.krate.as_ref().map(|k| {
+            quote::ToTokens::to_token_stream(&k.value)
+                .to_string()
+                .replace(' ', "")
+        }),
         locations,
     })
 }

@@ -578,3 +578,29 @@ fn a_crate_without_tools_creates_nothing_and_watches_no_missing_path() {
         pkg.path().join("src/lib.rs").display()
     )));
 }
+
+#[test]
+fn the_table_names_a_renamed_neuralis_crate() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        mod inner {
+            #[derive(ToolInput)] pub struct In { pub q: String }
+            /// Look.
+            #[tool(crate = "::renamed", annotations(category = "read"), ui(presentation = "inline"))]
+            pub fn look(input: In) -> String { String::new() }
+        }
+        "#,
+    )]);
+    pkg.run();
+    let table = std::fs::read_to_string(pkg.path().join("out/neuralis_package.rs")).expect("table");
+    assert!(
+        table.contains("pub static TOOLS: &[&::renamed::__private::ToolDescriptor]"),
+        "{table}"
+    );
+    assert!(
+        table.contains("&crate::inner::__neuralis_tool_look,"),
+        "{table}"
+    );
+    assert!(!table.contains("::neuralis::"), "{table}");
+}
