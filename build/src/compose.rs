@@ -14,7 +14,7 @@ use neuralis_core::contract::push_pointer;
 use neuralis_core::input::private as rt;
 use neuralis_core::input::{DRAFT_07, ToolInput};
 use neuralis_syntax::Ctxt;
-use neuralis_syntax::ast::{Container, Data, Style};
+use neuralis_syntax::ast::Container;
 use neuralis_syntax::attr::docs::DocPart;
 use neuralis_syntax::check::{Front, check};
 use neuralis_syntax::render::{Member, Plan, render};
@@ -97,6 +97,10 @@ pub struct Composer<'k> {
     definitions: Map<String, Value>,
     /// Files read for `#[doc = include_str!(...)]`.
     pub extra_files: Vec<PathBuf>,
+    /// The pointer of the schema being composed, as reference tokens.
+    at: Vec<String>,
+    /// Where each property's field is written.
+    locations: Vec<(String, Loc)>,
 }
 
 fn type_args(args: &PathArguments) -> Vec<&Type> {
@@ -176,7 +180,24 @@ impl<'k> Composer<'k> {
             recursive: BTreeSet::new(),
             definitions: Map::new(),
             extra_files: Vec::new(),
+            at: Vec::new(),
+            locations: Vec::new(),
         }
+    }
+
+    /// Composes with `tokens` appended to the current pointer.
+    fn under<T>(&mut self, tokens: &[&str], f: impl FnOnce(&mut Self) -> T) -> T {
+        let depth = self.at.len();
+        self.at.extend(tokens.iter().map(|t| (*t).to_owned()));
+        let out = f(self);
+        self.at.truncate(depth);
+        out
+    }
+
+    fn pointer(&self) -> String {
+        self.at
+            .iter()
+            .fold(String::new(), |p, t| push_pointer(&p, t))
     }
 
     fn loc(&self, module: usize, span: Span) -> Loc {
@@ -198,8 +219,7 @@ impl<'k> Composer<'k> {
         let id = self.identity(def, &args);
         self.root = Some(id);
         let fragment = self.named(def, args, ty, site)?;
-        let mut locations = Vec::new();
-        self.root_locations(def, &mut locations);
+        let locations = std::mem::take(&mut self.locations);
         let mut root = Map::new();
         root.insert("$schema".into(), Value::String(DRAFT_07.into()));
         match fragment {
@@ -240,24 +260,6 @@ impl<'k> Composer<'k> {
         let mut schema = Value::Object(root);
         neuralis_core::schema::normalize(&mut schema);
         Ok(Composed { schema, locations })
-    }
-
-    fn root_locations(&self, def: usize, out: &mut Vec<(String, Loc)>) {
-        let t = &self.krate.types[def];
-        let TypeItem::Data(di, _) = &t.item else {
-            return;
-        };
-        // The serde names come from the model; its errors were reported when composing.
-        let cx = Ctxt::new();
-        if let Some(cont) = Container::from_ast(&cx, di)
-            && let Data::Struct(Style::Named, fields) = &cont.data
-        {
-            for f in fields {
-                let pointer = push_pointer("/properties", &f.name.value);
-                out.push((pointer, self.loc(t.module, f.name.span)));
-            }
-        }
-        let _ = cx.check();
     }
 
     fn identity(&self, def: usize, args: &[(Type, Scope)]) -> String {
@@ -360,11 +362,11 @@ impl<'k> Composer<'k> {
             Type::Paren(p) => self.type_schema(&p.elem, scope, site),
             Type::Reference(r) => self.type_schema(&r.elem, scope, site),
             Type::Slice(s) => {
-                let items = self.type_schema(&s.elem, scope, site)?;
+                let items = self.under(&["items"], |c| c.type_schema(&s.elem, scope, site))?;
                 Ok(json!({ "type": "array", "items": items }))
             }
             Type::Array(a) => {
-                let items = self.type_schema(&a.elem, scope, site)?;
+                let items = self.under(&["items"], |c| c.type_schema(&a.elem, scope, site))?;
                 let len = match &a.len {
                     syn::Expr::Lit(syn::ExprLit {
                         lit: syn::Lit::Int(n),
@@ -401,15 +403,17 @@ impl<'k> Composer<'k> {
                         self.type_schema(inner, scope, site)
                     }
                     ("Vec" | "VecDeque" | "LinkedList", [item]) => {
-                        let items = self.type_schema(item, scope, site)?;
+                        let items = self.under(&["items"], |c| c.type_schema(item, scope, site))?;
                         Ok(json!({ "type": "array", "items": items }))
                     }
                     ("HashSet" | "BTreeSet", [item, ..]) => {
-                        let items = self.type_schema(item, scope, site)?;
+                        let items = self.under(&["items"], |c| c.type_schema(item, scope, site))?;
                         Ok(json!({ "type": "array", "items": items, "uniqueItems": true }))
                     }
                     ("HashMap" | "BTreeMap", [_, value, ..]) => {
-                        let values = self.type_schema(value, scope, site)?;
+                        let values = self.under(&["additionalProperties"], |c| {
+                            c.type_schema(value, scope, site)
+                        })?;
                         Ok(json!({ "type": "object", "additionalProperties": values }))
                     }
                     _ => {
@@ -580,7 +584,15 @@ impl<'k> Composer<'k> {
                             plan,
                             required,
                         } => {
-                            let schema = self.plan(plan, scope, here, cont)?;
+                            let schema = self.under(&["properties", name], |c| {
+                                if let Some(f) = neuralis_syntax::check::all_fields(cont)
+                                    .find(|f| f.name.value == *name && !f.is_skipped())
+                                {
+                                    let loc = c.loc(here.module, f.name.span);
+                                    c.locations.push((c.pointer(), loc));
+                                }
+                                c.plan(plan, scope, here, cont)
+                            })?;
                             rt::property(&mut o, name, schema, *required);
                         }
                         Member::Flatten { ty, required } => {
@@ -608,8 +620,9 @@ impl<'k> Composer<'k> {
             } => {
                 let mut map = keywords.clone();
                 let mut all = Vec::with_capacity(branches.len());
-                for b in branches {
-                    all.push(self.plan(b, scope, here, cont)?);
+                for (i, b) in branches.iter().enumerate() {
+                    let index = i.to_string();
+                    all.push(self.under(&[keyword, &index], |c| c.plan(b, scope, here, cont))?);
                 }
                 map.insert((*keyword).into(), Value::Array(all));
                 let out = Value::Object(map);

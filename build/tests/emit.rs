@@ -604,3 +604,45 @@ fn the_table_names_a_renamed_neuralis_crate() {
     );
     assert!(!table.contains("::neuralis::"), "{table}");
 }
+
+#[test]
+fn nested_warnings_point_at_the_nested_field() {
+    let pkg = Pkg::new(&[
+        (
+            "src/lib.rs",
+            r#"mod parts;
+#[derive(ToolInput)]
+pub struct In {
+    /// The rows.
+    pub rows: Vec<parts::Row>,
+}
+/// Look.
+#[tool(annotations(read_only, category = "read"), ui(presentation = "inline"))]
+fn look(input: In) -> String { String::new() }
+"#,
+        ),
+        (
+            "src/parts.rs",
+            r#"/// A row.
+#[derive(ToolInput)]
+pub struct Row {
+    /// A count.
+    #[schema(maximum = 9)]
+    pub count: u8,
+}
+"#,
+        ),
+    ]);
+    let s = pkg
+        .builder()
+        .profile(Profile::McpRemote)
+        .run()
+        .expect("warnings only");
+    let w = warnings(&s);
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("src/parts.rs:6:9: remote-dropped: ")
+                && l.contains("/properties/rows/items/properties/count/")),
+        "{w:?}"
+    );
+}
