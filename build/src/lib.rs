@@ -41,7 +41,21 @@
 //! profile's errors.
 //!
 //! It also writes `neuralis_package.rs` to `OUT_DIR`, brought in by
-//! `neuralis::package!()`: the table of tool names, handler paths and the emitted files.
+//! `neuralis::package!()` at the crate root: the tool names, handler paths and emitted
+//! files (`include_str!`), the handlers' `#[tool]` descriptors, and a drift test per tool
+//! that compares the file with the run-time composition (`ToolInput::schema()` and the
+//! attribute's metadata) and names the first JSON pointer that differs.
+//!
+//! # Limits
+//!
+//! The build script reads source, as cxx-build does, so it does not see:
+//! items made by macros (`macro_rules!`, attribute macros), attributes behind
+//! `#[cfg_attr(...)]`, handlers in `impl` blocks or function bodies, and `include!`d
+//! source. Types of other crates cannot be followed: a field of such a type is an error
+//! naming the field (use `#[schema(with = T)]` with a type of this crate). The table
+//! names each handler's descriptor by its module path from the crate root, so a handler
+//! must be reachable from there (`pub(crate)` modules suffice). The generated drift
+//! tests catch what slips through.
 
 #![allow(
     clippy::needless_doctest_main,
