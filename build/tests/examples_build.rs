@@ -34,7 +34,10 @@ struct Copy {
 }
 
 impl Copy {
-    fn of(example: &str) -> Self {
+    /// A copy of `examples/<example>` whose package is renamed with `tag`: cargo's unit
+    /// hashes leave out a path package's location, so two copies of one package would
+    /// share (and fight over) their build-script outputs in the shared target directory.
+    fn of(example: &str, tag: &str) -> Self {
         let repo = repo();
         let tmp = tempfile::tempdir().expect("tempdir");
         let dir = tmp.path().join(example);
@@ -47,6 +50,10 @@ impl Copy {
                 &format!("path = \"{root}/build\""),
             )
             .replace("path = \"../..\"", &format!("path = \"{root}\""))
+            .replace(
+                &format!("name = \"neuralis-example-{example}\""),
+                &format!("name = \"neuralis-example-{example}-{tag}\""),
+            )
             + "\n[workspace]\n";
         std::fs::write(dir.join("Cargo.toml"), manifest).expect("manifest");
         std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).expect("lock");
@@ -94,7 +101,7 @@ fn json(bytes: &[u8]) -> serde_json::Value {
 
 #[test]
 fn builds_are_byte_stable_and_follow_the_source() {
-    let copy = Copy::of("weather");
+    let copy = Copy::of("weather", "stable");
     let committed = copy.read(TOOL);
     copy.build();
     let first = copy.read(TOOL);
@@ -124,10 +131,11 @@ fn builds_are_byte_stable_and_follow_the_source() {
         json(&edited)["description"],
         "Forecast rain and sun for a city."
     );
-    let next = copy.cargo_build();
+    let next = copy.cargo(&["build", "--offline", "-v"]);
+    let stderr = String::from_utf8_lossy(&next.stderr);
     assert!(
-        !String::from_utf8_lossy(&next.stderr).contains("Compiling neuralis-example-weather"),
-        "the file written is not a change for the next build: no rerun, no recompile"
+        !stderr.contains("Compiling neuralis-example-weather"),
+        "the file written is not a change for the next build: no rerun, no recompile\n{stderr}"
     );
 
     std::fs::remove_dir_all(copy.dir.join("tools")).expect("rm tools");
@@ -141,7 +149,7 @@ fn builds_are_byte_stable_and_follow_the_source() {
 
 #[test]
 fn a_reserved_root_key_fails_with_the_macro_s_error() {
-    let copy = Copy::of("weather");
+    let copy = Copy::of("weather", "reserved");
     copy.edit(
         "src/tools.rs",
         "    pub days: Option<u8>,\n",
@@ -172,7 +180,7 @@ fn a_reserved_root_key_fails_with_the_macro_s_error() {
 fn the_drift_test_names_the_field_that_drifted() {
     // `cfg_attr` is one of discovery's blind spots: the derive sees this doc line, the
     // build script does not. The generated drift test catches the difference.
-    let copy = Copy::of("weather");
+    let copy = Copy::of("weather", "drift");
     copy.edit(
         "src/tools.rs",
         "    /// Days ahead.\n",
@@ -195,4 +203,41 @@ fn the_drift_test_names_the_field_that_drifted() {
         ),
         "{text}"
     );
+}
+
+#[test]
+fn the_table_and_its_drift_tests_compile_for_every_tool_name() {
+    let copy = Copy::of("weather", "names");
+    let path = copy.dir.join("src/tools.rs");
+    let mut text = std::fs::read_to_string(&path).expect("read");
+    text.push_str(
+        r#"
+/// Weather alerts for a city.
+#[tool(
+    name = "weather-alerts",
+    annotations(read_only, category = "network"),
+    ui(presentation = "inline")
+)]
+pub(crate) fn r#alerts(input: WeatherForecast) -> Vec<String> {
+    vec![input.city]
+}
+"#,
+    );
+    std::fs::write(&path, text).expect("write");
+    let out = copy.cargo(&["test", "--offline", "--lib"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("drift::drift_weather_alerts ... ok"),
+        "{text}"
+    );
+    assert!(
+        text.contains("drift::drift_weather_forecast ... ok"),
+        "{text}"
+    );
+    assert!(copy.dir.join("tools/weather-alerts.json").is_file());
 }
