@@ -65,6 +65,86 @@ impl Cfg {
             })
     }
 
+    /// Expands `#[cfg_attr(predicate, attr, ...)]` as rustc does before a derive runs:
+    /// the attributes when the predicate holds, nothing otherwise.
+    pub fn expand_cfg_attr(&self, attrs: &mut Vec<Attribute>) {
+        let mut out = Vec::with_capacity(attrs.len());
+        for attr in attrs.drain(..) {
+            self.expand_one(attr, &mut out, 0);
+        }
+        *attrs = out;
+    }
+
+    fn expand_one(&self, attr: Attribute, out: &mut Vec<Attribute>, depth: usize) {
+        let Meta::List(list) = &attr.meta else {
+            out.push(attr);
+            return;
+        };
+        if !list.path.is_ident("cfg_attr") || depth > 8 {
+            out.push(attr);
+            return;
+        }
+        let Ok(args) = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) else {
+            out.push(attr);
+            return;
+        };
+        let mut args = args.into_iter();
+        let Some(predicate) = args.next() else {
+            return;
+        };
+        if !self.eval(&predicate) {
+            return;
+        }
+        for meta in args {
+            let inner = Attribute {
+                pound_token: attr.pound_token,
+                style: attr.style,
+                bracket_token: attr.bracket_token,
+                meta,
+            };
+            self.expand_one(inner, out, depth + 1);
+        }
+    }
+
+    /// What rustc hands a derive: `cfg_attr` expanded, and fields and variants whose
+    /// `#[cfg]` does not hold removed.
+    pub fn configure(&self, input: &mut syn::DeriveInput) {
+        self.expand_cfg_attr(&mut input.attrs);
+        let configure_fields = |fields: &mut syn::Fields| {
+            let list = match fields {
+                syn::Fields::Named(f) => &mut f.named,
+                syn::Fields::Unnamed(f) => &mut f.unnamed,
+                syn::Fields::Unit => return,
+            };
+            let kept: Punctuated<syn::Field, Token![,]> = std::mem::take(list)
+                .into_iter()
+                .filter_map(|mut f| {
+                    self.expand_cfg_attr(&mut f.attrs);
+                    self.is_active(&f.attrs).then_some(f)
+                })
+                .collect();
+            *list = kept;
+        };
+        match &mut input.data {
+            syn::Data::Struct(s) => configure_fields(&mut s.fields),
+            syn::Data::Enum(e) => {
+                let kept: Punctuated<syn::Variant, Token![,]> = std::mem::take(&mut e.variants)
+                    .into_iter()
+                    .filter_map(|mut v| {
+                        self.expand_cfg_attr(&mut v.attrs);
+                        if !self.is_active(&v.attrs) {
+                            return None;
+                        }
+                        configure_fields(&mut v.fields);
+                        Some(v)
+                    })
+                    .collect();
+                e.variants = kept;
+            }
+            syn::Data::Union(_) => {}
+        }
+    }
+
     fn eval(&self, meta: &Meta) -> bool {
         match meta {
             Meta::Path(p) => {

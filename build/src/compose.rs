@@ -393,6 +393,16 @@ impl<'k> Composer<'k> {
                 let Some(last) = p.path.segments.last() else {
                     return Err(self.unresolved(ty, site, "an empty path"));
                 };
+                let segments: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                if self.krate.type_by_path(scope.module, &segments).is_some() {
+                    let (def, args) = self.find(ty, scope, site)?;
+                    return self.named(def, args, ty, site);
+                }
                 let name = last.ident.to_string();
                 let args = type_args(&last.arguments);
                 if let Some(v) = leaf(&name, &args) {

@@ -3,8 +3,9 @@
 //! handler, `ToolInput` type, other named type and `use` in it.
 //!
 //! Blind spots, as in cxx's `file.rs`: items made by macros (`macro_rules!`, attribute
-//! macros), `#[cfg_attr(..., derive(ToolInput))]`, handlers inside `impl` blocks or
-//! function bodies, and `include!`d source are not seen.
+//! macros), handlers inside `impl` blocks or function bodies, and `include!`d source are
+//! not seen. `#[cfg_attr]` is expanded and `#[cfg]` fields and variants are removed, as
+//! rustc does before a derive runs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -243,6 +244,12 @@ impl Walker<'_> {
         index
     }
 
+    fn add_data(&mut self, module: usize, ident: &syn::Ident, mut input: DeriveInput) {
+        self.cfg.configure(&mut input);
+        let derives = derives_tool_input(&input.attrs);
+        self.add_type(module, ident, TypeItem::Data(Box::new(input), derives));
+    }
+
     fn add_type(&mut self, module: usize, ident: &syn::Ident, item: TypeItem) {
         let index = self.krate.types.len();
         self.krate.modules[module]
@@ -267,25 +274,18 @@ impl Walker<'_> {
         dir: &Path,
         inline: bool,
     ) {
-        for item in items {
+        for mut item in items {
+            if let Some(attrs) = item_attrs(&mut item) {
+                self.cfg.expand_cfg_attr(attrs);
+            }
             match item {
                 Item::Struct(s) if self.cfg.is_active(&s.attrs) => {
-                    let derives = derives_tool_input(&s.attrs);
                     let ident = s.ident.clone();
-                    self.add_type(
-                        module,
-                        &ident,
-                        TypeItem::Data(Box::new(DeriveInput::from(s)), derives),
-                    );
+                    self.add_data(module, &ident, DeriveInput::from(s));
                 }
                 Item::Enum(e) if self.cfg.is_active(&e.attrs) => {
-                    let derives = derives_tool_input(&e.attrs);
                     let ident = e.ident.clone();
-                    self.add_type(
-                        module,
-                        &ident,
-                        TypeItem::Data(Box::new(DeriveInput::from(e)), derives),
-                    );
+                    self.add_data(module, &ident, DeriveInput::from(e));
                 }
                 Item::Type(t) if self.cfg.is_active(&t.attrs) => {
                     self.add_type(module, &t.ident, TypeItem::Alias(t.ty));
@@ -351,6 +351,19 @@ impl Walker<'_> {
             }
         }
     }
+}
+
+fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {
+    Some(match item {
+        Item::Struct(i) => &mut i.attrs,
+        Item::Enum(i) => &mut i.attrs,
+        Item::Type(i) => &mut i.attrs,
+        Item::Union(i) => &mut i.attrs,
+        Item::Use(i) => &mut i.attrs,
+        Item::Fn(i) => &mut i.attrs,
+        Item::Mod(i) => &mut i.attrs,
+        _ => return None,
+    })
 }
 
 fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {

@@ -48,10 +48,10 @@
 //!
 //! # Limits
 //!
-//! The build script reads source, as cxx-build does, so it does not see:
-//! items made by macros (`macro_rules!`, attribute macros), attributes behind
-//! `#[cfg_attr(...)]`, handlers in `impl` blocks or function bodies, and `include!`d
-//! source. Types of other crates cannot be followed: a field of such a type is an error
+//! The build script reads source, as cxx-build does (with `#[cfg]` and `#[cfg_attr]`
+//! evaluated for the build's features and target), so it does not see items made by
+//! macros (`macro_rules!`, attribute macros), handlers in `impl` blocks or function
+//! bodies, `include!`d source, or what only `cfg(test)` builds contain. Types of other crates cannot be followed: a field of such a type is an error
 //! naming the field (use `#[schema(with = T)]` with a type of this crate). The table
 //! names each handler's descriptor by its module path from the crate root, so a handler
 //! must be reachable from there (`pub(crate)` modules suffice). The generated drift

@@ -49,6 +49,13 @@ impl Crate {
         }
     }
 
+    /// The crate's type that `path` names by the path written alone (no fallback by
+    /// name): a crate type shadows a std or prelude name, as in rustc.
+    #[must_use]
+    pub fn type_by_path(&self, module: usize, path: &[String]) -> Option<usize> {
+        self.type_at(module, path, 0)
+    }
+
     fn start(&self, module: usize, first: &str) -> Option<usize> {
         match first {
             "crate" => Some(0),

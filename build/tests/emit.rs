@@ -646,3 +646,57 @@ pub struct Row {
         "{w:?}"
     );
 }
+
+#[test]
+fn cfg_attr_and_cfg_fields_are_read_as_rustc_reads_them() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)]
+        #[cfg_attr(feature = "loud", serde(rename_all = "UPPERCASE"))]
+        pub struct In {
+            /// Always.
+            pub always: String,
+            #[cfg(feature = "loud")]
+            pub loud_only: bool,
+            #[cfg(not(feature = "loud"))]
+            pub quiet_only: bool,
+        }
+        /// Do it.
+        #[cfg_attr(feature = "loud", tool(annotations(category = "read"), ui(presentation = "inline")))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    let s = pkg.run();
+    assert!(s.tools.is_empty(), "no `#[tool]` without the feature");
+    let mut cfg = Cfg::default();
+    cfg.enable_feature("loud");
+    let s = pkg.builder().cfg(cfg).run().expect("ok");
+    assert_eq!(s.tools, ["act"]);
+    let props = pkg.tool("act")["properties"].clone();
+    let keys: Vec<&String> = props.as_object().expect("properties").keys().collect();
+    assert_eq!(keys, ["ALWAYS", "LOUD_ONLY"]);
+}
+
+#[test]
+fn a_crate_type_shadows_a_well_known_name() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        mod net { #[derive(ToolInput)] pub struct Url { pub host: String } }
+        use net::Url;
+        #[derive(ToolInput)]
+        pub struct In { pub site: Url, pub other: url::Url }
+        /// Do it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    pkg.run();
+    let doc = pkg.tool("act");
+    assert_eq!(
+        doc["properties"]["site"]["properties"]["host"]["type"],
+        "string"
+    );
+    assert_eq!(doc["properties"]["other"]["format"], "uri");
+}
