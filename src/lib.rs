@@ -56,3 +56,31 @@ pub mod __private {
 }
 
 extern crate self as neuralis;
+
+/// Brings in the package table that `neuralis-build` wrote to `OUT_DIR`: a module
+/// `neuralis_package` with `FILES` (every tool's name, handler path and emitted
+/// `tools/<name>.json`, embedded with `include_str!`), `TOOLS` (the handlers'
+/// descriptors, in the same order), and a drift test per tool that compares the emitted
+/// file with the run-time composition of the same tool.
+///
+/// Call it once, at the crate root, in a crate whose `build.rs` calls
+/// `neuralis_build::emit()`:
+///
+/// ```ignore
+/// neuralis::package!();
+///
+/// fn main() {
+///     for (name, _handler, file) in neuralis_package::FILES {
+///         println!("{name}: {} bytes", file.len());
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! package {
+    () => {
+        ::core::include!(::core::concat!(
+            ::core::env!("OUT_DIR"),
+            "/neuralis_package.rs"
+        ));
+    };
+}

@@ -1,0 +1,750 @@
+//! The static view: a tool input's schema composed from source, with the plan from
+//! `neuralis_syntax::render` (the one renderer the derive also lowers) and the run-time
+//! helpers of `neuralis_core::input::private`, so both views build the same JSON.
+//!
+//! Where the derive composes through `ToolInput` impls at run time, this module follows
+//! the same impls from syntax: the standard types by name (as `neuralis_syntax::types`
+//! recognises them), the crate's own types by name resolution.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use neuralis_core::contract::push_pointer;
+use neuralis_core::input::private as rt;
+use neuralis_core::input::{DRAFT_07, ToolInput};
+use neuralis_syntax::Ctxt;
+use neuralis_syntax::ast::Container;
+use neuralis_syntax::attr::docs::DocPart;
+use neuralis_syntax::check::{Front, check};
+use neuralis_syntax::render::{Member, Plan, render};
+use proc_macro2::Span;
+use quote::ToTokens as _;
+use serde_json::{Map, Value, json};
+use syn::spanned::Spanned as _;
+use syn::{GenericArgument, PathArguments, Type};
+
+use crate::diag::Loc;
+use crate::discover::{Crate, TypeItem};
+use crate::resolve::Found;
+
+/// Where a type is written: its module, and what its generic parameters stand for.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    /// The module whose names the type uses.
+    pub module: usize,
+    subst: Rc<Vec<(String, Type, Scope)>>,
+}
+
+impl Scope {
+    /// The scope of a module with no generic parameters.
+    #[must_use]
+    pub fn module(module: usize) -> Self {
+        Self {
+            module,
+            subst: Rc::new(Vec::new()),
+        }
+    }
+}
+
+/// The field a type belongs to, for messages.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// The type that holds the field.
+    pub owner: String,
+    /// The field's Rust name.
+    pub field: String,
+    /// The field's type as written.
+    pub loc: Loc,
+}
+
+/// Why a schema could not be composed.
+#[derive(Debug, Clone)]
+pub enum Problem {
+    /// A type the build script cannot follow: an error that stops the build.
+    Unresolved {
+        /// Where.
+        loc: Loc,
+        /// The message, led by nothing (the caller adds the rule id).
+        message: String,
+        /// What to do.
+        help: String,
+    },
+    /// An item the macro will reject with a spanned error: skipped, not fatal.
+    Skip {
+        /// The item.
+        item: String,
+        /// The first error, on one line.
+        reason: String,
+    },
+}
+
+/// A root schema and where its properties come from.
+#[derive(Debug)]
+pub struct Composed {
+    /// The normalized root document, before any tool metadata.
+    pub schema: Value,
+    /// Source locations of pointers into `schema`, most specific last.
+    pub locations: Vec<(String, Loc)>,
+}
+
+/// Composes schemas from the crate's source.
+pub struct Composer<'k> {
+    krate: &'k Crate,
+    stack: Vec<String>,
+    root: Option<String>,
+    recursive: BTreeSet<String>,
+    definitions: Map<String, Value>,
+    /// Files read for `#[doc = include_str!(...)]`.
+    pub extra_files: Vec<PathBuf>,
+    /// The pointer of the schema being composed, as reference tokens.
+    at: Vec<String>,
+    /// Where each property's field is written.
+    locations: Vec<(String, Loc)>,
+}
+
+fn type_args(args: &PathArguments) -> Vec<&Type> {
+    match args {
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn tokens(ty: &Type) -> String {
+    ty.to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace("< ", "<")
+        .replace(" ,", ",")
+        .replace(" :: ", "::")
+}
+
+fn leaf(name: &str, args: &[&Type]) -> Option<Value> {
+    Some(match name {
+        "bool" => bool::schema_fragment(),
+        "i8" => i8::schema_fragment(),
+        "i16" => i16::schema_fragment(),
+        "i32" => i32::schema_fragment(),
+        "i64" => i64::schema_fragment(),
+        "isize" => isize::schema_fragment(),
+        "i128" => i128::schema_fragment(),
+        "u8" => u8::schema_fragment(),
+        "u16" => u16::schema_fragment(),
+        "u32" => u32::schema_fragment(),
+        "u64" => u64::schema_fragment(),
+        "usize" => usize::schema_fragment(),
+        "u128" => u128::schema_fragment(),
+        "f32" => f32::schema_fragment(),
+        "f64" => f64::schema_fragment(),
+        "String" | "str" => String::schema_fragment(),
+        "char" => char::schema_fragment(),
+        "Value" if args.is_empty() => Value::schema_fragment(),
+        "Map" if args.len() == 2 => <Map<String, Value>>::schema_fragment(),
+        // The well-known crates' types, behind `neuralis` features at run time.
+        "Uuid" => json!({ "type": "string", "format": "uuid" }),
+        "DateTime" | "OffsetDateTime" => json!({ "type": "string", "format": "date-time" }),
+        "NaiveDate" => json!({ "type": "string", "format": "date" }),
+        "NaiveDateTime" => json!({
+            "type": "string",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$"
+        }),
+        "NaiveTime" => json!({
+            "type": "string",
+            "pattern": "^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$"
+        }),
+        "Url" => json!({ "type": "string", "format": "uri" }),
+        _ => return None,
+    })
+}
+
+fn first_line(e: &syn::Error) -> String {
+    e.to_string().lines().next().unwrap_or_default().to_owned()
+}
+
+impl<'k> Composer<'k> {
+    /// A composer over `krate`.
+    #[must_use]
+    pub fn new(krate: &'k Crate) -> Self {
+        Self {
+            krate,
+            stack: Vec::new(),
+            root: None,
+            recursive: BTreeSet::new(),
+            definitions: Map::new(),
+            extra_files: Vec::new(),
+            at: Vec::new(),
+            locations: Vec::new(),
+        }
+    }
+
+    /// Composes with `tokens` appended to the current pointer.
+    fn under<T>(&mut self, tokens: &[&str], f: impl FnOnce(&mut Self) -> T) -> T {
+        let depth = self.at.len();
+        self.at.extend(tokens.iter().map(|t| (*t).to_owned()));
+        let out = f(self);
+        self.at.truncate(depth);
+        out
+    }
+
+    fn pointer(&self) -> String {
+        self.at
+            .iter()
+            .fold(String::new(), |p, t| push_pointer(&p, t))
+    }
+
+    fn loc(&self, module: usize, span: Span) -> Loc {
+        Loc {
+            file: self.krate.modules[module].file,
+            span,
+        }
+    }
+
+    /// The root document of the type `ty` written in `module` (see
+    /// `neuralis_core::input::root_schema`, which this mirrors).
+    ///
+    /// # Errors
+    ///
+    /// A type that cannot be followed, or an item the macro rejects.
+    pub fn root(&mut self, ty: &Type, module: usize, site: &Site) -> Result<Composed, Problem> {
+        let scope = Scope::module(module);
+        let (def, args) = self.find(ty, &scope, site)?;
+        let id = self.identity(def, &args);
+        self.root = Some(id);
+        let fragment = self.named(def, args, ty, site)?;
+        let locations = std::mem::take(&mut self.locations);
+        let mut root = Map::new();
+        root.insert("$schema".into(), Value::String(DRAFT_07.into()));
+        match fragment {
+            Value::Object(mut frag) => {
+                let is_object = frag.get("type").and_then(Value::as_str) == Some("object");
+                for key in ["title", "description"] {
+                    if let Some(v) = frag.remove(key) {
+                        root.insert(key.into(), v);
+                    }
+                }
+                if let Some(v) = frag.remove("type") {
+                    root.insert("type".into(), v);
+                }
+                if is_object {
+                    root.insert("additionalProperties".into(), Value::Bool(false));
+                    frag.remove("additionalProperties");
+                    let props = frag
+                        .remove("properties")
+                        .unwrap_or_else(|| Value::Object(Map::new()));
+                    root.insert("properties".into(), props);
+                    let required = frag
+                        .remove("required")
+                        .unwrap_or_else(|| Value::Array(Vec::new()));
+                    root.insert("required".into(), required);
+                }
+                root.extend(frag);
+            }
+            other => {
+                root.insert("allOf".into(), Value::Array(vec![other]));
+            }
+        }
+        if !self.definitions.is_empty() {
+            root.insert(
+                "definitions".into(),
+                Value::Object(std::mem::take(&mut self.definitions)),
+            );
+        }
+        let mut schema = Value::Object(root);
+        neuralis_core::schema::normalize(&mut schema);
+        Ok(Composed { schema, locations })
+    }
+
+    fn identity(&self, def: usize, args: &[(Type, Scope)]) -> String {
+        let t = &self.krate.types[def];
+        let mut id = format!("{}::{}", self.krate.module_name(t.module), t.ident);
+        if !args.is_empty() {
+            let a: Vec<String> = args.iter().map(|(ty, _)| tokens(ty)).collect();
+            id = format!("{id}<{}>", a.join(", "));
+        }
+        id
+    }
+
+    /// The crate item a path type names, with its generic arguments.
+    fn find(
+        &self,
+        ty: &Type,
+        scope: &Scope,
+        site: &Site,
+    ) -> Result<(usize, Vec<(Type, Scope)>), Problem> {
+        let ty = match ty {
+            Type::Group(g) => &*g.elem,
+            Type::Paren(p) => &*p.elem,
+            other => other,
+        };
+        let Type::Path(p) = ty else {
+            return Err(self.unresolved(ty, site, "it is not a path to a type"));
+        };
+        if let Some(seg) = p.path.get_ident()
+            && let Some((_, t, s)) = scope.subst.iter().find(|(n, ..)| seg == n)
+        {
+            return self.find(t, s, site);
+        }
+        let segments: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let args = p
+            .path
+            .segments
+            .last()
+            .map(|s| type_args(&s.arguments))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| (t.clone(), scope.clone()))
+            .collect();
+        match self.krate.resolve_type(scope.module, &segments) {
+            Found::Type(t) => Ok((t, args)),
+            Found::Missing => Err(self.unresolved(
+                ty,
+                site,
+                "no type of this crate has that name, and the build script reads only this crate's source",
+            )),
+            Found::Ambiguous(candidates) => {
+                let names: Vec<String> = candidates
+                    .iter()
+                    .map(|&c| {
+                        let t = &self.krate.types[c];
+                        format!(
+                            "`{}::{}` ({})",
+                            self.krate.module_name(t.module),
+                            t.ident,
+                            self.loc(t.module, t.ident.span()).display(self.krate)
+                        )
+                    })
+                    .collect();
+                Err(Problem::Unresolved {
+                    loc: site.loc.clone(),
+                    message: format!(
+                        "type `{}` of field `{}` in `{}` is ambiguous: it names {}",
+                        tokens(ty),
+                        site.field,
+                        site.owner,
+                        names.join(" and ")
+                    ),
+                    help: "write the full path (`crate::...`) or bring the one you mean in with `use`".into(),
+                })
+            }
+        }
+    }
+
+    fn unresolved(&self, ty: &Type, site: &Site, why: &str) -> Problem {
+        Problem::Unresolved {
+            loc: site.loc.clone(),
+            message: format!(
+                "cannot resolve type `{}` of field `{}` in `{}`: {why}",
+                tokens(ty),
+                site.field,
+                site.owner
+            ),
+            help: "derive `ToolInput` on a type of this crate and name it, or give the field `#[schema(with = T)]` naming one with the same JSON form".into(),
+        }
+    }
+
+    /// The schema of `ty` written in `scope`.
+    fn type_schema(&mut self, ty: &Type, scope: &Scope, site: &Site) -> Result<Value, Problem> {
+        match ty {
+            Type::Group(g) => self.type_schema(&g.elem, scope, site),
+            Type::Paren(p) => self.type_schema(&p.elem, scope, site),
+            Type::Reference(r) => self.type_schema(&r.elem, scope, site),
+            Type::Slice(s) => {
+                let items = self.under(&["items"], |c| c.type_schema(&s.elem, scope, site))?;
+                Ok(json!({ "type": "array", "items": items }))
+            }
+            Type::Array(a) => {
+                let items = self.under(&["items"], |c| c.type_schema(&a.elem, scope, site))?;
+                let len = match &a.len {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(n),
+                        ..
+                    }) => n.base10_parse::<usize>().ok(),
+                    _ => None,
+                };
+                let Some(n) = len else {
+                    return Err(self.unresolved(
+                        ty,
+                        site,
+                        "the array length is not a literal the build script can read",
+                    ));
+                };
+                Ok(json!({ "type": "array", "items": items, "minItems": n, "maxItems": n }))
+            }
+            Type::Path(p) if p.qself.is_none() => {
+                if let Some(ident) = p.path.get_ident()
+                    && let Some((_, t, s)) = scope.subst.iter().find(|(n, ..)| ident == n)
+                {
+                    let (t, s) = (t.clone(), s.clone());
+                    return self.type_schema(&t, &s, site);
+                }
+                let Some(last) = p.path.segments.last() else {
+                    return Err(self.unresolved(ty, site, "an empty path"));
+                };
+                let segments: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                if self.krate.type_by_path(scope.module, &segments).is_some() {
+                    let (def, args) = self.find(ty, scope, site)?;
+                    return self.named(def, args, ty, site);
+                }
+                let name = last.ident.to_string();
+                let args = type_args(&last.arguments);
+                if let Some(v) = leaf(&name, &args) {
+                    return Ok(v);
+                }
+                match (name.as_str(), args.as_slice()) {
+                    ("Option" | "Box" | "Rc" | "Arc" | "Cow", [inner]) => {
+                        self.type_schema(inner, scope, site)
+                    }
+                    ("Vec" | "VecDeque" | "LinkedList", [item]) => {
+                        let items = self.under(&["items"], |c| c.type_schema(item, scope, site))?;
+                        Ok(json!({ "type": "array", "items": items }))
+                    }
+                    ("HashSet" | "BTreeSet", [item, ..]) => {
+                        let items = self.under(&["items"], |c| c.type_schema(item, scope, site))?;
+                        Ok(json!({ "type": "array", "items": items, "uniqueItems": true }))
+                    }
+                    ("HashMap" | "BTreeMap", [_, value, ..]) => {
+                        let values = self.under(&["additionalProperties"], |c| {
+                            c.type_schema(value, scope, site)
+                        })?;
+                        Ok(json!({ "type": "object", "additionalProperties": values }))
+                    }
+                    _ => {
+                        let (def, args) = self.find(ty, scope, site)?;
+                        self.named(def, args, ty, site)
+                    }
+                }
+            }
+            _ => Err(self.unresolved(ty, site, "this type has no JSON form")),
+        }
+    }
+
+    fn named(
+        &mut self,
+        def: usize,
+        args: Vec<(Type, Scope)>,
+        ty: &Type,
+        site: &Site,
+    ) -> Result<Value, Problem> {
+        let t = &self.krate.types[def];
+        match &t.item {
+            TypeItem::Data(_, true) => self.subschema(def, args, site),
+            TypeItem::Alias(target) => {
+                let target = (**target).clone();
+                self.type_schema(&target, &Scope::module(t.module), site)
+            }
+            TypeItem::Data(_, false) | TypeItem::Other => Err(Problem::Unresolved {
+                loc: site.loc.clone(),
+                message: format!(
+                    "type `{}` of field `{}` in `{}` does not derive `ToolInput` ({})",
+                    tokens(ty),
+                    site.field,
+                    site.owner,
+                    self.loc(t.module, t.ident.span()).display(self.krate)
+                ),
+                help: format!(
+                    "add `#[derive(ToolInput)]` to `{}`, or give the field `#[schema(with = T)]`",
+                    t.ident
+                ),
+            }),
+        }
+    }
+
+    /// `Composer::subschema` of the run-time composer: a type that reaches itself is
+    /// written once.
+    fn subschema(
+        &mut self,
+        def: usize,
+        args: Vec<(Type, Scope)>,
+        site: &Site,
+    ) -> Result<Value, Problem> {
+        let id = self.identity(def, &args);
+        if self.stack.contains(&id) {
+            self.recursive.insert(id.clone());
+            return Ok(if self.root.as_ref() == Some(&id) {
+                json!({ "$ref": "#" })
+            } else {
+                json!({ "$ref": format!("#/definitions/{}", self.schema_name(def, &args)) })
+            });
+        }
+        self.stack.push(id.clone());
+        let schema = self.data_type(def, args.clone(), site);
+        self.stack.pop();
+        let schema = schema?;
+        if self.recursive.contains(&id) && self.root.as_ref() != Some(&id) {
+            self.definitions
+                .insert(self.schema_name(def, &args), schema.clone());
+        }
+        Ok(schema)
+    }
+
+    fn schema_name(&self, def: usize, args: &[(Type, Scope)]) -> String {
+        let t = &self.krate.types[def];
+        if args.is_empty() {
+            t.ident.to_string()
+        } else {
+            let a: Vec<String> = args.iter().map(|(ty, _)| tokens(ty)).collect();
+            format!("{}<{}>", t.ident, a.join(", "))
+        }
+    }
+
+    /// The schema of a struct or enum that derives `ToolInput`.
+    fn data_type(
+        &mut self,
+        def: usize,
+        args: Vec<(Type, Scope)>,
+        site: &Site,
+    ) -> Result<Value, Problem> {
+        let krate = self.krate;
+        let t = &krate.types[def];
+        let TypeItem::Data(di, true) = &t.item else {
+            let ident = &t.ident;
+            return self.named(def, args, &syn::parse_quote!(#ident), site);
+        };
+        let cx = Ctxt::new();
+        let cont = Container::from_ast(&cx, di);
+        if let Some(cont) = &cont {
+            check(&cx, cont, Front::Build);
+        }
+        let owner = t.ident.to_string();
+        let cont = match (cx.check(), cont) {
+            (Ok(()), Some(cont)) => cont,
+            (Err(e), _) => {
+                return Err(Problem::Skip {
+                    item: owner,
+                    reason: first_line(&e),
+                });
+            }
+            (Ok(()), None) => {
+                return Err(Problem::Skip {
+                    item: owner,
+                    reason: "the item has no schema".into(),
+                });
+            }
+        };
+        let params: Vec<String> = di
+            .generics
+            .type_params()
+            .map(|p| p.ident.to_string())
+            .collect();
+        let subst: Vec<(String, Type, Scope)> = params
+            .into_iter()
+            .zip(args)
+            .map(|(p, (ty, s))| (p, ty, s))
+            .collect();
+        let scope = Scope {
+            module: t.module,
+            subst: Rc::new(subst),
+        };
+        let rendered = render(&cont);
+        let here = Here {
+            owner,
+            module: t.module,
+        };
+        self.plan(&rendered.plan, &scope, &here, &cont)
+    }
+
+    fn plan(
+        &mut self,
+        plan: &Plan,
+        scope: &Scope,
+        here: &Here,
+        cont: &Container,
+    ) -> Result<Value, Problem> {
+        Ok(match plan {
+            Plan::Fixed(v) => v.clone(),
+            Plan::Type { ty, keywords, docs } => {
+                let site = self.site_of(ty, here, cont);
+                let mut out = self.type_schema(ty, scope, &site)?;
+                if !keywords.is_empty() {
+                    out = rt::overlay(out, &Value::Object(keywords.clone()).to_string());
+                }
+                if let Some(parts) = docs {
+                    out = self.describe(out, parts, here)?;
+                }
+                out
+            }
+            Plan::Object {
+                keywords,
+                docs,
+                members,
+            } => {
+                let mut o = keywords.clone();
+                for m in members {
+                    match m {
+                        Member::Property {
+                            name,
+                            plan,
+                            required,
+                        } => {
+                            let schema = self.under(&["properties", name], |c| {
+                                if let Some(f) = neuralis_syntax::check::all_fields(cont)
+                                    .find(|f| f.name.value == *name && !f.is_skipped())
+                                {
+                                    let loc = c.loc(here.module, f.name.span);
+                                    c.locations.push((c.pointer(), loc));
+                                }
+                                c.plan(plan, scope, here, cont)
+                            })?;
+                            rt::property(&mut o, name, schema, *required);
+                        }
+                        Member::Flatten { ty, required } => {
+                            let site = self.site_of(ty, here, cont);
+                            let schema = self.type_schema(ty, scope, &site)?;
+                            rt::flatten(&mut o, schema, *required);
+                        }
+                    }
+                }
+                let out = rt::close(o);
+                match docs {
+                    Some(parts) => self.describe(out, parts, here)?,
+                    None => out,
+                }
+            }
+            Plan::Described(inner, parts) => {
+                let out = self.plan(inner, scope, here, cont)?;
+                self.describe(out, parts, here)?
+            }
+            Plan::Choice {
+                keyword,
+                keywords,
+                docs,
+                branches,
+            } => {
+                let mut map = keywords.clone();
+                let mut all = Vec::with_capacity(branches.len());
+                for (i, b) in branches.iter().enumerate() {
+                    let index = i.to_string();
+                    all.push(self.under(&[keyword, &index], |c| c.plan(b, scope, here, cont))?);
+                }
+                map.insert((*keyword).into(), Value::Array(all));
+                let out = Value::Object(map);
+                match docs {
+                    Some(parts) => self.describe(out, parts, here)?,
+                    None => out,
+                }
+            }
+        })
+    }
+
+    /// The field of `cont` whose schema type is `ty`, for messages.
+    fn site_of(&self, ty: &Type, here: &Here, cont: &Container) -> Site {
+        let field = neuralis_syntax::check::all_fields(cont).find(|f| f.ty == *ty);
+        let (name, span) = field.map_or_else(
+            || (String::from("?"), ty.span()),
+            |f| {
+                (
+                    f.original
+                        .ident
+                        .as_ref()
+                        .map_or_else(|| f.name.value.clone(), ToString::to_string),
+                    f.ty.span(),
+                )
+            },
+        );
+        Site {
+            owner: here.owner.clone(),
+            field: name,
+            loc: self.loc(here.module, span),
+        }
+    }
+
+    /// `#[doc = include_str!("...")]`, read relative to the source file as rustc does.
+    fn describe(
+        &mut self,
+        schema: Value,
+        parts: &[DocPart],
+        here: &Here,
+    ) -> Result<Value, Problem> {
+        let texts = self.doc_parts(parts, here)?;
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        Ok(rt::describe(schema, &refs))
+    }
+
+    fn doc_parts(&mut self, parts: &[DocPart], here: &Here) -> Result<Vec<String>, Problem> {
+        let mut texts = Vec::with_capacity(parts.len());
+        for part in parts {
+            match part {
+                DocPart::Text(t) => texts.push(t.clone()),
+                DocPart::Expr(e) => texts.push(self.doc_expr(e, here)?),
+            }
+        }
+        Ok(texts)
+    }
+
+    /// A doc comment written in `module`, joined as rustdoc joins it; `None` when empty.
+    ///
+    /// # Errors
+    ///
+    /// A `#[doc = ...]` expression other than `include_str!` of a readable file.
+    pub fn doc_text(
+        &mut self,
+        parts: &[DocPart],
+        module: usize,
+        owner: &str,
+    ) -> Result<Option<String>, Problem> {
+        let here = Here {
+            owner: owner.to_owned(),
+            module,
+        };
+        let texts = self.doc_parts(parts, &here)?;
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let text = neuralis_core::input::join_doc(&refs);
+        Ok((!text.is_empty()).then_some(text))
+    }
+
+    fn doc_expr(
+        &mut self,
+        tokens: &proc_macro2::TokenStream,
+        here: &Here,
+    ) -> Result<String, Problem> {
+        let fail = |why: &str| Problem::Unresolved {
+            loc: self.loc(here.module, tokens.span()),
+            message: format!("cannot read the doc comment of `{}`: {why}", here.owner),
+            help: "write the doc comment as `///` lines or `#[doc = include_str!(\"file\")]`"
+                .into(),
+        };
+        let expr: syn::Expr = syn::parse2(tokens.clone()).map_err(|_| fail("not an expression"))?;
+        let syn::Expr::Macro(m) = &expr else {
+            return Err(fail("only `include_str!` is read at build time"));
+        };
+        if !m.mac.path.is_ident("include_str") {
+            return Err(fail("only `include_str!` is read at build time"));
+        }
+        let lit: syn::LitStr = m
+            .mac
+            .parse_body()
+            .map_err(|_| fail("`include_str!` takes one string literal here"))?;
+        let file = &self.krate.sources[self.krate.modules[here.module].file].path;
+        let path = file
+            .parent()
+            .map(|d| d.join(lit.value()))
+            .unwrap_or_else(|| PathBuf::from(lit.value()));
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| fail(&format!("`{}`: {e}", path.display())))?;
+        self.extra_files.push(path);
+        Ok(text)
+    }
+}
+
+struct Here {
+    owner: String,
+    module: usize,
+}

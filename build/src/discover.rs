@@ -1,0 +1,520 @@
+//! Discovery: the crate's module tree, read from the root file the way rustc reads it
+//! (`mod` declarations, inline modules, `#[path]`, `#[cfg]`), and every `#[tool]`
+//! handler, `ToolInput` type, other named type and `use` in it.
+//!
+//! Blind spots, as in cxx's `file.rs`: items made by macros (`macro_rules!`, attribute
+//! macros), handlers inside `impl` blocks or function bodies, and `include!`d source are
+//! not seen. `#[cfg_attr]` is expanded and `#[cfg]` fields and variants are removed, as
+//! rustc does before a derive runs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use syn::{Attribute, DeriveInput, Item, ItemFn, Type, UseTree};
+
+use crate::cfg::Cfg;
+
+/// One source file that was read.
+#[derive(Debug)]
+pub struct Source {
+    /// The file on disk.
+    pub path: PathBuf,
+    /// The path shown in messages: relative to the manifest directory when inside it.
+    pub display: String,
+}
+
+/// A `use` entry of a module: `use a::b as c;` is `Some("c")` → `[a, b]`, a glob
+/// `use a::*;` is `None` → `[a]`.
+#[derive(Debug, Clone)]
+pub struct Use {
+    /// The name brought in, or `None` for a glob.
+    pub alias: Option<String>,
+    /// The path as written.
+    pub path: Vec<String>,
+}
+
+/// A module of the crate.
+#[derive(Debug)]
+pub struct Module {
+    /// `["crate", "tools", "weather"]`.
+    pub path: Vec<String>,
+    /// The enclosing module.
+    pub parent: Option<usize>,
+    /// The file that holds the module's items.
+    pub file: usize,
+    /// Child modules by name.
+    pub children: BTreeMap<String, usize>,
+    /// `use` entries.
+    pub uses: Vec<Use>,
+    /// Named types defined here, by name (indexes into [`Crate::types`]).
+    pub types: BTreeMap<String, usize>,
+}
+
+/// What a named type is.
+#[derive(Debug)]
+pub enum TypeItem {
+    /// A struct or enum; `true` when it derives `ToolInput`.
+    Data(Box<DeriveInput>, bool),
+    /// `type A = B;`
+    Alias(Box<Type>),
+    /// A union, trait or anything else with no schema.
+    Other,
+}
+
+/// A named type of the crate.
+#[derive(Debug)]
+pub struct TypeDef {
+    /// Where it is defined.
+    pub module: usize,
+    /// Its name.
+    pub ident: syn::Ident,
+    /// The item.
+    pub item: TypeItem,
+}
+
+/// A function with a `#[tool]` attribute.
+#[derive(Debug)]
+pub struct ToolFn {
+    /// Where it is defined.
+    pub module: usize,
+    /// The `#[tool(...)]` attribute.
+    pub attr: Attribute,
+    /// The function, without the attribute.
+    pub func: ItemFn,
+}
+
+/// A file that could not be read or parsed: rustc reports it better.
+#[derive(Debug)]
+pub struct Unreadable {
+    /// The path tried.
+    pub path: PathBuf,
+    /// Why.
+    pub reason: String,
+}
+
+/// Everything discovery found.
+#[derive(Debug, Default)]
+pub struct Crate {
+    /// Every file read, in reading order.
+    pub sources: Vec<Source>,
+    /// Modules; index 0 is the crate root.
+    pub modules: Vec<Module>,
+    /// Named types.
+    pub types: Vec<TypeDef>,
+    /// `#[tool]` handlers.
+    pub tools: Vec<ToolFn>,
+    /// Files that could not be read.
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// Whether `attr` is `#[tool(...)]` or `#[neuralis::tool(...)]`.
+#[must_use]
+pub fn is_tool_attr(attr: &Attribute) -> bool {
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "tool")
+}
+
+fn derives_tool_input(attrs: &[Attribute]) -> bool {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .any(|a| {
+            a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|paths| {
+                paths
+                    .iter()
+                    .any(|p| p.segments.last().is_some_and(|s| s.ident == "ToolInput"))
+            })
+        })
+}
+
+fn path_attr(attrs: &[Attribute]) -> Option<String> {
+    attrs.iter().find_map(|a| match &a.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+struct Walker<'a> {
+    cfg: &'a Cfg,
+    manifest_dir: &'a Path,
+    krate: Crate,
+}
+
+impl Crate {
+    /// Reads the crate whose root file is `root`.
+    pub fn read(root: &Path, manifest_dir: &Path, cfg: &Cfg) -> Crate {
+        let mut w = Walker {
+            cfg,
+            manifest_dir,
+            krate: Crate::default(),
+        };
+        let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
+        w.load_file(root, vec!["crate".to_owned()], None, dir);
+        w.krate
+    }
+
+    /// The module at `path` (`["crate", "a"]`).
+    #[cfg(test)]
+    #[must_use]
+    pub fn module_by_path(&self, path: &[String]) -> Option<usize> {
+        self.modules.iter().position(|m| m.path == path)
+    }
+
+    /// The module path of `module` joined with `::`, for messages.
+    #[must_use]
+    pub fn module_name(&self, module: usize) -> String {
+        self.modules[module].path.join("::")
+    }
+}
+
+impl Walker<'_> {
+    fn display(&self, path: &Path) -> String {
+        path.strip_prefix(self.manifest_dir)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/")
+    }
+
+    /// Reads a module file. `dir` is where its non-inline children live.
+    fn load_file(
+        &mut self,
+        path: &Path,
+        mod_path: Vec<String>,
+        parent: Option<usize>,
+        dir: PathBuf,
+    ) -> Option<usize> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.krate.unreadable.push(Unreadable {
+                    path: path.to_path_buf(),
+                    reason: e.to_string(),
+                });
+                return None;
+            }
+        };
+        let file = self.krate.sources.len();
+        self.krate.sources.push(Source {
+            path: path.to_path_buf(),
+            display: self.display(path),
+        });
+        let ast = match syn::parse_file(&text) {
+            Ok(ast) => ast,
+            Err(e) => {
+                self.krate.unreadable.push(Unreadable {
+                    path: path.to_path_buf(),
+                    reason: e.to_string(),
+                });
+                return None;
+            }
+        };
+        if !self.cfg.is_active(&ast.attrs) {
+            return None;
+        }
+        let module = self.new_module(mod_path, parent, file);
+        let file_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.items(module, file, ast.items, &file_dir, &dir, false);
+        Some(module)
+    }
+
+    fn new_module(&mut self, path: Vec<String>, parent: Option<usize>, file: usize) -> usize {
+        let index = self.krate.modules.len();
+        if let (Some(p), Some(name)) = (parent, path.last()) {
+            self.krate.modules[p].children.insert(name.clone(), index);
+        }
+        self.krate.modules.push(Module {
+            path,
+            parent,
+            file,
+            children: BTreeMap::new(),
+            uses: Vec::new(),
+            types: BTreeMap::new(),
+        });
+        index
+    }
+
+    fn add_data(&mut self, module: usize, ident: &syn::Ident, mut input: DeriveInput) {
+        self.cfg.configure(&mut input);
+        let derives = derives_tool_input(&input.attrs);
+        self.add_type(module, ident, TypeItem::Data(Box::new(input), derives));
+    }
+
+    fn add_type(&mut self, module: usize, ident: &syn::Ident, item: TypeItem) {
+        let index = self.krate.types.len();
+        self.krate.modules[module]
+            .types
+            .insert(ident.to_string(), index);
+        self.krate.types.push(TypeDef {
+            module,
+            ident: ident.clone(),
+            item,
+        });
+    }
+
+    /// `file_dir` is the directory of the file being read (for `#[path]` outside
+    /// inline modules); `dir` is where `mod x;` looks for `x.rs` and `x/mod.rs`;
+    /// `inline` says whether the items sit in an inline module.
+    fn items(
+        &mut self,
+        module: usize,
+        file: usize,
+        items: Vec<Item>,
+        file_dir: &Path,
+        dir: &Path,
+        inline: bool,
+    ) {
+        for mut item in items {
+            if let Some(attrs) = item_attrs(&mut item) {
+                self.cfg.expand_cfg_attr(attrs);
+            }
+            match item {
+                Item::Struct(s) if self.cfg.is_active(&s.attrs) => {
+                    let ident = s.ident.clone();
+                    self.add_data(module, &ident, DeriveInput::from(s));
+                }
+                Item::Enum(e) if self.cfg.is_active(&e.attrs) => {
+                    let ident = e.ident.clone();
+                    self.add_data(module, &ident, DeriveInput::from(e));
+                }
+                Item::Type(t) if self.cfg.is_active(&t.attrs) => {
+                    self.add_type(module, &t.ident, TypeItem::Alias(t.ty));
+                }
+                Item::Union(u) if self.cfg.is_active(&u.attrs) => {
+                    self.add_type(module, &u.ident, TypeItem::Other);
+                }
+                Item::Use(u) if self.cfg.is_active(&u.attrs) => {
+                    let mut out = Vec::new();
+                    flatten_use(&u.tree, &mut Vec::new(), &mut out);
+                    self.krate.modules[module].uses.extend(out);
+                }
+                Item::Fn(mut f) if self.cfg.is_active(&f.attrs) => {
+                    if let Some(pos) = f.attrs.iter().position(is_tool_attr) {
+                        let attr = f.attrs.remove(pos);
+                        self.krate.tools.push(ToolFn {
+                            module,
+                            attr,
+                            func: f,
+                        });
+                    }
+                }
+                Item::Mod(m) if self.cfg.is_active(&m.attrs) => {
+                    let name = m.ident.to_string();
+                    let mut mod_path = self.krate.modules[module].path.clone();
+                    mod_path.push(name.clone());
+                    let explicit = path_attr(&m.attrs);
+                    match m.content {
+                        Some((_, inner)) => {
+                            let child_dir = match &explicit {
+                                Some(p) => dir.join(p),
+                                None => dir.join(&name),
+                            };
+                            let child = self.new_module(mod_path, Some(module), file);
+                            self.items(child, file, inner, file_dir, &child_dir, true);
+                        }
+                        None => {
+                            let (path, child_dir) = match &explicit {
+                                // Outside inline modules `#[path]` is relative to the
+                                // file's directory, inside them to the module directory;
+                                // the file then reads like a `mod.rs`.
+                                Some(p) => {
+                                    let base = if inline { dir } else { file_dir };
+                                    let path = base.join(p);
+                                    let d =
+                                        path.parent().map(Path::to_path_buf).unwrap_or_default();
+                                    (path, d)
+                                }
+                                None => {
+                                    let flat = dir.join(format!("{name}.rs"));
+                                    if flat.is_file() {
+                                        (flat, dir.join(&name))
+                                    } else {
+                                        (dir.join(&name).join("mod.rs"), dir.join(&name))
+                                    }
+                                }
+                            };
+                            self.load_file(&path, mod_path, Some(module), child_dir);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {
+    Some(match item {
+        Item::Struct(i) => &mut i.attrs,
+        Item::Enum(i) => &mut i.attrs,
+        Item::Type(i) => &mut i.attrs,
+        Item::Union(i) => &mut i.attrs,
+        Item::Use(i) => &mut i.attrs,
+        Item::Fn(i) => &mut i.attrs,
+        Item::Mod(i) => &mut i.attrs,
+        _ => return None,
+    })
+}
+
+fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
+    match tree {
+        UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            flatten_use(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            if name == "self" {
+                if let Some(last) = prefix.last() {
+                    out.push(Use {
+                        alias: Some(last.clone()),
+                        path: prefix.clone(),
+                    });
+                }
+                return;
+            }
+            let mut path = prefix.clone();
+            path.push(name.clone());
+            out.push(Use {
+                alias: Some(name),
+                path,
+            });
+        }
+        UseTree::Rename(r) => {
+            let mut path = prefix.clone();
+            let name = r.ident.to_string();
+            if name != "self" {
+                path.push(name);
+            }
+            out.push(Use {
+                alias: Some(r.rename.to_string()),
+                path,
+            });
+        }
+        UseTree::Glob(_) => out.push(Use {
+            alias: None,
+            path: prefix.clone(),
+        }),
+        UseTree::Group(g) => {
+            for t in &g.items {
+                flatten_use(t, prefix, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, rel: &str, text: &str) {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("dirs");
+        std::fs::write(path, text).expect("write");
+    }
+
+    #[test]
+    fn walks_mod_declarations_path_inline_and_cfg() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let d = tmp.path();
+        write(
+            d,
+            "src/lib.rs",
+            r#"
+            mod a;
+            mod b;
+            #[path = "elsewhere/c_file.rs"] mod c;
+            mod inline { mod deep; pub struct InInline; }
+            #[cfg(feature = "extra")] mod extra;
+            #[cfg(not(feature = "extra"))] mod plain { pub struct Plain; }
+            #[cfg(test)] mod tests;
+            "#,
+        );
+        write(d, "src/a.rs", "mod child; pub struct A;");
+        write(d, "src/a/child.rs", "pub struct Child;");
+        write(
+            d,
+            "src/b/mod.rs",
+            "pub struct B; use crate::a::A as Alias; use super::*;",
+        );
+        write(d, "src/elsewhere/c_file.rs", "mod sib; pub struct C;");
+        write(d, "src/elsewhere/sib.rs", "pub struct Sib;");
+        write(d, "src/inline/deep.rs", "pub struct Deep;");
+        write(d, "src/extra.rs", "pub struct Extra;");
+        let mut cfg = Cfg::default();
+        let k = Crate::read(&d.join("src/lib.rs"), d, &cfg);
+        let names: Vec<String> = k.modules.iter().map(|m| m.path.join("::")).collect();
+        assert_eq!(
+            names,
+            [
+                "crate",
+                "crate::a",
+                "crate::a::child",
+                "crate::b",
+                "crate::c",
+                "crate::c::sib",
+                "crate::inline",
+                "crate::inline::deep",
+                "crate::plain"
+            ]
+        );
+        assert!(k.unreadable.is_empty(), "{:?}", k.unreadable);
+        let b = k.module_by_path(&["crate".into(), "b".into()]).expect("b");
+        assert_eq!(k.modules[b].uses[0].alias.as_deref(), Some("Alias"));
+        assert_eq!(k.modules[b].uses[1].alias, None);
+        assert_eq!(k.sources[k.modules[b].file].display, "src/b/mod.rs");
+
+        cfg.enable_feature("extra");
+        let k = Crate::read(&d.join("src/lib.rs"), d, &cfg);
+        assert!(
+            k.module_by_path(&["crate".into(), "extra".into()])
+                .is_some()
+        );
+        assert!(
+            k.module_by_path(&["crate".into(), "plain".into()])
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn finds_tools_and_derives() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let d = tmp.path();
+        write(
+            d,
+            "src/main.rs",
+            r#"
+            #[derive(Deserialize, neuralis::ToolInput)] struct In { a: u8 }
+            #[derive(Debug)] struct NotInput;
+            #[neuralis::tool(annotations(category = "read"))] fn handler(input: In) {}
+            #[cfg(feature = "off")] #[tool] fn hidden(input: In) {}
+            fn plain() {}
+            "#,
+        );
+        let k = Crate::read(&d.join("src/main.rs"), d, &Cfg::default());
+        assert_eq!(k.tools.len(), 1);
+        assert_eq!(k.tools[0].func.sig.ident, "handler");
+        assert!(matches!(k.types[0].item, TypeItem::Data(_, true)));
+        assert!(matches!(k.types[1].item, TypeItem::Data(_, false)));
+    }
+
+    #[test]
+    fn a_missing_module_file_is_noted_not_fatal() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        write(tmp.path(), "src/lib.rs", "mod gone; struct S;");
+        let k = Crate::read(&tmp.path().join("src/lib.rs"), tmp.path(), &Cfg::default());
+        assert_eq!(k.unreadable.len(), 1);
+        assert_eq!(k.types.len(), 1);
+    }
+}

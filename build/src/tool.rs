@@ -1,0 +1,143 @@
+//! A `#[tool]` handler as the emitter needs it, read with the syntax crate's model.
+
+use neuralis_syntax::Ctxt;
+use neuralis_syntax::tool::parse_tool;
+use proc_macro2::{Span, TokenStream};
+use serde_json::Value;
+use syn::spanned::Spanned as _;
+use syn::{Meta, Type};
+
+use crate::diag::Loc;
+use crate::discover::ToolFn;
+
+/// What the emitter needs of one handler.
+#[derive(Debug)]
+pub struct ToolDecl {
+    /// The tool name.
+    pub name: String,
+    /// The handler's name.
+    pub handler: syn::Ident,
+    /// Where the name is decided.
+    pub name_loc: Loc,
+    /// Where the keys of `x-neuralis` are written, by JSON pointer.
+    pub locations: Vec<(String, Loc)>,
+    /// The input type as written.
+    pub input: Option<Type>,
+    /// The handler's doc comment, when literal.
+    pub docs: neuralis_syntax::attr::docs::Docs,
+    /// The `x-neuralis` block.
+    pub x_neuralis: Value,
+    /// `crate = "..."`: the path of the `neuralis` crate, when renamed.
+    pub krate: Option<String>,
+}
+
+/// A handler the macro will reject: its name and the first error.
+#[derive(Debug)]
+pub struct Rejected {
+    /// The tool name (the handler's name when the attribute did not parse).
+    pub name: String,
+    /// The first error, one line.
+    pub reason: String,
+    /// Where.
+    pub loc: Loc,
+}
+
+fn args(tf: &ToolFn) -> TokenStream {
+    match &tf.attr.meta {
+        Meta::List(l) => l.tokens.clone(),
+        _ => TokenStream::new(),
+    }
+}
+
+/// Reads a handler's `#[tool(...)]` with the model the macro uses.
+pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
+    let loc = |span| Loc { file, span };
+    let cx = Ctxt::new();
+    let tool = parse_tool(&cx, args(tf), &tf.func);
+    if let Err(e) = cx.check() {
+        let name = tool
+            .as_ref()
+            .map_or_else(|| tf.func.sig.ident.to_string(), |t| t.name.value.clone());
+        let first = e.into_iter().next();
+        return Err(Rejected {
+            name,
+            reason: first
+                .as_ref()
+                .map(|e| e.to_string().lines().next().unwrap_or_default().to_owned())
+                .unwrap_or_default(),
+            loc: loc(first.map_or_else(|| tf.attr.span(), |e| e.span())),
+        });
+    }
+    let Some(tool) = tool else {
+        return Err(Rejected {
+            name: tf.func.sig.ident.to_string(),
+            reason: "the `#[tool]` arguments do not parse".into(),
+            loc: loc(tf.attr.span()),
+        });
+    };
+    let mut locations = vec![("/x-neuralis".to_owned(), loc(tf.attr.path().span()))];
+    let mut at = |pointer: &str, span: Option<Span>| {
+        if let Some(span) = span {
+            locations.push((pointer.to_owned(), loc(span)));
+        }
+    };
+    let a = &tool.annotations;
+    at("/x-neuralis/family", tool.family.as_ref().map(|v| v.span));
+    at(
+        "/x-neuralis/operation",
+        tool.operation.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/transport",
+        tool.transport.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/defaults",
+        tool.defaults.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/askOnKeys",
+        tool.ask_on_keys.as_ref().map(|v| v.span),
+    );
+    at("/x-neuralis/annotations", a.span);
+    at(
+        "/x-neuralis/annotations/title",
+        a.title.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/annotations/readOnlyHint",
+        a.read_only.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/annotations/destructiveHint",
+        a.destructive.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/annotations/category",
+        a.category.as_ref().map(|v| v.span),
+    );
+    at("/x-neuralis/ui", tool.ui.span);
+    at(
+        "/x-neuralis/ui/cardType",
+        tool.ui.card_type.as_ref().map(|v| v.span),
+    );
+    at(
+        "/x-neuralis/ui/presentation",
+        tool.ui.presentation.as_ref().map(|v| v.span),
+    );
+    at("/x-neuralis/requires", tool.requires.span);
+    Ok(ToolDecl {
+        x_neuralis: tool.x_neuralis(),
+        name: tool.name.value.clone(),
+        name_loc: loc(tool.name.span),
+        handler: tool.ident.clone(),
+        input: tool.input.clone(),
+        docs: tool.docs.clone(),
+        krate: tool.krate.as_ref().map(|k| {
+            quote::ToTokens::to_token_stream(&k.value)
+                .to_string()
+                .replace(' ', "")
+        }),
+        locations,
+    })
+}

@@ -1,0 +1,702 @@
+//! The emitter on small crates written to a temporary directory.
+
+use std::path::{Path, PathBuf};
+
+use neuralis_build::{Builder, Cfg, Error, Summary};
+use neuralis_core::contract::Profile;
+use serde_json::Value;
+
+struct Pkg {
+    dir: tempfile::TempDir,
+}
+
+impl Pkg {
+    fn new(files: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pkg = Self { dir };
+        for (rel, text) in files {
+            pkg.write(rel, text);
+        }
+        pkg
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
+        std::fs::write(p, text).expect("write");
+    }
+
+    fn builder(&self) -> Builder {
+        Builder::new()
+            .manifest_dir(self.path())
+            .out_dir(self.path().join("out"))
+            .cfg(Cfg::default())
+    }
+
+    fn run(&self) -> Summary {
+        self.builder().run().expect("no errors")
+    }
+
+    fn fail(&self) -> Error {
+        self.builder().run().expect_err("an error")
+    }
+
+    fn tool(&self, name: &str) -> Value {
+        let text = std::fs::read_to_string(self.tool_path(name)).expect("the tool file");
+        serde_json::from_str(&text).expect("json")
+    }
+
+    fn tool_path(&self, name: &str) -> PathBuf {
+        self.path().join("tools").join(format!("{name}.json"))
+    }
+}
+
+fn warnings(s: &Summary) -> Vec<&str> {
+    s.cargo_lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("cargo:warning="))
+        .collect()
+}
+
+const WEATHER: &str = r#"
+use neuralis::{ToolInput, tool};
+
+mod input;
+pub use input::WeatherForecast;
+
+/// Forecast the weather for a city over the next few days.
+#[tool(
+    family = "weather",
+    operation = "weather.forecast",
+    transport = "embedded",
+    defaults(days = 3),
+    annotations(title = "Weather Forecast", read_only, destructive = false, category = "network",
+                estimated_duration_ms = 2000),
+    ui(presentation = "card", card_type = "weather.result", icon = "cloud-sun"),
+    requires(features("weather.read")),
+)]
+pub async fn weather_forecast(input: WeatherForecast) -> String {
+    String::new()
+}
+"#;
+
+const WEATHER_INPUT: &str = r#"
+use neuralis::ToolInput;
+
+#[derive(ToolInput, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[schema(root, title = "Weather Forecast")]
+pub struct WeatherForecast {
+    /// City name, for example "Lisbon".
+    #[schema(min_length = 1, max_length = 120)]
+    pub city: String,
+    /// Days ahead.
+    #[schema(minimum = 1, maximum = 14)]
+    pub days: Option<u8>,
+}
+"#;
+
+fn weather() -> Pkg {
+    Pkg::new(&[("src/lib.rs", WEATHER), ("src/input.rs", WEATHER_INPUT)])
+}
+
+#[test]
+fn writes_the_seed_tool_and_is_byte_stable() {
+    let pkg = weather();
+    let first = pkg.run();
+    assert_eq!(first.tools, ["weather_forecast"]);
+    assert_eq!(first.written, [pkg.tool_path("weather_forecast")]);
+    let seed: Value = serde_json::from_str(include_str!(
+        "../../examples/weather/tools/weather_forecast.json"
+    ))
+    .expect("seed json");
+    assert_eq!(pkg.tool("weather_forecast"), seed);
+    let bytes = std::fs::read(pkg.tool_path("weather_forecast")).expect("bytes");
+    assert_eq!(
+        bytes,
+        neuralis_core::schema::to_canonical_vec(&seed),
+        "canonical bytes"
+    );
+    let report = neuralis_core::check_bytes("weather_forecast", &bytes);
+    assert!(!report.has_errors(), "{:?}", report.diagnostics);
+
+    let second = pkg.run();
+    assert!(
+        second.written.is_empty(),
+        "no write when the bytes are the same"
+    );
+    assert_eq!(
+        std::fs::read(pkg.tool_path("weather_forecast")).expect("bytes"),
+        bytes
+    );
+}
+
+#[test]
+fn reruns_on_every_source_file_and_the_tools_dir() {
+    let pkg = weather();
+    let s = pkg.run();
+    let reruns: Vec<&str> = s
+        .cargo_lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("cargo:rerun-if-changed="))
+        .collect();
+    let root = pkg.path();
+    assert!(reruns.contains(&root.join("src/lib.rs").to_str().expect("utf-8")));
+    assert!(reruns.contains(&root.join("src/input.rs").to_str().expect("utf-8")));
+    assert!(reruns.contains(&root.join("tools").to_str().expect("utf-8")));
+}
+
+#[test]
+fn the_package_table_embeds_the_files() {
+    let pkg = weather();
+    pkg.run();
+    let table = std::fs::read_to_string(pkg.path().join("out/neuralis_package.rs")).expect("table");
+    assert!(table.contains(r#"("weather_forecast", "crate::weather_forecast", include_str!("#));
+    assert!(table.contains("weather_forecast.json"));
+}
+
+#[test]
+fn a_doc_comment_edit_changes_the_description() {
+    let pkg = weather();
+    pkg.run();
+    pkg.write(
+        "src/lib.rs",
+        &WEATHER.replace("Forecast the weather for", "Forecast rain in"),
+    );
+    let s = pkg.run();
+    assert_eq!(s.written.len(), 1);
+    assert_eq!(
+        pkg.tool("weather_forecast")["description"],
+        "Forecast rain in a city over the next few days."
+    );
+}
+
+#[test]
+fn include_str_docs_are_read_and_watched() {
+    let pkg = weather();
+    pkg.write(
+        "src/input.rs",
+        &WEATHER_INPUT.replace("/// Days ahead.", r#"#[doc = include_str!("days.md")]"#),
+    );
+    pkg.write("src/days.md", "Days ahead, from the file.\n");
+    let s = pkg.run();
+    assert_eq!(
+        pkg.tool("weather_forecast")["properties"]["days"]["description"],
+        "Days ahead, from the file."
+    );
+    let md = pkg.path().join("src/days.md");
+    assert!(
+        s.cargo_lines
+            .contains(&format!("cargo:rerun-if-changed={}", md.display()))
+    );
+}
+
+#[test]
+fn reserved_root_key_skips_the_tool_with_one_line() {
+    let pkg = weather();
+    pkg.run();
+    let before = std::fs::read(pkg.tool_path("weather_forecast")).expect("bytes");
+    pkg.write(
+        "src/input.rs",
+        &WEATHER_INPUT.replace(
+            "pub days: Option<u8>,",
+            "pub days: Option<u8>,\n    pub user_id: String,",
+        ),
+    );
+    let s = pkg.run();
+    let w = warnings(&s);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("skipped weather_forecast: ") && w[0].contains("reserved-input-key"),
+        "{}",
+        w[0]
+    );
+    assert!(s.written.is_empty());
+    assert_eq!(
+        std::fs::read(pkg.tool_path("weather_forecast")).expect("bytes"),
+        before,
+        "the old file stays"
+    );
+    assert!(s.stale.is_empty(), "a skipped tool's file is not stale");
+}
+
+#[test]
+fn a_nested_reserved_name_is_fine() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)]
+        pub struct Member { pub user_id: String }
+        #[derive(ToolInput)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Team {
+            /// The members.
+            pub members: Vec<Member>,
+        }
+        /// List a team.
+        #[tool(annotations(category = "write"))]
+        fn team(input: Team) -> String { String::new() }
+        "#,
+    )]);
+    let s = pkg.run();
+    assert_eq!(s.tools, ["team"]);
+    assert_eq!(
+        pkg.tool("team")["properties"]["members"]["items"]["properties"]["user_id"]["type"],
+        "string"
+    );
+}
+
+#[test]
+fn stale_files_are_reported_then_pruned() {
+    let pkg = weather();
+    pkg.write("tools/old_tool.json", "{}");
+    let s = pkg.run();
+    let w = warnings(&s);
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("tools/old_tool.json: stale-tool-file:")),
+        "{w:?}"
+    );
+    assert!(pkg.tool_path("old_tool").exists());
+    let s = pkg.builder().prune(true).run().expect("ok");
+    assert_eq!(s.removed, [pkg.tool_path("old_tool")]);
+    assert!(!pkg.tool_path("old_tool").exists());
+    assert!(pkg.tool_path("weather_forecast").exists());
+}
+
+#[test]
+fn duplicate_tool_is_an_error_naming_both() {
+    let pkg = Pkg::new(&[
+        (
+            "src/lib.rs",
+            r#"
+            mod a;
+            #[derive(ToolInput)] pub struct In { pub q: String }
+            /// One.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn search(input: In) -> String { String::new() }
+            "#,
+        ),
+        (
+            "src/a.rs",
+            r#"
+            /// Two.
+            #[tool(name = "search", annotations(category = "read"), ui(presentation = "inline"))]
+            fn find(input: super::In) -> String { String::new() }
+            /// Case matters.
+            #[tool(name = "Search", annotations(category = "read"), ui(presentation = "inline"))]
+            fn other(input: super::In) -> String { String::new() }
+            "#,
+        ),
+    ]);
+    let e = pkg.fail();
+    assert_eq!(e.messages.len(), 1, "{e}");
+    let m = &e.messages[0];
+    assert!(
+        m.contains("duplicate-tool: tool `search` is claimed by"),
+        "{m}"
+    );
+    assert!(m.contains("`search` (src/lib.rs:"), "{m}");
+    assert!(m.contains("`find` (src/a.rs:"), "{m}");
+    assert!(pkg.tool_path("Search").exists(), "`Search` is another tool");
+    assert!(!pkg.tool_path("search").exists());
+}
+
+#[test]
+fn an_unresolved_type_names_the_field_and_the_fix() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)]
+        pub struct In {
+            pub when: other_crate::When,
+        }
+        /// Do it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    let e = pkg.fail();
+    let m = &e.messages[0];
+    assert!(
+        m.starts_with("src/lib.rs:4:23: unsupported-type: cannot resolve type `other_crate::When` of field `when` in `In`"),
+        "{m}"
+    );
+    assert!(m.contains("help: derive `ToolInput`"), "{m}");
+    assert!(!pkg.tool_path("act").exists());
+}
+
+#[test]
+fn an_ambiguous_name_names_both_candidates() {
+    let pkg = Pkg::new(&[
+        (
+            "src/lib.rs",
+            r#"
+            mod a; mod b;
+            #[derive(ToolInput)]
+            pub struct In { pub item: Item }
+            /// Do it.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn act(input: In) -> String { String::new() }
+            "#,
+        ),
+        (
+            "src/a.rs",
+            "#[derive(ToolInput)] pub struct Item { pub a: u8 }",
+        ),
+        (
+            "src/b.rs",
+            "#[derive(ToolInput)] pub struct Item { pub b: u8 }",
+        ),
+    ]);
+    let m = pkg.fail().messages.join("\n");
+    assert!(
+        m.contains("type `Item` of field `item` in `In` is ambiguous"),
+        "{m}"
+    );
+    assert!(m.contains("`crate::a::Item` (src/a.rs:1:33)"), "{m}");
+    assert!(m.contains("`crate::b::Item` (src/b.rs:1:33)"), "{m}");
+
+    // The path written decides.
+    pkg.write(
+        "src/lib.rs",
+        &std::fs::read_to_string(pkg.path().join("src/lib.rs"))
+            .expect("read")
+            .replace("pub item: Item", "pub item: b::Item"),
+    );
+    pkg.run();
+    assert!(pkg.tool("act")["properties"]["item"]["properties"]["b"].is_object());
+}
+
+#[test]
+fn a_type_without_the_derive_is_named() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        pub struct Plain { pub a: u8 }
+        #[derive(ToolInput)]
+        pub struct In { pub plain: Plain }
+        /// Do it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    let m = pkg.fail().messages.join("\n");
+    assert!(
+        m.contains("type `Plain` of field `plain` in `In` does not derive `ToolInput`"),
+        "{m}"
+    );
+    assert!(m.contains("add `#[derive(ToolInput)]` to `Plain`"), "{m}");
+}
+
+#[test]
+fn features_decide_which_tools_exist() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)] pub struct In { pub q: String }
+        /// Always.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn always(input: In) -> String { String::new() }
+        #[cfg(feature = "extra")]
+        mod extra {
+            /// Sometimes.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn sometimes(input: super::In) -> String { String::new() }
+        }
+        "#,
+    )]);
+    assert_eq!(pkg.run().tools, ["always"]);
+    let mut cfg = Cfg::default();
+    cfg.enable_feature("extra");
+    let s = pkg.builder().cfg(cfg).run().expect("ok");
+    assert_eq!(s.tools, ["always", "sometimes"]);
+}
+
+#[test]
+fn warnings_carry_the_source_location() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"#[derive(ToolInput)]
+pub struct In {
+    pub q: String,
+}
+#[tool(annotations(read_only, category = "read"))]
+fn look(input: In) -> String { String::new() }
+"#,
+    )]);
+    let s = pkg.run();
+    let w = warnings(&s);
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("src/lib.rs:6:4: description-missing: ")),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("src/lib.rs:5:20: presentation-implicit: ")),
+        "{w:?}"
+    );
+    assert_eq!(s.tools, ["look"], "warnings do not stop the tool");
+}
+
+#[test]
+fn mcp_remote_errors_stop_the_build_and_warnings_point_at_the_field() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"#[derive(ToolInput)]
+pub struct In {
+    /// The tier.
+    pub tier: String,
+    /// How many.
+    #[schema(minimum = 1)]
+    pub count: u8,
+}
+/// Look.
+#[tool(annotations(read_only, category = "read"), ui(presentation = "inline"))]
+fn look(input: In) -> String { String::new() }
+"#,
+    )]);
+    let s = pkg
+        .builder()
+        .profile(Profile::McpRemote)
+        .run()
+        .expect("warnings only");
+    let w = warnings(&s);
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("src/lib.rs:4:9: remote-entitlement: ")),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("src/lib.rs:7:9: remote-dropped: ")),
+        "{w:?}"
+    );
+    assert!(pkg.run().cargo_lines.iter().all(|l| !l.contains("remote-")));
+
+    pkg.write(
+        "src/lib.rs",
+        &std::fs::read_to_string(pkg.path().join("src/lib.rs"))
+            .expect("read")
+            .replace("fn look(", "fn finish_turn("),
+    );
+    let e = pkg
+        .builder()
+        .profile(Profile::McpRemote)
+        .run()
+        .expect_err("a reserved remote name");
+    assert!(
+        e.messages
+            .iter()
+            .any(|m| m.starts_with("src/lib.rs:11:4: remote-reserved-name: ")),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_macro_s_errors_skip_the_tool() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)] pub struct In { pub q: String }
+        /// Bad category.
+        #[tool(annotations(category = "reading"))]
+        fn bad(input: In) -> String { String::new() }
+        /// Bad field.
+        #[derive(ToolInput)] pub struct Worse { #[schema(minimum = 3, maximum = 1)] pub n: u8 }
+        /// Uses it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn worse(input: Worse) -> String { String::new() }
+        "#,
+    )]);
+    let s = pkg.run();
+    let w = warnings(&s);
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("skipped bad: src/lib.rs:") && l.contains("category-invalid")),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("skipped worse: `Worse`: schema-attr: ")),
+        "{w:?}"
+    );
+    assert!(s.tools.is_empty());
+}
+
+#[test]
+fn generics_recursion_and_aliases_follow_the_run_time_impls() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)] pub struct Page<T> { pub items: Vec<T>, pub next: Option<String> }
+        #[derive(ToolInput)] pub struct Node { pub name: String, pub children: Vec<Node> }
+        pub type Tags = std::collections::BTreeSet<String>;
+        #[derive(ToolInput)] pub struct In { pub page: Page<u8>, pub tree: Node, pub tags: Tags }
+        /// Do it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    pkg.run();
+    let doc = pkg.tool("act");
+    assert_eq!(
+        doc["properties"]["page"]["properties"]["items"]["items"]["maximum"],
+        255
+    );
+    assert_eq!(
+        doc["properties"]["tree"]["properties"]["children"]["items"]["$ref"],
+        "#/definitions/Node"
+    );
+    assert_eq!(
+        doc["definitions"]["Node"]["properties"]["children"]["items"]["$ref"],
+        "#/definitions/Node"
+    );
+    assert_eq!(doc["properties"]["tags"]["uniqueItems"], true);
+}
+
+#[test]
+fn a_crate_without_tools_creates_nothing_and_watches_no_missing_path() {
+    let pkg = Pkg::new(&[("src/lib.rs", "pub fn plain() {}")]);
+    let s = pkg.run();
+    assert!(s.tools.is_empty());
+    assert!(!pkg.path().join("tools").exists());
+    let tools = pkg.path().join("tools");
+    assert!(
+        !s.cargo_lines
+            .contains(&format!("cargo:rerun-if-changed={}", tools.display())),
+        "{:?}",
+        s.cargo_lines
+    );
+    assert!(s.cargo_lines.contains(&format!(
+        "cargo:rerun-if-changed={}",
+        pkg.path().join("src/lib.rs").display()
+    )));
+}
+
+#[test]
+fn the_table_names_a_renamed_neuralis_crate() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        mod inner {
+            #[derive(ToolInput)] pub struct In { pub q: String }
+            /// Look.
+            #[tool(crate = "::renamed", annotations(category = "read"), ui(presentation = "inline"))]
+            pub fn look(input: In) -> String { String::new() }
+        }
+        "#,
+    )]);
+    pkg.run();
+    let table = std::fs::read_to_string(pkg.path().join("out/neuralis_package.rs")).expect("table");
+    assert!(
+        table.contains("pub static TOOLS: &[&::renamed::__private::ToolDescriptor]"),
+        "{table}"
+    );
+    assert!(
+        table.contains("&crate::inner::__neuralis_tool_look,"),
+        "{table}"
+    );
+    assert!(!table.contains("::neuralis::"), "{table}");
+}
+
+#[test]
+fn nested_warnings_point_at_the_nested_field() {
+    let pkg = Pkg::new(&[
+        (
+            "src/lib.rs",
+            r#"mod parts;
+#[derive(ToolInput)]
+pub struct In {
+    /// The rows.
+    pub rows: Vec<parts::Row>,
+}
+/// Look.
+#[tool(annotations(read_only, category = "read"), ui(presentation = "inline"))]
+fn look(input: In) -> String { String::new() }
+"#,
+        ),
+        (
+            "src/parts.rs",
+            r#"/// A row.
+#[derive(ToolInput)]
+pub struct Row {
+    /// A count.
+    #[schema(maximum = 9)]
+    pub count: u8,
+}
+"#,
+        ),
+    ]);
+    let s = pkg
+        .builder()
+        .profile(Profile::McpRemote)
+        .run()
+        .expect("warnings only");
+    let w = warnings(&s);
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("src/parts.rs:6:9: remote-dropped: ")
+                && l.contains("/properties/rows/items/properties/count/")),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn cfg_attr_and_cfg_fields_are_read_as_rustc_reads_them() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)]
+        #[cfg_attr(feature = "loud", serde(rename_all = "UPPERCASE"))]
+        pub struct In {
+            /// Always.
+            pub always: String,
+            #[cfg(feature = "loud")]
+            pub loud_only: bool,
+            #[cfg(not(feature = "loud"))]
+            pub quiet_only: bool,
+        }
+        /// Do it.
+        #[cfg_attr(feature = "loud", tool(annotations(category = "read"), ui(presentation = "inline")))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    let s = pkg.run();
+    assert!(s.tools.is_empty(), "no `#[tool]` without the feature");
+    let mut cfg = Cfg::default();
+    cfg.enable_feature("loud");
+    let s = pkg.builder().cfg(cfg).run().expect("ok");
+    assert_eq!(s.tools, ["act"]);
+    let props = pkg.tool("act")["properties"].clone();
+    let keys: Vec<&String> = props.as_object().expect("properties").keys().collect();
+    assert_eq!(keys, ["ALWAYS", "LOUD_ONLY"]);
+}
+
+#[test]
+fn a_crate_type_shadows_a_well_known_name() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        mod net { #[derive(ToolInput)] pub struct Url { pub host: String } }
+        use net::Url;
+        #[derive(ToolInput)]
+        pub struct In { pub site: Url, pub other: url::Url }
+        /// Do it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    pkg.run();
+    let doc = pkg.tool("act");
+    assert_eq!(
+        doc["properties"]["site"]["properties"]["host"]["type"],
+        "string"
+    );
+    assert_eq!(doc["properties"]["other"]["format"], "uri");
+}

@@ -1,0 +1,244 @@
+//! `cargo build` in a temporary copy of `examples/weather`: what an author sees.
+//!
+//! The copies share one target directory (`target/example-copies`), so the dependencies
+//! compile once.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const TOOL: &str = "tools/weather_forecast.json";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+struct Copy {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+impl Copy {
+    /// A copy of `examples/<example>` whose package is renamed with `tag`: cargo's unit
+    /// hashes leave out a path package's location, so two copies of one package would
+    /// share (and fight over) their build-script outputs in the shared target directory.
+    fn of(example: &str, tag: &str) -> Self {
+        let repo = repo();
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join(example);
+        copy_dir(&repo.join("examples").join(example), &dir);
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("manifest");
+        let root = repo.to_string_lossy().replace('\\', "/");
+        let manifest = manifest
+            .replace(
+                "path = \"../../build\"",
+                &format!("path = \"{root}/build\""),
+            )
+            .replace("path = \"../..\"", &format!("path = \"{root}\""))
+            .replace(
+                &format!("name = \"neuralis-example-{example}\""),
+                &format!("name = \"neuralis-example-{example}-{tag}\""),
+            )
+            + "\n[workspace]\n";
+        std::fs::write(dir.join("Cargo.toml"), manifest).expect("manifest");
+        std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).expect("lock");
+        Self { _tmp: tmp, dir }
+    }
+
+    fn cargo_build(&self) -> Output {
+        self.cargo(&["build", "--offline"])
+    }
+
+    fn cargo(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO"))
+            .args(args)
+            .current_dir(&self.dir)
+            .env("CARGO_TARGET_DIR", repo().join("target/example-copies"))
+            .env_remove("RUSTFLAGS")
+            .output()
+            .expect("cargo runs")
+    }
+
+    fn build(&self) {
+        let out = self.cargo_build();
+        assert!(
+            out.status.success(),
+            "cargo build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn read(&self, rel: &str) -> Vec<u8> {
+        std::fs::read(self.dir.join(rel)).expect("read")
+    }
+
+    fn edit(&self, rel: &str, from: &str, to: &str) {
+        let path = self.dir.join(rel);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "`{from}` is in {rel}");
+        std::fs::write(path, text.replace(from, to)).expect("write");
+    }
+}
+
+fn json(bytes: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(bytes).expect("json")
+}
+
+#[test]
+fn builds_are_byte_stable_and_follow_the_source() {
+    let copy = Copy::of("weather", "stable");
+    let committed = copy.read(TOOL);
+    copy.build();
+    let first = copy.read(TOOL);
+    assert_eq!(
+        first, committed,
+        "the committed file is what the build writes"
+    );
+    let mtime = std::fs::metadata(copy.dir.join(TOOL))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+
+    copy.build();
+    assert_eq!(copy.read(TOOL), first, "two builds, identical bytes");
+    let again = std::fs::metadata(copy.dir.join(TOOL))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    assert_eq!(again, mtime, "an unchanged file is not rewritten");
+
+    copy.edit(
+        "src/tools.rs",
+        "/// Forecast the weather for a city over the next few days.",
+        "/// Forecast rain and sun for a city.",
+    );
+    copy.build();
+    let edited = copy.read(TOOL);
+    assert_eq!(
+        json(&edited)["description"],
+        "Forecast rain and sun for a city."
+    );
+    let next = copy.cargo(&["build", "--offline", "-v"]);
+    let stderr = String::from_utf8_lossy(&next.stderr);
+    assert!(
+        !stderr.contains("Compiling neuralis-example-weather"),
+        "the file written is not a change for the next build: no rerun, no recompile\n{stderr}"
+    );
+
+    std::fs::remove_dir_all(copy.dir.join("tools")).expect("rm tools");
+    copy.build();
+    assert_eq!(
+        copy.read(TOOL),
+        edited,
+        "deleting tools/ restores identical bytes"
+    );
+}
+
+#[test]
+fn a_reserved_root_key_fails_with_the_macro_s_error() {
+    let copy = Copy::of("weather", "reserved");
+    copy.edit(
+        "src/tools.rs",
+        "    pub days: Option<u8>,\n",
+        "    pub days: Option<u8>,\n    /// Who asks.\n    pub user_id: Option<String>,\n",
+    );
+    let out = copy.cargo_build();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("skipped weather_forecast: `WeatherForecast`: reserved-input-key"),
+        "the build script says it skipped the tool:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("error: reserved-input-key: root property `userId`"),
+        "the macro's error:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("--> src/tools.rs:"),
+        "spanned in the source:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains("failed to run custom build command"),
+        "the build script does not fail:\n{stderr}"
+    );
+}
+
+#[test]
+fn the_drift_test_names_the_field_that_drifted() {
+    // The file is the build's view: the build script runs without `cfg(test)`. A doc
+    // line only test builds see makes the test build's composition drift from it, and
+    // the generated drift test says where.
+    let copy = Copy::of("weather", "drift");
+    copy.edit(
+        "src/tools.rs",
+        "    /// Days ahead.\n",
+        "    /// Days ahead.\n    #[cfg_attr(test, doc = \"Counted from today.\")]\n",
+    );
+    let out = copy.cargo(&["test", "--offline", "--lib"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("neuralis_package::drift::drift_weather_forecast"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "tools/weather_forecast.json drifted from the run-time composition of its handler: `/properties/days/description`"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_table_and_its_drift_tests_compile_for_every_tool_name() {
+    let copy = Copy::of("weather", "names");
+    let path = copy.dir.join("src/tools.rs");
+    let mut text = std::fs::read_to_string(&path).expect("read");
+    text.push_str(
+        r#"
+/// Weather alerts for a city.
+#[tool(
+    name = "weather-alerts",
+    annotations(read_only, category = "network"),
+    ui(presentation = "inline")
+)]
+pub(crate) fn r#alerts(input: WeatherForecast) -> Vec<String> {
+    vec![input.city]
+}
+"#,
+    );
+    std::fs::write(&path, text).expect("write");
+    let out = copy.cargo(&["test", "--offline", "--lib"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("drift::drift_weather_alerts ... ok"),
+        "{text}"
+    );
+    assert!(
+        text.contains("drift::drift_weather_forecast ... ok"),
+        "{text}"
+    );
+    assert!(copy.dir.join("tools/weather-alerts.json").is_file());
+}
