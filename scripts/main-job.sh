@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# The main job on the bundled examples: check every example package's tools/.
+# The main job on the bundled examples: `cargo build` emits every example package's
+# tools/ (which must equal the committed files), `neuralis check` checks them under both
+# profiles, and each package answers a sample call through the pipeline, printing its
+# catalog and the bounded result the model and the card receive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --quiet -p neuralis-cli
-status=0
-for dir in examples/*/tools; do
-  echo "== neuralis check $dir"
-  ./target/debug/neuralis check "$dir" || status=$?
-done
-exit "$status"
+./scripts/examples.sh
+echo "== sample calls"
+cargo run -q -p neuralis-example-run

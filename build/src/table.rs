@@ -74,6 +74,26 @@ pub fn package(tools_dir: &Path, produced: &BTreeMap<String, Produced>) -> Strin
         let _ = writeln!(out, "        &{},", p.descriptor);
     }
     out.push_str("    ];\n");
+    let _ = write!(
+        out,
+        "\n    /// Every tool's emitted file with its handler, ready for the call pipeline: add\n    \
+         /// state or caps, then `build()`.\n    \
+         pub fn builder() -> {krate}::dispatch::PackageBuilder {{\n        \
+         let mut builder = {krate}::dispatch::Package::builder();\n        \
+         for ((name, _, file), tool) in FILES.iter().zip(TOOLS) {{\n            \
+         builder = builder.tool(*name, file.as_bytes(), **tool);\n        \
+         }}\n        \
+         builder\n    \
+         }}\n\n    \
+         /// The package: every tool's emitted file served by its handler.\n    \
+         ///\n    \
+         /// # Errors\n    \
+         ///\n    \
+         /// When a file fails the contract (the build script refuses to write one that does).\n    \
+         pub fn package() -> ::core::result::Result<{krate}::dispatch::Package, {krate}::dispatch::BuildError> {{\n        \
+         builder().build()\n    \
+         }}\n"
+    );
     out.push_str(&DRIFT_HEAD.replace("::neuralis", &krate));
     let mut used = BTreeSet::new();
     for (name, p) in produced {

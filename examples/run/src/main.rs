@@ -1,0 +1,110 @@
+//! The README's main job, after `cargo build` has emitted every example's `tools/`:
+//! for each example package, the catalog a caller sees and one sample call through the
+//! whole pipeline (gate, defaults, validation, handler, bounding), printing what the
+//! model and the card receive.
+
+use std::process::ExitCode;
+
+use neuralis::dispatch::{Package, PackageBuilder, SessionContext};
+use serde_json::{Value, json};
+
+struct Example {
+    name: &'static str,
+    builder: fn() -> PackageBuilder,
+    calls: Vec<(&'static str, Value)>,
+}
+
+fn examples() -> Vec<Example> {
+    vec![
+        Example {
+            name: "weather",
+            builder: neuralis_example_weather::neuralis_package::builder,
+            calls: vec![("weather_forecast", json!({ "city": "Lisbon" }))],
+        },
+        Example {
+            name: "catalog",
+            builder: neuralis_example_catalog::neuralis_package::builder,
+            calls: vec![
+                ("catalog_list", json!({})),
+                ("catalog_edit", json!({ "id": "item-7", "delete": false })),
+            ],
+        },
+        Example {
+            name: "todos",
+            builder: neuralis_example_todos::neuralis_package::builder,
+            calls: vec![(
+                "todos_update",
+                json!({
+                    "board": "launch",
+                    "todos": [{ "title": "write the notes", "priority": "high" }],
+                    "members": [{ "userId": "u-42", "displayName": "Ada" }]
+                }),
+            )],
+        },
+    ]
+}
+
+/// A session granted every feature the package's tools require.
+fn session_for(package: &Package) -> SessionContext {
+    let mut session = SessionContext::builder("example-user");
+    for entry in package.tools() {
+        for feature in &entry.meta.requires.features {
+            session = session.grant(feature.clone());
+        }
+    }
+    session.build()
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("<unprintable: {e}>"))
+}
+
+fn main() -> ExitCode {
+    let mut failed = false;
+    for example in examples() {
+        println!("== package `{}`", example.name);
+        let package = match (example.builder)().build() {
+            Ok(package) => package,
+            Err(e) => {
+                eprintln!("error: the `{}` package does not load: {e}", example.name);
+                failed = true;
+                continue;
+            }
+        };
+        let session = session_for(&package);
+        println!("catalog:");
+        for entry in package.catalog(&session) {
+            println!(
+                "  {} (category {:?}, presentation {:?}){}",
+                entry.name,
+                entry.meta.annotations.category,
+                entry.meta.effective_presentation(),
+                if entry.meta.annotations.cancellable == Some(true) {
+                    ", cancellable"
+                } else {
+                    ""
+                }
+            );
+        }
+        for (tool, args) in example.calls {
+            println!("call {tool} {args}");
+            match package.approval(tool, &args, &session) {
+                Ok(approval) if approval.asks() => println!("  approval: asks a person first"),
+                Ok(_) => println!("  approval: the category's floor decides"),
+                Err(refusal) => println!("  approval: refused ({refusal})"),
+            }
+            let result = package.dispatch_blocking(tool, args, &session);
+            if result.is_error {
+                eprintln!("error: the sample call to `{tool}` failed");
+                failed = true;
+            }
+            println!("  model receives: {}", pretty(&result.for_model()));
+            println!("  card receives: {}", pretty(&result.for_ui()));
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
