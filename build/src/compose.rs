@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use neuralis_core::contract::push_pointer;
+use neuralis_core::input::ToolInput;
 use neuralis_core::input::private as rt;
-use neuralis_core::input::{DRAFT_07, ToolInput};
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
 use neuralis_syntax::attr::docs::DocPart;
@@ -220,45 +220,8 @@ impl<'k> Composer<'k> {
         self.root = Some(id);
         let fragment = self.named(def, args, ty, site)?;
         let locations = std::mem::take(&mut self.locations);
-        let mut root = Map::new();
-        root.insert("$schema".into(), Value::String(DRAFT_07.into()));
-        match fragment {
-            Value::Object(mut frag) => {
-                let is_object = frag.get("type").and_then(Value::as_str) == Some("object");
-                for key in ["title", "description"] {
-                    if let Some(v) = frag.remove(key) {
-                        root.insert(key.into(), v);
-                    }
-                }
-                if let Some(v) = frag.remove("type") {
-                    root.insert("type".into(), v);
-                }
-                if is_object {
-                    root.insert("additionalProperties".into(), Value::Bool(false));
-                    frag.remove("additionalProperties");
-                    let props = frag
-                        .remove("properties")
-                        .unwrap_or_else(|| Value::Object(Map::new()));
-                    root.insert("properties".into(), props);
-                    let required = frag
-                        .remove("required")
-                        .unwrap_or_else(|| Value::Array(Vec::new()));
-                    root.insert("required".into(), required);
-                }
-                root.extend(frag);
-            }
-            other => {
-                root.insert("allOf".into(), Value::Array(vec![other]));
-            }
-        }
-        if !self.definitions.is_empty() {
-            root.insert(
-                "definitions".into(),
-                Value::Object(std::mem::take(&mut self.definitions)),
-            );
-        }
-        let mut schema = Value::Object(root);
-        neuralis_core::schema::normalize(&mut schema);
+        let definitions = std::mem::take(&mut self.definitions);
+        let schema = neuralis_core::input::root_document(fragment, definitions);
         Ok(Composed { schema, locations })
     }
 

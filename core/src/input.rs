@@ -141,6 +141,16 @@ pub fn root_schema<T: ToolInput + ?Sized>() -> Value {
     let id = type_name::<T>();
     cx.root = Some(id);
     let fragment = cx.subschema::<T>();
+    root_document(fragment, cx.definitions)
+}
+
+/// The root document around a root type's schema `fragment`: draft-07 `$schema`, its
+/// title and description, a closed `type: object` root with `properties` and `required`,
+/// the `definitions` recursion needed, normalized. The run-time composition
+/// ([`root_schema`]) and the build emitter's static view both end here, so the two
+/// cannot lay out a root differently.
+#[must_use]
+pub fn root_document(fragment: Value, definitions: Map<String, Value>) -> Value {
     let mut root = Map::new();
     root.insert("$schema".into(), Value::String(DRAFT_07.into()));
     match fragment {
@@ -172,8 +182,8 @@ pub fn root_schema<T: ToolInput + ?Sized>() -> Value {
             root.insert("allOf".into(), Value::Array(vec![other]));
         }
     }
-    if !cx.definitions.is_empty() {
-        root.insert("definitions".into(), Value::Object(cx.definitions));
+    if !definitions.is_empty() {
+        root.insert("definitions".into(), Value::Object(definitions));
     }
     let mut root = Value::Object(root);
     crate::schema::normalize(&mut root);
