@@ -2,6 +2,9 @@
 //! for each example package, the catalog a caller sees and one sample call through the
 //! whole pipeline (gate, defaults, validation, handler, bounding), printing what the
 //! model and the card receive.
+//!
+//! `neuralis-example-run --mcp <weather|catalog|todos>` serves that package over MCP on
+//! stdio instead, for a caller granted every feature its tools require.
 
 use std::process::ExitCode;
 
@@ -59,7 +62,55 @@ fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("<unprintable: {e}>"))
 }
 
+fn serve(name: &str) -> ExitCode {
+    let Some(example) = examples().into_iter().find(|e| e.name == name) else {
+        eprintln!("error: no example package `{name}` (try weather, catalog or todos)");
+        return ExitCode::from(2);
+    };
+    let package = match (example.builder)().build() {
+        Ok(package) => package,
+        Err(e) => {
+            eprintln!("error: the `{name}` package does not load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let session = session_for(&package);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let server = neuralis_mcp::McpServer::new(package, session).with_server_info(
+        format!("neuralis-example-{name}"),
+        env!("CARGO_PKG_VERSION"),
+    );
+    match runtime.block_on(server.serve_stdio()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => run_all(),
+        [flag, name] if flag == "--mcp" => serve(name),
+        _ => {
+            eprintln!("usage: neuralis-example-run [--mcp <weather|catalog|todos>]");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_all() -> ExitCode {
     let mut failed = false;
     for example in examples() {
         println!("== package `{}`", example.name);

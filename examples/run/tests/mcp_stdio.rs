@@ -1,0 +1,90 @@
+//! Each example package serves itself over MCP: `neuralis-example-run --mcp <package>`,
+//! driven here with raw newline-delimited JSON-RPC over the child's stdio.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+fn exchange(package: &str, requests: &[Value]) -> Vec<Value> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_neuralis-example-run"))
+        .args(["--mcp", package])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the example starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut answers = Vec::new();
+    for request in requests {
+        writeln!(stdin, "{request}").expect("write a request");
+        stdin.flush().expect("flush");
+        if request.get("id").is_none() {
+            continue; // a notification: no answer
+        }
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("read an answer");
+        answers.push(serde_json::from_str(&line).expect("one JSON-RPC message per line"));
+    }
+    drop(stdin);
+    let _ = child.wait();
+    answers
+}
+
+fn initialize() -> Vec<Value> {
+    vec![
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}
+        }}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+}
+
+#[test]
+fn catalog_lists_and_calls_its_tools_from_the_emitted_files() {
+    let mut requests = initialize();
+    requests.push(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    requests.push(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "catalog_edit", "arguments": {"id": "item-7", "delete": true}}}));
+    requests.push(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "catalog_edit", "arguments": {"id": "item-7", "userId": "x"}}}));
+    let answers = exchange("catalog", &requests);
+    assert_eq!(
+        answers[0]["result"]["serverInfo"]["name"],
+        "neuralis-example-catalog"
+    );
+    let tools = answers[1]["result"]["tools"]
+        .as_array()
+        .expect("a tool list");
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["catalog_edit", "catalog_list"]);
+    let edit = &tools[0];
+    assert_eq!(edit["annotations"]["destructiveHint"], true);
+    assert_eq!(edit["annotations"]["readOnlyHint"], false);
+    assert!(edit["inputSchema"].get("x-neuralis").is_none());
+    assert!(edit["inputSchema"].get("$schema").is_none());
+    let emitted: Value =
+        serde_json::from_str(include_str!("../../catalog/tools/catalog_edit.json"))
+            .expect("the emitted file");
+    assert_eq!(edit["inputSchema"]["properties"], emitted["properties"]);
+    assert_ne!(answers[2]["result"]["isError"], true, "{}", answers[2]);
+    assert_eq!(answers[2]["result"]["structuredContent"]["deleted"], true);
+    assert_eq!(
+        answers[3]["result"]["isError"], true,
+        "session keys are refused"
+    );
+}
+
+#[test]
+fn an_unknown_package_is_a_usage_error() {
+    let status = Command::new(env!("CARGO_BIN_EXE_neuralis-example-run"))
+        .args(["--mcp", "nope"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("the example starts");
+    assert_eq!(status.code(), Some(2));
+}
