@@ -201,26 +201,9 @@ fn the_const_text_is_the_injected_schema() {
     assert_eq!(parsed, default_property_names());
 }
 
-const REJECTED: &[&str] = &[
-    "__proto__",
-    "constructor",
-    "prototype",
-    "__x",
-    "$x",
-    "__",
-    "$",
-];
-const ACCEPTED: &[&str] = &[
-    "name",
-    "_x",
-    "constructorX",
-    "x__",
-    "a$",
-    "_",
-    "",
-    "Constructor",
-    "proto",
-];
+#[path = "common/property_names.rs"]
+mod property_names;
+use property_names::{ACCEPTED, REJECTED};
 
 /// The injected schema, validated by a draft-07 validator (the `jsonschema` crate, Rust's
 /// `regex` semantics), on an object with one key.

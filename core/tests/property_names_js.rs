@@ -10,26 +10,9 @@ use std::process::{Command, Stdio};
 use neuralis_core::schema::normalize;
 use serde_json::json;
 
-const REJECTED: &[&str] = &[
-    "__proto__",
-    "constructor",
-    "prototype",
-    "__x",
-    "$x",
-    "__",
-    "$",
-];
-const ACCEPTED: &[&str] = &[
-    "name",
-    "_x",
-    "constructorX",
-    "x__",
-    "a$",
-    "_",
-    "",
-    "Constructor",
-    "proto",
-];
+#[path = "common/property_names.rs"]
+mod property_names;
+use property_names::{ACCEPTED, REJECTED};
 
 /// Skips (or, under CI, fails) with a reason.
 fn unavailable(reason: &str) {
