@@ -43,7 +43,10 @@ fn weather() {
 
 #[test]
 fn catalog() {
-    fresh("catalog", &["catalog_edit", "catalog_list"]);
+    fresh(
+        "catalog",
+        &["catalog_edit", "catalog_list", "catalog_reindex"],
+    );
 }
 
 #[test]

@@ -141,7 +141,7 @@ fn a_missing_directory_is_an_io_error() {
 
 #[test]
 fn the_example_packages_load() {
-    for (dir, tools) in [("catalog", 2), ("todos", 1), ("weather", 1)] {
+    for (dir, tools) in [("catalog", 3), ("todos", 1), ("weather", 1)] {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/").to_owned() + dir + "/tools";
         let package = load_package(&path).unwrap();
         assert_eq!(package.tools.len(), tools, "{path}");

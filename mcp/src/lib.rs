@@ -16,12 +16,15 @@
 
 mod forward;
 mod import;
+mod lines;
 mod serve;
+mod wire;
 
 use std::fmt;
 
 pub use forward::{Forward, import_from_peer};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
+pub use lines::MAX_LINE_BYTES;
 pub use serve::{McpServer, mcp_tool};
 
 /// Why serving or importing failed.

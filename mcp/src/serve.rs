@@ -4,18 +4,23 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use neuralis_core::catalog::ToolEntry;
-use neuralis_core::dispatch::{AbortController, Package, SessionContext};
+use neuralis_core::dispatch::{
+    AbortController, CallOptions, Package, Progress, ProgressSink, SessionContext,
+};
 use neuralis_core::result::ToolResult;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
-    Implementation, ListToolsResult, PaginatedRequestParams, RequestId, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CancelledNotificationParam,
+    ConstString, CustomRequest, CustomResult, Implementation, ListToolsRequestMethod,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, RequestId,
+    ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
+use tokio::sync::mpsc;
 
 use crate::Error;
+use crate::lines::LineTransport;
 
 /// The MCP `tools/list` entry of a tool: `name`, `title`, `description`, `inputSchema` and
 /// `annotations`.
@@ -103,7 +108,15 @@ pub fn mcp_tool(entry: &ToolEntry) -> Value {
 /// sent, as MCP requires).
 ///
 /// Results go out in MCP wire form: `content`, `isError`, `structuredContent`, and `_meta`
-/// (the toolkit's `_meta.neuralis` accounting, for the client's UI, never its model).
+/// (the toolkit's `_meta.neuralis` accounting, for the client's UI, never its model),
+/// built with rmcp's typed constructors so that each negotiated protocol version gets
+/// what it requires (`resultType: "complete"` on 2026-07-28, nothing of it before).
+///
+/// A `tools/call` whose request carries a progress token (`_meta.progressToken`) gets a
+/// `notifications/progress` for every [`ToolContext::progress`] report that moves forward,
+/// all sent before the result.
+///
+/// [`ToolContext::progress`]: neuralis_core::dispatch::ToolContext::progress
 ///
 /// ```no_run
 /// use neuralis_core::dispatch::{Package, SessionContext};
@@ -201,8 +214,37 @@ impl McpServer {
     /// # Errors
     ///
     /// [`Error::Serve`] when the MCP handshake fails or the service stops abnormally.
+    ///
+    /// The lines are framed by this crate, not rmcp: a line that is not JSON is answered
+    /// with a JSON-RPC `-32700` parse error (rmcp would drop it, and the client would wait
+    /// for its timeout), JSON that is no JSON-RPC message with `-32600`, and a
+    /// notification before the handshake is dropped instead of ending the server. See
+    /// [`serve_io`](Self::serve_io).
     pub async fn serve_stdio(self) -> Result<(), Error> {
-        self.serve_transport(rmcp::transport::stdio()).await
+        let (stdin, stdout) = rmcp::transport::stdio();
+        self.serve_io(stdin, stdout).await
+    }
+
+    /// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` (what
+    /// [`serve_stdio`](Self::serve_stdio) does over standard input and output), until
+    /// `reader` ends.
+    ///
+    /// Every line gets what JSON-RPC 2.0 asks for: a request its answer; a line that is
+    /// not JSON `-32700` (with `id: null`, or the request's `id` when a top-level one can
+    /// still be read, as for arguments nested deeper than 128 levels); JSON that is not a
+    /// JSON-RPC message `-32600`; a line over 16 MiB is skipped and answered `-32600`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Serve`] when the service stops abnormally.
+    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), Error>
+    where
+        R: tokio::io::AsyncRead + Send + Unpin + 'static,
+        W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+    {
+        let versions = ServerHandler::supported_protocol_versions(&self).into_owned();
+        self.serve_transport(LineTransport::new(reader, writer, versions))
+            .await
     }
 
     /// Serves over any rmcp transport (a `(reader, writer)` pair of async I/O, a
@@ -273,10 +315,19 @@ impl McpServer {
         )
     }
 
-    /// Runs one `tools/call`.
-    async fn call(&self, request: CallToolRequestParams, id: RequestId) -> ToolResult {
+    /// Runs one `tools/call`; `progress` receives the handler's reports when the client
+    /// asked for them.
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        id: RequestId,
+        progress: Option<ProgressSink>,
+    ) -> ToolResult {
         let controller = AbortController::new();
-        let signal = controller.signal();
+        let mut options = CallOptions::new().abort(controller.signal());
+        if let Some(sink) = progress {
+            options = options.progress(sink);
+        }
         self.in_flight
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -287,7 +338,7 @@ impl McpServer {
         };
         let args = request.arguments.map_or(Value::Null, Value::Object);
         self.package
-            .dispatch(&request.name, args, &self.session, signal)
+            .dispatch_with(&request.name, args, &self.session, options)
             .await
     }
 
@@ -304,11 +355,52 @@ impl McpServer {
     }
 }
 
-/// Converts a toolkit result into rmcp's wire type.
-fn to_wire(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
-    serde_json::from_value(result.for_ui()).map_err(|e| {
-        ErrorData::internal_error(format!("the tool result is not valid MCP: {e}"), None)
-    })
+/// The progress reports of one call, on their way to the client in order: the handler's
+/// sink pushes them into a channel that `call_tool` drains while the call runs.
+struct ProgressRelay {
+    token: ProgressToken,
+    peer: Peer<RoleServer>,
+    last: Option<f64>,
+}
+
+impl ProgressRelay {
+    /// Sends `report` when it moves forward (MCP: `progress` increases with every
+    /// notification) and is a finite number.
+    async fn send(&mut self, report: Progress) {
+        if !report.done.is_finite() || self.last.is_some_and(|last| report.done <= last) {
+            return;
+        }
+        self.last = Some(report.done);
+        let mut param = ProgressNotificationParam::new(self.token.clone(), report.done);
+        if let Some(total) = report.total.filter(|t| t.is_finite()) {
+            param = param.with_total(total);
+        }
+        if let Some(message) = report.message {
+            param = param.with_message(message);
+        }
+        // A client that went away gets nothing more; the call's own answer says the rest.
+        let _ = self.peer.notify_progress(param).await;
+    }
+}
+
+/// MCP request methods whose params rmcp reads into a typed request: when they do not
+/// read, rmcp hands the request over as a custom one, and the answer is `-32602`.
+fn typed_params_error(method: &str, params: Option<&Value>) -> Option<ErrorData> {
+    let reason = if method == CallToolRequestMethod::VALUE {
+        let params = params.cloned().unwrap_or(Value::Null);
+        match serde_json::from_value::<CallToolRequestParams>(params) {
+            Err(e) => e.to_string(),
+            Ok(_) => "they do not read as `tools/call` params".to_owned(),
+        }
+    } else if method == ListToolsRequestMethod::VALUE {
+        "`params` must be an object with an optional string `cursor`".to_owned()
+    } else {
+        return None;
+    };
+    Some(ErrorData::invalid_params(
+        format!("invalid params for `{method}`: {reason}"),
+        None,
+    ))
 }
 
 impl ServerHandler for McpServer {
@@ -343,18 +435,70 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let id = context.id.clone();
-        let call = self.call(request, id.clone());
+        let (reports, mut relay) = match context.meta.get_progress_token() {
+            Some(token) => {
+                let (tx, rx) = mpsc::unbounded_channel();
+                let sink = ProgressSink::new(move |report| {
+                    let _ = tx.send(report);
+                });
+                let relay = ProgressRelay {
+                    token,
+                    peer: context.peer.clone(),
+                    last: None,
+                };
+                (Some(sink), Some((relay, rx)))
+            }
+            None => (None, None),
+        };
+        let call = self.call(request, id.clone(), reports);
         tokio::pin!(call);
+        let mut aborted = false;
         // rmcp cancels the request's token on `notifications/cancelled` (and when the
         // connection closes); `on_cancelled` aborts through the map as well.
-        let result = tokio::select! {
-            result = &mut call => result,
-            () = context.ct.cancelled() => {
-                self.abort(&id);
-                call.await
+        let result = loop {
+            tokio::select! {
+                biased;
+                result = &mut call => break result,
+                () = context.ct.cancelled(), if !aborted => {
+                    aborted = true;
+                    self.abort(&id);
+                }
+                Some(report) = async {
+                    match relay.as_mut() {
+                        Some((_, rx)) => rx.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    if let Some((relay, _)) = relay.as_mut() {
+                        relay.send(report).await;
+                    }
+                }
             }
         };
-        Ok(to_wire(&result)?.into())
+        // Every report the handler made goes out before its result.
+        if let Some((mut relay, mut rx)) = relay {
+            rx.close();
+            while let Ok(report) = rx.try_recv() {
+                relay.send(report).await;
+            }
+        }
+        Ok(crate::wire::call_tool_result(result).into())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(
+            typed_params_error(&request.method, request.params.as_ref()).unwrap_or_else(|| {
+                ErrorData::new(
+                    rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                    request.method,
+                    None,
+                )
+            }),
+        )
     }
 
     async fn on_cancelled(

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::abort::AbortSignal;
+use super::progress::{Progress, ProgressSink};
 use super::session::SessionContext;
 use super::{ArgumentError, arguments_result};
 use crate::contract::push_pointer;
@@ -60,6 +61,7 @@ pub struct ToolContext {
     pub(super) session: SessionContext,
     pub(super) abort: Option<AbortSignal>,
     pub(super) state: Option<Arc<dyn Any + Send + Sync>>,
+    pub(super) progress: Option<ProgressSink>,
 }
 
 impl ToolContext {
@@ -72,7 +74,16 @@ impl ToolContext {
             session,
             abort: None,
             state: None,
+            progress: None,
         }
+    }
+
+    /// This context with a progress sink (as the pipeline gives a call whose host asked
+    /// for progress).
+    #[must_use]
+    pub fn with_progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
     }
 
     /// This context with an abort signal (as the pipeline gives a `cancellable` tool).
@@ -115,6 +126,44 @@ impl ToolContext {
         self.abort.as_ref().is_some_and(AbortSignal::is_aborted)
     }
 
+    /// Reports the call's progress to the caller: `done` of `total` (when known, in the
+    /// handler's own unit), and what is happening now.
+    ///
+    /// Over MCP this is a `notifications/progress` when the client's request carried a
+    /// progress token, and nothing otherwise; outside MCP it goes to the host's
+    /// [`ProgressSink`], if it gave one. A report that does not move forward (MCP requires
+    /// `progress` to increase) or is not a finite number is dropped by the MCP server.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use neuralis_core::dispatch::{ProgressSink, SessionContext, ToolContext};
+    ///
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = {
+    ///     let seen = Arc::clone(&seen);
+    ///     ProgressSink::new(move |p| seen.lock().expect("not poisoned").push((p.done, p.total, p.message)))
+    /// };
+    /// let cx = ToolContext::new("reindex", SessionContext::builder("u").build()).with_progress(sink);
+    /// cx.progress(2.0, Some(5.0), Some("indexing"));
+    /// ToolContext::new("reindex", SessionContext::builder("u").build()).progress(1.0, None, None); // nobody asked: a no-op
+    /// assert_eq!(*seen.lock().expect("not poisoned"), [(2.0, Some(5.0), Some("indexing".to_owned()))]);
+    /// ```
+    pub fn progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(sink) = &self.progress {
+            sink.report(Progress {
+                done,
+                total,
+                message: message.map(str::to_owned),
+            });
+        }
+    }
+
+    /// Whether the host listens to [`progress`](Self::progress) reports for this call.
+    #[must_use]
+    pub fn reports_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+
     /// The package's state, when it is a `T`.
     #[must_use]
     pub fn state<T: Any + Send + Sync>(&self) -> Option<&T> {
@@ -129,6 +178,7 @@ impl fmt::Debug for ToolContext {
             .field("session", &self.session)
             .field("abort", &self.abort)
             .field("state", &self.state.is_some())
+            .field("progress", &self.progress.is_some())
             .finish()
     }
 }

@@ -79,6 +79,7 @@ mod abort;
 mod block;
 mod handler;
 mod json;
+mod progress;
 mod session;
 
 use std::any::Any;
@@ -100,6 +101,7 @@ pub use self::handler::{
     AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
     deserialize_input, sync_fn, sync_fn_cx,
 };
+pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
 
 use crate::catalog::{Category, ToolEntry};
@@ -620,7 +622,20 @@ impl Package {
         session: &SessionContext,
         abort: AbortSignal,
     ) -> ToolResult {
-        let result = self.run(name, args, session, abort).await;
+        self.dispatch_with(name, args, session, CallOptions::new().abort(abort))
+            .await
+    }
+
+    /// [`dispatch`](Self::dispatch) with the host's [`CallOptions`]: the abort signal and
+    /// a [`ProgressSink`] for the handler's [`ToolContext::progress`] reports.
+    pub async fn dispatch_with(
+        &self,
+        name: &str,
+        args: Value,
+        session: &SessionContext,
+        options: CallOptions,
+    ) -> ToolResult {
+        let result = self.run(name, args, session, options).await;
         bound_result_owned(result, &self.caps).0
     }
 
@@ -630,8 +645,9 @@ impl Package {
         name: &str,
         args: Value,
         session: &SessionContext,
-        abort: AbortSignal,
+        options: CallOptions,
     ) -> ToolResult {
+        let CallOptions { abort, progress } = options;
         let slot = match self.gated(name, session) {
             Ok(slot) => slot,
             Err(refusal) => return refusal.to_result(),
@@ -648,6 +664,7 @@ impl Package {
             session: session.clone(),
             abort: slot.cancellable.then(|| abort.clone()),
             state: self.state.clone(),
+            progress,
         };
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
             Ok(call) => call,

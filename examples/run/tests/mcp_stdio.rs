@@ -60,7 +60,7 @@ fn catalog_lists_and_calls_its_tools_from_the_emitted_files() {
         .as_array()
         .expect("a tool list");
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["catalog_edit", "catalog_list"]);
+    assert_eq!(names, ["catalog_edit", "catalog_list", "catalog_reindex"]);
     let edit = &tools[0];
     assert_eq!(edit["annotations"]["destructiveHint"], true);
     assert_eq!(edit["annotations"]["readOnlyHint"], false);

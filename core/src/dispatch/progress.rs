@@ -1,0 +1,107 @@
+//! Progress of a running call: what a handler reports, where the host sends it.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// One progress report of a running call (see [`ToolContext::progress`](super::ToolContext::progress)).
+///
+/// `done` counts what is finished so far; `total` is how much there is, when known (both
+/// in the handler's own unit: items, bytes, steps); `message` says what is happening now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// What is finished so far.
+    pub done: f64,
+    /// How much there is in all, when known.
+    pub total: Option<f64>,
+    /// What is happening now, for a person to read.
+    pub message: Option<String>,
+}
+
+/// Where the progress reports of one call go: the host's, given to
+/// [`Package::dispatch_with`](super::Package::dispatch_with) through
+/// [`CallOptions::progress`].
+///
+/// The MCP server makes one per `tools/call` whose request carried a progress token and
+/// turns every report into a `notifications/progress`. A sink is called on the handler's
+/// own thread, while the handler runs: it must not block.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use neuralis_core::dispatch::{Progress, ProgressSink};
+///
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let sink = {
+///     let seen = Arc::clone(&seen);
+///     ProgressSink::new(move |p: Progress| seen.lock().expect("not poisoned").push(p.done))
+/// };
+/// sink.report(Progress { done: 1.0, total: Some(4.0), message: None });
+/// assert_eq!(*seen.lock().expect("not poisoned"), [1.0]);
+/// ```
+#[derive(Clone)]
+pub struct ProgressSink(Arc<dyn Fn(Progress) + Send + Sync>);
+
+impl ProgressSink {
+    /// A sink that calls `report` for every progress report.
+    pub fn new(report: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(report))
+    }
+
+    /// Hands one report to the host.
+    pub fn report(&self, progress: Progress) {
+        (self.0)(progress);
+    }
+}
+
+impl fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ProgressSink(..)")
+    }
+}
+
+/// What a host hands [`Package::dispatch_with`](super::Package::dispatch_with) besides
+/// the call itself: the run's abort signal and where progress reports go.
+///
+/// ```
+/// use neuralis_core::dispatch::{AbortController, CallOptions, ProgressSink};
+///
+/// let controller = AbortController::new();
+/// let options = CallOptions::new()
+///     .abort(controller.signal())
+///     .progress(ProgressSink::new(|p| eprintln!("{} done", p.done)));
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct CallOptions {
+    pub(super) abort: super::AbortSignal,
+    pub(super) progress: Option<ProgressSink>,
+}
+
+impl Default for CallOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CallOptions {
+    /// No abort signal, no progress sink: a call that runs to completion and reports
+    /// progress to nobody.
+    pub fn new() -> Self {
+        Self {
+            abort: super::AbortSignal::never(),
+            progress: None,
+        }
+    }
+
+    /// The run's abort signal (it reaches the handler only when the tool is `cancellable`).
+    pub fn abort(mut self, signal: super::AbortSignal) -> Self {
+        self.abort = signal;
+        self
+    }
+
+    /// Where the handler's progress reports go.
+    pub fn progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+}
