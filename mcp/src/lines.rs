@@ -27,7 +27,6 @@ use std::io;
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, ErrorData, GetMeta, ProtocolVersion, RequestId,
-    ServerJsonRpcMessage,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -105,7 +104,16 @@ impl Writer {
         message: &TxJsonRpcMessage<RoleServer>,
         ack: Option<oneshot::Sender<io::Result<()>>>,
     ) -> io::Result<()> {
-        let mut line = serde_json::to_vec(message).map_err(io::Error::other)?;
+        let line = serde_json::to_vec(message).map_err(io::Error::other)?;
+        self.queue_line(line, ack)
+    }
+
+    /// Queues one serialized message (without its newline).
+    fn queue_line(
+        &self,
+        mut line: Vec<u8>,
+        ack: Option<oneshot::Sender<io::Result<()>>>,
+    ) -> io::Result<()> {
         line.push(b'\n');
         self.lines
             .as_ref()
@@ -168,11 +176,19 @@ where
     }
 
     /// Queues one answer of the transport's own (synchronously: no await can lose it).
+    /// Written by hand because JSON-RPC wants `"id": null` where no id could be read, and
+    /// rmcp leaves an absent id out.
     fn answer(&self, error: ErrorData, id: Option<RequestId>) {
+        let id = match id {
+            Some(RequestId::Number(n)) => Value::from(n),
+            Some(RequestId::String(s)) => Value::String(s.to_string()),
+            None => Value::Null,
+        };
+        let message = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error});
         // Nothing to do when the client is gone: the next read ends the service.
         let _ = self
             .writer
-            .queue(&ServerJsonRpcMessage::error(error, id), None);
+            .queue_line(message.to_string().into_bytes(), None);
     }
 
     /// Whether rmcp's handshake loop would start the lifecycle on this request (mirrors
@@ -237,16 +253,18 @@ where
             match message {
                 Parsed::Empty | Parsed::Ignored => {}
                 Parsed::Error(error, id) => self.answer(error, id),
-                Parsed::Message(ClientJsonRpcMessage::Request(request)) => {
-                    if !self.started {
-                        self.started = self.starts_lifecycle(&request.request);
+                Parsed::Message(message) => match *message {
+                    ClientJsonRpcMessage::Request(request) => {
+                        if !self.started {
+                            self.started = self.starts_lifecycle(&request.request);
+                        }
+                        return Some(ClientJsonRpcMessage::Request(request));
                     }
-                    return Some(ClientJsonRpcMessage::Request(request));
-                }
-                // Before the lifecycle, a notification or a response refers to nothing
-                // (and would end rmcp's handshake loop).
-                Parsed::Message(_) if !self.started => {}
-                Parsed::Message(other) => return Some(other),
+                    // Before the lifecycle, a notification or a response refers to nothing
+                    // (and would end rmcp's handshake loop).
+                    _ if !self.started => {}
+                    other => return Some(other),
+                },
             }
         }
     }
@@ -268,7 +286,7 @@ enum Parsed {
     /// A notification this server does not know: never answered.
     Ignored,
     /// A message for rmcp.
-    Message(ClientJsonRpcMessage),
+    Message(Box<ClientJsonRpcMessage>),
     /// An answer of the transport's own.
     Error(ErrorData, Option<RequestId>),
 }
@@ -284,7 +302,7 @@ fn parse(line: &[u8]) -> Parsed {
         return Parsed::Empty;
     }
     let error = match serde_json::from_slice::<ClientJsonRpcMessage>(line) {
-        Ok(message) => return Parsed::Message(message),
+        Ok(message) => return Parsed::Message(Box::new(message)),
         Err(e) => e,
     };
     if error.is_syntax() || error.is_eof() {

@@ -125,7 +125,7 @@ fn wire_json(result: ToolResult) -> serde_json::Value {
 mod tests {
     use super::*;
     use neuralis_core::result::ContentBlock as Block;
-    use serde_json::{Map, Value, json};
+    use serde_json::{Map, json};
 
     #[test]
     fn every_result_carries_the_complete_discriminator_and_its_parts() {

@@ -8,7 +8,9 @@
 
 use std::process::ExitCode;
 
-use neuralis::dispatch::{Package, PackageBuilder, SessionContext};
+use neuralis::dispatch::{
+    CallOptions, Package, PackageBuilder, ProgressSink, SessionContext, block_on,
+};
 use serde_json::{Value, json};
 
 struct Example {
@@ -30,6 +32,7 @@ fn examples() -> Vec<Example> {
             calls: vec![
                 ("catalog_list", json!({})),
                 ("catalog_edit", json!({ "id": "item-7", "delete": false })),
+                ("catalog_reindex", json!({ "batches": 3, "batch_ms": 10 })),
             ],
         },
         Example {
@@ -144,7 +147,22 @@ fn run_all() -> ExitCode {
                 Ok(_) => println!("  approval: the category's floor decides"),
                 Err(refusal) => println!("  approval: refused ({refusal})"),
             }
-            let result = package.dispatch_blocking(tool, args, &session);
+            // Progress reports, as an MCP client that sent a progress token receives them.
+            let progress = ProgressSink::new(|p| match p.total {
+                Some(total) => println!(
+                    "  progress: {}/{total} {}",
+                    p.done,
+                    p.message.unwrap_or_default()
+                ),
+                None => println!("  progress: {} {}", p.done, p.message.unwrap_or_default()),
+            });
+            let call =
+                package.dispatch_with(tool, args, &session, CallOptions::new().progress(progress));
+            let Some(result) = block_on(call) else {
+                eprintln!("error: the sample call to `{tool}` could not be driven");
+                failed = true;
+                continue;
+            };
             if result.is_error {
                 eprintln!("error: the sample call to `{tool}` failed");
                 failed = true;

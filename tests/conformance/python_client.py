@@ -1,0 +1,241 @@
+"""Drive every example package with the Python MCP SDK, as a user's client would.
+
+    python python_client.py --root REPO --bin DIR --mode auto|legacy [--package NAME]
+
+`--mode auto` and `--mode legacy` need `mcp` 2.x (its `Client`, in the default era,
+which negotiates 2026-07-28 through `server/discover`, and in legacy mode, which runs the
+`initialize` handshake); `--mode v1` needs `mcp` 1.x (`ClientSession`). For each package:
+list the tools, call one with valid arguments, with an unknown argument, call an unknown
+tool, receive progress notifications and cancel a cancellable call. Every step is
+checked on the raw wire (see wire.py) as well as through the SDK, which must not raise.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+import anyio
+
+import wire
+from wire import check
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def server_command(args, package, log_dir):
+    command = [os.path.join(args.bin, package["command"][0]), *package["command"][1:]]
+    return sys.executable, [os.path.join(HERE, "wire_tee.py"), log_dir, *command]
+
+
+class V2:
+    """`mcp` 2.x: `mcp.Client`."""
+
+    def __init__(self, mode):
+        self.mode = mode
+
+    def connect(self, command, argv):
+        from mcp import Client, StdioServerParameters
+
+        return Client(StdioServerParameters(command=command, args=argv), mode=self.mode)
+
+    @staticmethod
+    def era(client):
+        return client.protocol_version
+
+    @staticmethod
+    async def list_tools(client):
+        return (await client.list_tools()).tools
+
+    @staticmethod
+    async def call(client, name, arguments, progress=None):
+        return await client.call_tool(name, arguments, progress_callback=progress)
+
+    async def cancel(self, client, w, name, arguments, on_progress_first):
+        """Cancel through the SDK itself: abandoning the call sends notifications/cancelled."""
+        started = anyio.Event()
+
+        async def progress(done, total, message):
+            started.set()
+
+        with anyio.move_on_after(20):
+            async with anyio.create_task_group() as tg:
+                scope = anyio.CancelScope()
+
+                async def run():
+                    with scope:
+                        await client.call_tool(name, arguments, progress_callback=progress)
+
+                tg.start_soon(run)
+                request = await anyio.to_thread.run_sync(lambda: w.request(
+                    "tools/call",
+                    lambda p: p.get("name") == name and (p.get("arguments") or {}) == arguments))
+                if on_progress_first:
+                    await started.wait()
+                else:
+                    await anyio.sleep(0.5)
+                scope.cancel()
+        return request
+
+
+class V1:
+    """`mcp` 1.x: `ClientSession` over `stdio_client`."""
+
+    era_value = None
+
+    def connect(self, command, argv):
+        from contextlib import asynccontextmanager
+
+        from mcp import ClientSession, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        outer = self
+
+        @asynccontextmanager
+        async def session():
+            params = StdioServerParameters(command=command, args=argv)
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as s:
+                    init = await s.initialize()
+                    outer.era_value = init.protocolVersion
+                    yield s
+
+        return session()
+
+    def era(self, client):
+        return self.era_value
+
+    @staticmethod
+    async def list_tools(client):
+        return (await client.list_tools()).tools
+
+    @staticmethod
+    async def call(client, name, arguments, progress=None):
+        return await client.call_tool(name, arguments, progress_callback=progress)
+
+    async def cancel(self, client, w, name, arguments, on_progress_first):
+        """1.x does not notify the server when a caller abandons a call: send
+        notifications/cancelled for the request's id, read off the wire, as its docs say."""
+        import mcp.types as t
+
+        started = anyio.Event()
+
+        async def progress(done, total, message):
+            started.set()
+
+        with anyio.move_on_after(20):
+            async with anyio.create_task_group() as tg:
+                scope = anyio.CancelScope()
+
+                async def run():
+                    with scope:
+                        await client.call_tool(name, arguments, progress_callback=progress)
+
+                tg.start_soon(run)
+                request = await anyio.to_thread.run_sync(lambda: w.request(
+                    "tools/call",
+                    lambda p: p.get("name") == name and (p.get("arguments") or {}) == arguments))
+                if on_progress_first:
+                    await started.wait()
+                else:
+                    await anyio.sleep(0.5)
+                await client.send_notification(t.ClientNotification(t.CancelledNotification(
+                    params=t.CancelledNotificationParams(requestId=request["message"]["id"],
+                                                         reason="conformance test"))))
+                scope.cancel()
+        return request
+
+
+async def run_package(sdk, args, package, expected_era):
+    files = wire.load_tools(args.root, package["tools"])
+    with tempfile.TemporaryDirectory() as log_dir:
+        w = wire.Wire(log_dir)
+        command, argv = server_command(args, package, log_dir)
+        async with sdk.connect(command, argv) as client:
+            era = sdk.era(client)
+            check(era == expected_era, f"negotiated {era}, expected {expected_era}")
+
+            await sdk.list_tools(client)
+            listing = w.response(w.request("tools/list"))
+            wire.check_listing(listing["message"]["result"]["tools"], files)
+
+            call = package["call"]
+            await sdk.call(client, call["tool"], call["arguments"])
+            _, answer = w.call(call["tool"], call["arguments"])
+            result = wire.check_result(answer, era, is_error=False)
+            check(result.get("structuredContent") is not None, "no structuredContent")
+
+            bogus = {**call["arguments"], "bogus": 1}
+            await sdk.call(client, call["tool"], bogus)
+            _, answer = w.call(call["tool"], bogus)
+            wire.check_unknown_argument(wire.check_result(answer, era, is_error=True))
+
+            await sdk.call(client, "nope_tool", {})
+            _, answer = w.call("nope_tool", {})
+            wire.check_unknown_tool(wire.check_result(answer, era, is_error=True), "nope_tool")
+
+            long = package.get("long")
+            steps = ["list", "call", "unknown argument", "unknown tool"]
+            if long and long["progress"]:
+                seen = []
+
+                async def progress(done, total, message):
+                    seen.append((done, total, message))
+
+                short = long["short"]
+                await sdk.call(client, long["tool"], short, progress)
+                request, answer = w.call(long["tool"], short)
+                wire.check_result(answer, era, is_error=False)
+                batches = short["batches"]
+                check([s[0] for s in seen] == list(range(1, batches + 1)),
+                      f"the SDK saw progress {seen}")
+                wire.check_progress(w, request, answer, batches)
+                steps.append("progress")
+            if long:
+                request = await sdk.cancel(client, w, long["tool"], long["arguments"],
+                                           long["progress"])
+                wire.check_cancelled(w, request, long["progress"])
+                # The server is still there, and answers the next call.
+                await sdk.call(client, call["tool"], call["arguments"])
+                steps.append("cancel")
+        w.stdout_is_json_rpc()
+    return steps
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--mode", choices=["auto", "legacy", "v1"], required=True)
+    parser.add_argument("--package")
+    args = parser.parse_args()
+    with open(os.path.join(HERE, "packages.json"), encoding="utf-8") as f:
+        packages = json.load(f)["packages"]
+    if args.package:
+        packages = [p for p in packages if p["name"] == args.package]
+    import importlib.metadata
+
+    version = importlib.metadata.version("mcp")
+    if args.mode == "v1":
+        check(version.startswith("1."), f"--mode v1 needs mcp 1.x, this is {version}")
+        sdk, expected = V1(), "2025-11-25"
+    else:
+        check(version.startswith("2."), f"--mode {args.mode} needs mcp 2.x, this is {version}")
+        sdk, expected = V2(args.mode), (wire.MODERN if args.mode == "auto" else "2025-11-25")
+    failed = 0
+    for package in packages:
+        label = f"python mcp {version} ({args.mode}) · {package['name']}"
+        try:
+            steps = await run_package(sdk, args, package, expected)
+            print(f"ok   {label}: {', '.join(steps)}")
+        except Exception as e:  # noqa: BLE001 - every failure is reported, then the next package runs
+            failed += 1
+            while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+                e = e.exceptions[0]
+            print(f"FAIL {label}: {type(e).__name__}: {e}")
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(1 if anyio.run(main) else 0)
