@@ -601,7 +601,7 @@ impl<'k> Composer<'k> {
             return Ok(if self.root.as_ref() == Some(&id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": format!("#/definitions/{}", self.schema_name(def, &args)) })
+                json!({ "$ref": neuralis_core::input::definition_ref(&self.schema_name(def, &args)) })
             });
         }
         self.stack.push(id.clone());

@@ -86,6 +86,13 @@ pub trait ToolInput {
     /// The schema of this type in a nested position, composed through `cx`.
     fn schema_in(cx: &mut Composer) -> Value;
 
+    /// [`Composer::subschema`] of this type, for generated code: named through the trait,
+    /// so that a type without an impl is one error however often the derive names it.
+    #[doc(hidden)]
+    fn __subschema(cx: &mut Composer) -> Value {
+        cx.subschema::<Self>()
+    }
+
     /// The schema of this type in a nested position, with a fresh [`Composer`].
     fn schema_fragment() -> Value {
         Composer::new().subschema::<Self>()
@@ -129,7 +136,7 @@ impl Composer {
             return if self.root == Some(id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": format!("#/definitions/{}", T::schema_name()) })
+                json!({ "$ref": definition_ref(&T::schema_name()) })
             };
         }
         self.stack.push(id);
@@ -141,6 +148,29 @@ impl Composer {
         }
         schema
     }
+}
+
+/// The `$ref` to `#/definitions/<name>`: the name escaped as a JSON pointer token and
+/// percent-encoded where a URI fragment cannot hold it (`Page<Item>` is
+/// `#/definitions/Page%3CItem%3E`).
+///
+/// ```
+/// use neuralis_core::input::definition_ref;
+/// assert_eq!(definition_ref("Node"), "#/definitions/Node");
+/// assert_eq!(definition_ref("Page<Item>"), "#/definitions/Page%3CItem%3E");
+/// ```
+#[must_use]
+pub fn definition_ref(name: &str) -> String {
+    let token = name.replace('~', "~0").replace('/', "~1");
+    let mut out = String::from("#/definitions/");
+    for b in token.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// A type name with every path dropped: `a::Page<b::Item, [c::X; 2]>` is

@@ -46,7 +46,7 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
             quote!(#p::json(#text))
         }
         Plan::Type { ty, keywords, docs } => {
-            let call = quote_spanned!(ty.span()=> __cx.subschema::<#ty>());
+            let call = quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
             let mut out = if keywords.is_empty() {
                 call
             } else {
@@ -74,7 +74,8 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
                     quote!(#p::property(&mut __o, #name, #plan, #required);)
                 }
                 Member::Flatten { ty, required } => {
-                    let call = quote_spanned!(ty.span()=> __cx.subschema::<#ty>());
+                    let call =
+                        quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
                     quote!(#p::flatten(&mut __o, #call, #required);)
                 }
             });
