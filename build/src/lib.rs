@@ -193,7 +193,8 @@ impl fmt::Display for Error {
     }
 }
 
-// `build.rs` ends in `.expect(...)`, which prints `Debug`: make that the readable text.
+// A caller of `Builder::run` that ends in `.expect(...)` prints `Debug`: make that the
+// readable text.
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "\n{self}\n")
