@@ -33,7 +33,9 @@ use crate::resolve::Found;
 pub struct Scope {
     /// The module whose names the type uses.
     pub module: usize,
-    subst: Rc<Vec<(String, Type, Scope)>>,
+    /// Generic parameters: name, the argument, where the argument is written, and the
+    /// field it is written for (errors inside a generic point there, at the use).
+    subst: Rc<Vec<(String, Type, Scope, Site)>>,
 }
 
 impl Scope {
@@ -165,6 +167,24 @@ fn leaf(name: &str, args: &[&Type]) -> Option<Value> {
     })
 }
 
+/// The crates a well-known type name may come from: the static view reads the name only
+/// when the path says it is theirs, never another crate's namesake.
+fn known_crates(name: &str) -> Option<&'static [&'static str]> {
+    const STD: &[&str] = &["std", "core", "alloc"];
+    Some(match name {
+        "bool" | "i8" | "i16" | "i32" | "i64" | "isize" | "i128" | "u8" | "u16" | "u32" | "u64"
+        | "usize" | "u128" | "f32" | "f64" | "String" | "str" | "char" | "Option" | "Box"
+        | "Rc" | "Arc" | "Cow" | "Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet"
+        | "HashMap" | "BTreeMap" => STD,
+        "Value" | "Map" => &["serde_json"],
+        "Uuid" => &["uuid"],
+        "DateTime" | "NaiveDate" | "NaiveDateTime" | "NaiveTime" => &["chrono"],
+        "Url" => &["url"],
+        "OffsetDateTime" => &["time"],
+        _ => return None,
+    })
+}
+
 fn first_line(e: &syn::Error) -> String {
     e.to_string().lines().next().unwrap_or_default().to_owned()
 }
@@ -225,14 +245,96 @@ impl<'k> Composer<'k> {
         Ok(Composed { schema, locations })
     }
 
+    /// The type's identity for recursion: its full path, its arguments resolved.
     fn identity(&self, def: usize, args: &[(Type, Scope)]) -> String {
+        self.name_of(def, args, true)
+    }
+
+    /// `Page<Item>`: the type's name with its arguments resolved (generic parameters
+    /// substituted, aliases of this crate followed) and, unless `full`, every path dropped,
+    /// as `neuralis_core::input::short_type_name` writes `std::any::type_name` at run time.
+    fn name_of(&self, def: usize, args: &[(Type, Scope)], full: bool) -> String {
         let t = &self.krate.types[def];
-        let mut id = format!("{}::{}", self.krate.module_name(t.module), t.ident);
+        let mut name = if full {
+            format!("{}::{}", self.krate.module_name(t.module), t.ident)
+        } else {
+            t.ident.to_string()
+        };
         if !args.is_empty() {
-            let a: Vec<String> = args.iter().map(|(ty, _)| tokens(ty)).collect();
-            id = format!("{id}<{}>", a.join(", "));
+            let a: Vec<String> = args
+                .iter()
+                .map(|(ty, scope)| self.canonical(ty, scope, full, 0))
+                .collect();
+            name = format!("{name}<{}>", a.join(", "));
         }
-        id
+        name
+    }
+
+    fn canonical(&self, ty: &Type, scope: &Scope, full: bool, depth: usize) -> String {
+        if depth > 32 {
+            return tokens(ty);
+        }
+        let next = |ty: &Type, scope: &Scope| self.canonical(ty, scope, full, depth + 1);
+        match ty {
+            Type::Group(g) => next(&g.elem, scope),
+            Type::Paren(p) => next(&p.elem, scope),
+            Type::Reference(r) => {
+                let m = if r.mutability.is_some() { "mut " } else { "" };
+                format!("&{m}{}", next(&r.elem, scope))
+            }
+            Type::Slice(sl) => format!("[{}]", next(&sl.elem, scope)),
+            Type::Array(a) => format!(
+                "[{}; {}]",
+                next(&a.elem, scope),
+                a.len.to_token_stream().to_string().replace(' ', "")
+            ),
+            Type::Tuple(t) => {
+                let items: Vec<String> = t.elems.iter().map(|e| next(e, scope)).collect();
+                if items.len() == 1 {
+                    format!("({},)", items[0])
+                } else {
+                    format!("({})", items.join(", "))
+                }
+            }
+            Type::Path(p) if p.qself.is_none() => {
+                if let Some(ident) = p.path.get_ident()
+                    && let Some((_, t, s, _)) = scope.subst.iter().find(|(n, ..)| ident == n)
+                {
+                    return next(t, s);
+                }
+                let Some(last) = p.path.segments.last() else {
+                    return tokens(ty);
+                };
+                let segments: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                let args: Vec<(Type, Scope)> = type_args(&last.arguments)
+                    .into_iter()
+                    .map(|t| (t.clone(), scope.clone()))
+                    .collect();
+                match self.krate.type_by_path(scope.module, &segments) {
+                    Some(def) => match &self.krate.types[def].item {
+                        TypeItem::Alias(target) if args.is_empty() => {
+                            let module = self.krate.types[def].module;
+                            next(target, &Scope::module(module))
+                        }
+                        _ => self.name_of(def, &args, full),
+                    },
+                    None => {
+                        let mut name = last.ident.to_string();
+                        if !args.is_empty() {
+                            let a: Vec<String> = args.iter().map(|(t, s)| next(t, s)).collect();
+                            name = format!("{name}<{}>", a.join(", "));
+                        }
+                        name
+                    }
+                }
+            }
+            other => tokens(other),
+        }
     }
 
     /// The crate item a path type names, with its generic arguments.
@@ -251,9 +353,9 @@ impl<'k> Composer<'k> {
             return Err(self.unresolved(ty, site, "it is not a path to a type"));
         };
         if let Some(seg) = p.path.get_ident()
-            && let Some((_, t, s)) = scope.subst.iter().find(|(n, ..)| seg == n)
+            && let Some((_, t, s, use_site)) = scope.subst.iter().find(|(n, ..)| seg == n)
         {
-            return self.find(t, s, site);
+            return self.find(t, s, use_site);
         }
         let segments: Vec<String> = p
             .path
@@ -272,11 +374,22 @@ impl<'k> Composer<'k> {
             .collect();
         match self.krate.resolve_type(scope.module, &segments) {
             Found::Type(t) => Ok((t, args)),
-            Found::Missing => Err(self.unresolved(
-                ty,
-                site,
-                "no type of this crate has that name, and the build script reads only this crate's source",
-            )),
+            Found::Missing => {
+                let why = match (p.path.get_ident(), segments.first()) {
+                    (Some(name), _) => match self.krate.foreign_import(scope.module, &name.to_string()) {
+                        Some(path) => format!(
+                            "it is another crate's type (`use {}`), and the build script reads only this crate's source",
+                            path.join("::")
+                        ),
+                        None => "no type of this crate is in scope by that name, and the build script reads only this crate's source".to_owned(),
+                    },
+                    (None, Some(first)) => format!(
+                        "`{first}` is not a module of this crate, and the build script reads only this crate's source"
+                    ),
+                    (None, None) => "an empty path".to_owned(),
+                };
+                Err(self.unresolved(ty, site, &why))
+            }
             Found::Ambiguous(candidates) => {
                 let names: Vec<String> = candidates
                     .iter()
@@ -299,10 +412,51 @@ impl<'k> Composer<'k> {
                         site.owner,
                         names.join(" and ")
                     ),
-                    help: "write the full path (`crate::...`) or bring the one you mean in with `use`".into(),
+                    help:
+                        "write the full path (`crate::...`) or bring the one you mean in with `use`"
+                            .into(),
                 })
             }
         }
+    }
+
+    /// A well-known name is read as the well-known type only when its path (as written,
+    /// or through the `use` that brings it in) starts at one of that type's crates.
+    fn check_origin(
+        &self,
+        ty: &Type,
+        segments: &[String],
+        name: &str,
+        scope: &Scope,
+        site: &Site,
+    ) -> Result<(), Problem> {
+        let Some(crates) = known_crates(name) else {
+            return Ok(());
+        };
+        let origin: Option<&[String]> = if segments.len() > 1 {
+            Some(segments)
+        } else {
+            self.krate.foreign_import(scope.module, name)
+        };
+        let Some(origin) = origin else {
+            // The prelude, or a glob of another crate: the compiler decides, and the
+            // drift test compares.
+            return Ok(());
+        };
+        let root = origin.first().map(String::as_str).unwrap_or_default();
+        let root = root.strip_prefix("::").unwrap_or(root);
+        if crates.contains(&root) {
+            return Ok(());
+        }
+        Err(self.unresolved(
+            ty,
+            site,
+            &format!(
+                "`{name}` here is `{}`, not the `{name}` of `{}` that the toolkit knows, and the build script reads only this crate's source",
+                origin.join("::"),
+                crates.join("`/`")
+            ),
+        ))
     }
 
     fn unresolved(&self, ty: &Type, site: &Site, why: &str) -> Problem {
@@ -348,10 +502,10 @@ impl<'k> Composer<'k> {
             }
             Type::Path(p) if p.qself.is_none() => {
                 if let Some(ident) = p.path.get_ident()
-                    && let Some((_, t, s)) = scope.subst.iter().find(|(n, ..)| ident == n)
+                    && let Some((_, t, s, use_site)) = scope.subst.iter().find(|(n, ..)| ident == n)
                 {
-                    let (t, s) = (t.clone(), s.clone());
-                    return self.type_schema(&t, &s, site);
+                    let (t, s, use_site) = (t.clone(), s.clone(), use_site.clone());
+                    return self.type_schema(&t, &s, &use_site);
                 }
                 let Some(last) = p.path.segments.last() else {
                     return Err(self.unresolved(ty, site, "an empty path"));
@@ -368,6 +522,9 @@ impl<'k> Composer<'k> {
                 }
                 let name = last.ident.to_string();
                 let args = type_args(&last.arguments);
+                if known_crates(&name).is_some() {
+                    self.check_origin(ty, &segments, &name, scope, site)?;
+                }
                 if let Some(v) = leaf(&name, &args) {
                     return Ok(v);
                 }
@@ -444,7 +601,7 @@ impl<'k> Composer<'k> {
             return Ok(if self.root.as_ref() == Some(&id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": format!("#/definitions/{}", self.schema_name(def, &args)) })
+                json!({ "$ref": neuralis_core::input::definition_ref(&self.schema_name(def, &args)) })
             });
         }
         self.stack.push(id.clone());
@@ -459,13 +616,7 @@ impl<'k> Composer<'k> {
     }
 
     fn schema_name(&self, def: usize, args: &[(Type, Scope)]) -> String {
-        let t = &self.krate.types[def];
-        if args.is_empty() {
-            t.ident.to_string()
-        } else {
-            let a: Vec<String> = args.iter().map(|(ty, _)| tokens(ty)).collect();
-            format!("{}<{}>", t.ident, a.join(", "))
-        }
+        self.name_of(def, args, false)
     }
 
     /// The schema of a struct or enum that derives `ToolInput`.
@@ -507,10 +658,10 @@ impl<'k> Composer<'k> {
             .type_params()
             .map(|p| p.ident.to_string())
             .collect();
-        let subst: Vec<(String, Type, Scope)> = params
+        let subst: Vec<(String, Type, Scope, Site)> = params
             .into_iter()
             .zip(args)
-            .map(|(p, (ty, s))| (p, ty, s))
+            .map(|(p, (ty, s))| (p, ty, s, site.clone()))
             .collect();
         let scope = Scope {
             module: t.module,

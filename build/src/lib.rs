@@ -9,7 +9,7 @@
 //! ```no_run
 //! // build.rs
 //! fn main() {
-//!     neuralis_build::emit().expect("tool schemas");
+//!     neuralis_build::emit();
 //! }
 //! ```
 //!
@@ -23,21 +23,25 @@
 //!     .tools_dir("tools")
 //!     .profile(Profile::McpRemote)
 //!     .prune(true)
-//!     .emit()
-//!     .expect("tool schemas");
+//!     .emit();
 //! ```
 //!
 //! What it prints for cargo:
 //! - `cargo:rerun-if-changed=` for every source file read and for the tools directory,
 //!   so editing a source file or deleting `tools/` makes the next build write again;
 //! - `cargo:warning=path:line:col: rule-id: message` for each warning of the contract;
-//! - `cargo:warning=skipped <name>: ...` for a handler the macros reject: the compiler
-//!   then shows the spanned error, and the old file (if any) is left alone;
+//! - `cargo:warning=skipped <name>: ...` for a handler the macros reject for certain
+//!   (the same model finds the error the macro reports): the compiler then shows the
+//!   spanned error, and the old file (if any) is left alone;
 //! - `cargo:warning=` for each `stale-tool-file` (a file no handler produces), which is
-//!   removed instead when pruning is on.
+//!   removed instead when pruning is on; neither happens in a run that skipped a
+//!   handler, whose last good file is then not stale;
+//! - `cargo::error=path:line:col: rule-id: message` for each error, which fails the
+//!   build (cargo 1.84 or newer).
 //!
-//! It fails (the build stops with the message) on `duplicate-tool`, on a type it cannot
-//! resolve (naming the field and the fix), and under the `mcp-remote` profile on that
+//! It fails the build on a contract error in a document it produces (a tool is never
+//! dropped from a green build), on `duplicate-tool`, on a type it cannot resolve with
+//! certainty (naming the field and the fix), and under the `mcp-remote` profile on that
 //! profile's errors.
 //!
 //! It also writes `neuralis_package.rs` to `OUT_DIR`, brought in by
@@ -89,10 +93,11 @@ use crate::discover::Crate;
 /// Writes `tools/*.json` for the crate being built, with the default options, and
 /// prints the `cargo:` lines. See [`Builder`].
 ///
-/// # Errors
-///
-/// See [`Builder::emit`].
-pub fn emit() -> Result<Summary, Error> {
+/// Every error is printed as a `cargo::error=path:line:col: rule-id: message` line, which
+/// fails the build with that message and nothing else (no panic, no backtrace): call it
+/// as the whole of `build.rs`, `neuralis_build::emit();`. The returned [`Summary`] says
+/// what was done, [`Summary::errors`] what stops the build.
+pub fn emit() -> Summary {
     Builder::new().emit()
 }
 
@@ -162,6 +167,9 @@ pub struct Summary {
     pub removed: Vec<PathBuf>,
     /// Every `cargo:` line, in order (printed by [`Builder::emit`]).
     pub cargo_lines: Vec<String>,
+    /// What stops the build, each `path:line:col: rule-id: message` with its help
+    /// (printed by [`Builder::emit`] as `cargo::error=` lines).
+    pub errors: Vec<String>,
 }
 
 /// Why the build stops: every error found, each `path:line:col: rule-id: message`.
@@ -185,7 +193,8 @@ impl fmt::Display for Error {
     }
 }
 
-// `build.rs` ends in `.expect(...)`, which prints `Debug`: make that the readable text.
+// A caller of `Builder::run` that ends in `.expect(...)` prints `Debug`: make that the
+// readable text.
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "\n{self}\n")
@@ -271,29 +280,35 @@ impl Builder {
         self
     }
 
-    /// Runs the emitter and prints its `cargo:` lines.
-    ///
-    /// # Errors
-    ///
-    /// `duplicate-tool`, a type that cannot be resolved, a tool with errors of the
-    /// `mcp-remote` profile, or a file that cannot be written: every one found.
-    pub fn emit(self) -> Result<Summary, Error> {
-        let result = self.run();
-        let lines = match &result {
-            Ok(s) => &s.cargo_lines,
-            Err(e) => &e.summary.cargo_lines,
+    /// Runs the emitter and prints its `cargo:` lines, then each error as
+    /// `cargo::error=` lines, which fail the build with their text alone (see [`emit`]).
+    pub fn emit(self) -> Summary {
+        let summary = match self.run() {
+            Ok(s) => s,
+            Err(e) => {
+                let mut summary = *e.summary;
+                summary.errors = e.messages;
+                summary
+            }
         };
-        for line in lines {
+        for line in &summary.cargo_lines {
             println!("{line}");
         }
-        result
+        for error in &summary.errors {
+            for line in error.lines() {
+                println!("cargo::error={line}");
+            }
+        }
+        summary
     }
 
     /// Runs the emitter without printing (see [`Summary::cargo_lines`]).
     ///
     /// # Errors
     ///
-    /// As [`Builder::emit`].
+    /// A contract error in a produced document, `duplicate-tool`, a type that cannot be
+    /// resolved with certainty, a tool with errors of the `mcp-remote` profile, or a file
+    /// that cannot be written: every one found.
     pub fn run(&self) -> Result<Summary, Error> {
         let mut run = Run::default();
         let manifest_dir = match &self.manifest_dir {
@@ -568,9 +583,9 @@ struct Run {
 }
 
 impl Run {
-    /// Checks one composed document: warnings printed at their source; an error of
-    /// sections 1-4 skips the tool (the macros report it); an error of the `mcp-remote`
-    /// profile stops the build.
+    /// Checks one composed document: warnings printed at their source; any error stops
+    /// the build (a tool is never dropped from a green build: the file in `tools/` is
+    /// what runs).
     fn check(
         &mut self,
         krate: &Crate,
@@ -593,18 +608,6 @@ impl Run {
         let (errors, warnings): (Vec<_>, Vec<_>) = check_value(name, doc, options)
             .into_iter()
             .partition(Diagnostic::is_error);
-        if let Some(first) = errors.iter().find(|x| x.rule.rule().section != 6) {
-            self.skip(
-                name,
-                &format!(
-                    "{}: {}: {}",
-                    locate(&first.pointer).display(krate),
-                    first.rule,
-                    first.message
-                ),
-            );
-            return Err(());
-        }
         for x in &warnings {
             self.warn(format!(
                 "{}: {}: {}{}",
@@ -686,6 +689,12 @@ impl Run {
             for path in &self.summary.written[before..] {
                 set_mtime(path, stamp);
             }
+        }
+        // A skipped handler produced nothing this run, and its last good file may have
+        // another name than the one it now claims (an invalid `name = ...`): nothing is
+        // stale until every handler is read.
+        if !self.summary.skipped.is_empty() {
+            return;
         }
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;

@@ -1,8 +1,10 @@
 //! Name resolution: a type path written in a module, to the crate's item it names.
 //!
-//! First by the path written (`crate::`, `self::`, `super::`, child modules, `use`
-//! entries and globs, `pub use` re-exports), else by a unique name in the crate. Two
-//! items of that name are an ambiguity, never a guess.
+//! By the path written only, as rustc resolves it: `crate::`, `self::`, `super::`, child
+//! modules, `use` entries (which shadow globs), globs, `pub use` re-exports. Nothing is
+//! found "by name elsewhere in the crate": a name this crate's source does not bring into
+//! scope is another crate's type (or a typo), and two globs bringing one name are an
+//! ambiguity, never a guess.
 
 use crate::discover::{Crate, Use};
 
@@ -14,9 +16,9 @@ const MAX_DEPTH: usize = 16;
 pub enum Found {
     /// The type at this index of [`Crate::types`].
     Type(usize),
-    /// Nothing in this crate (another crate's type, or a typo).
+    /// Nothing in this crate: another crate's type (or a typo).
     Missing,
-    /// Found by name only, in several places.
+    /// Brought in by globs from several places.
     Ambiguous(Vec<usize>),
 }
 
@@ -24,36 +26,40 @@ impl Crate {
     /// Resolves `path` (segments without generic arguments) written in `module`.
     #[must_use]
     pub fn resolve_type(&self, module: usize, path: &[String]) -> Found {
-        if let Some(t) = self.type_at(module, path, 0) {
-            return Found::Type(t);
-        }
-        let Some(last) = path.last() else {
-            return Found::Missing;
-        };
-        // A path into another crate (`chrono::NaiveDate`) never falls back to a local
-        // namesake.
-        if path.len() > 1 && self.module_at(module, &path[..1], 0).is_none() {
-            return Found::Missing;
-        }
-        let candidates: Vec<usize> = self
-            .types
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.ident == last.as_str())
-            .map(|(i, _)| i)
-            .collect();
-        match candidates.len() {
+        let mut found = Vec::new();
+        self.type_at(module, path, 0, &mut found);
+        found.sort_unstable();
+        found.dedup();
+        match found.len() {
             0 => Found::Missing,
-            1 => Found::Type(candidates[0]),
-            _ => Found::Ambiguous(candidates),
+            1 => Found::Type(found[0]),
+            _ => Found::Ambiguous(found),
         }
     }
 
-    /// The crate's type that `path` names by the path written alone (no fallback by
-    /// name): a crate type shadows a std or prelude name, as in rustc.
+    /// The crate's type that `path` names by the path written, when exactly one: a
+    /// crate type shadows a std or prelude name, as in rustc.
     #[must_use]
     pub fn type_by_path(&self, module: usize, path: &[String]) -> Option<usize> {
-        self.type_at(module, path, 0)
+        match self.resolve_type(module, path) {
+            Found::Type(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The path of the `use` that brings `name` into `module` from outside this crate
+    /// (`use ext::Item;`), if any: what a field typed `Item` then names.
+    #[must_use]
+    pub fn foreign_import<'a>(&'a self, module: usize, name: &'a str) -> Option<&'a [String]> {
+        self.uses_named(module, name)
+            .find(|u| {
+                let mut found = Vec::new();
+                self.type_at(module, &u.path, 1, &mut found);
+                found.is_empty()
+                    && u.path.len() > 1
+                    && self.module_at(module, &u.path[..1], 1).is_none()
+            })
+            .map(|u| u.path.as_slice())
     }
 
     fn start(&self, module: usize, first: &str) -> Option<usize> {
@@ -101,41 +107,53 @@ impl Crate {
             .filter(move |u| u.alias.as_deref() == Some(name))
     }
 
-    /// The type named by `path` from `module`, by the path written.
-    fn type_at(&self, module: usize, path: &[String], depth: usize) -> Option<usize> {
+    /// The types named by `path` from `module`, by the path written.
+    fn type_at(&self, module: usize, path: &[String], depth: usize, found: &mut Vec<usize>) {
         if depth > MAX_DEPTH {
-            return None;
+            return;
         }
-        let (last, prefix) = path.split_last()?;
+        let Some((last, prefix)) = path.split_last() else {
+            return;
+        };
         let at = if prefix.is_empty() {
             module
         } else {
-            self.module_at(module, prefix, depth)?
+            match self.module_at(module, prefix, depth) {
+                Some(m) => m,
+                None => return,
+            }
         };
-        self.type_in(at, last, depth)
+        self.type_in(at, last, depth, found);
     }
 
-    /// A type visible by `name` in `module`: defined there, brought in by `use`, or by
-    /// a glob.
-    fn type_in(&self, module: usize, name: &str, depth: usize) -> Option<usize> {
+    /// The types visible by `name` in `module`: defined there, else brought in by `use`,
+    /// else by globs (all of them: more than one is an ambiguity).
+    fn type_in(&self, module: usize, name: &str, depth: usize, found: &mut Vec<usize>) {
         if depth > MAX_DEPTH {
-            return None;
+            return;
         }
         let m = &self.modules[module];
         if let Some(t) = m.types.get(name) {
-            return Some(*t);
+            found.push(*t);
+            return;
         }
-        if let Some(t) = self
-            .uses_named(module, name)
-            .find_map(|u| self.type_at(module, &u.path, depth + 1))
-        {
-            return Some(t);
+        // An explicit `use` shadows every glob, even one that leads out of this crate.
+        let mut imported = false;
+        for u in self.uses_named(module, name) {
+            imported = true;
+            self.type_at(module, &u.path, depth + 1, found);
         }
-        m.uses
+        if imported {
+            return;
+        }
+        for g in m
+            .uses
             .iter()
             .filter(|u| u.alias.is_none())
             .filter_map(|u| self.module_at(module, &u.path, depth + 1))
-            .find_map(|g| self.type_in(g, name, depth + 1))
+        {
+            self.type_in(g, name, depth + 1, found);
+        }
     }
 }
 
@@ -176,11 +194,11 @@ mod tests {
     }
 
     #[test]
-    fn by_path_then_by_unique_name() {
+    fn by_path_never_by_name_elsewhere() {
         let (_t, k) = krate(&[
             (
                 "src/lib.rs",
-                "mod a; mod b; pub use a::Item as Renamed; use b::*; struct Root;",
+                "mod a; mod b; mod c; pub use a::Item as Renamed; use b::*; struct Root;",
             ),
             (
                 "src/a.rs",
@@ -190,9 +208,14 @@ mod tests {
                 "src/b.rs",
                 "pub struct Item; pub struct FromGlob; pub mod inner { pub struct Deep; }",
             ),
+            (
+                "src/c.rs",
+                "use ext::Item; use ext::Other as Mine; use super::b::*;",
+            ),
         ]);
         let root = 0;
         let a = k.module_by_path(&segs("crate::a")).expect("a");
+        let c = k.module_by_path(&segs("crate::c")).expect("c");
         let r = |m, p: &str| name_of(&k, &k.resolve_type(m, &segs(p)));
         assert_eq!(r(root, "a::Item"), "crate::a::Item");
         assert_eq!(r(root, "crate::b::Item"), "crate::b::Item");
@@ -203,17 +226,23 @@ mod tests {
         assert_eq!(r(root, "FromGlob"), "crate::b::FromGlob", "through a glob");
         assert_eq!(r(root, "b::inner::Deep"), "crate::b::inner::Deep");
         assert_eq!(r(a, "Only"), "crate::a::Only");
-        assert_eq!(r(root, "Deep"), "crate::b::inner::Deep", "unique name");
-        assert!(matches!(k.resolve_type(a, &segs("Deep")), Found::Type(_)));
-        match k.resolve_type(a, &segs("other::Item")) {
-            Found::Missing => {}
-            other => panic!("another crate's path must not fall back: {other:?}"),
-        }
-        match k.resolve_type(a, &segs("Missing")) {
-            Found::Missing => {}
-            other => panic!("{other:?}"),
-        }
-        // `Item` from the root: not there by path (the root has `Renamed`), two by name.
+        // Not in scope where written: another crate's, never a namesake found elsewhere.
+        assert_eq!(k.resolve_type(root, &segs("Deep")), Found::Missing);
+        assert_eq!(k.resolve_type(a, &segs("Deep")), Found::Missing);
+        assert_eq!(k.resolve_type(a, &segs("other::Item")), Found::Missing);
+        assert_eq!(k.resolve_type(a, &segs("Missing")), Found::Missing);
+        // `use ext::Item` while the crate has its own `Item`s: the import wins.
+        assert_eq!(k.resolve_type(c, &segs("Item")), Found::Missing);
+        assert_eq!(
+            k.foreign_import(c, "Item").map(<[String]>::to_vec),
+            Some(segs("ext::Item"))
+        );
+        assert_eq!(
+            k.foreign_import(c, "Mine").map(<[String]>::to_vec),
+            Some(segs("ext::Other"))
+        );
+        assert_eq!(k.foreign_import(root, "Renamed"), None);
+        // `Item` from the root: not defined there, through the glob only.
         match k.resolve_type(root, &segs("Item")) {
             Found::Type(t) => assert_eq!(k.module_name(k.types[t].module), "crate::b", "the glob"),
             other => panic!("{other:?}"),
@@ -221,9 +250,9 @@ mod tests {
     }
 
     #[test]
-    fn ambiguity_names_both() {
+    fn two_globs_are_an_ambiguity() {
         let (_t, k) = krate(&[
-            ("src/lib.rs", "mod a; mod b;"),
+            ("src/lib.rs", "mod a; mod b; use a::*; use b::*;"),
             ("src/a.rs", "pub struct Item;"),
             ("src/b.rs", "pub struct Item;"),
         ]);

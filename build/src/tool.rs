@@ -99,6 +99,22 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
         "/x-neuralis/askOnKeys",
         tool.ask_on_keys.as_ref().map(|v| v.span),
     );
+    // Each default at its value, each `ask_on_keys` entry at its key: an error names the
+    // token that decides it.
+    for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
+        at(
+            &neuralis_core::contract::push_pointer("/x-neuralis/defaults", &d.key.value),
+            Some(d.value.span),
+        );
+    }
+    for (i, k) in tool
+        .ask_on_keys
+        .iter()
+        .flat_map(|k| k.value.iter())
+        .enumerate()
+    {
+        at(&format!("/x-neuralis/askOnKeys/{i}"), Some(k.span));
+    }
     at("/x-neuralis/annotations", a.span);
     at(
         "/x-neuralis/annotations/title",

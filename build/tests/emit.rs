@@ -337,6 +337,8 @@ fn an_ambiguous_name_names_both_candidates() {
             "src/lib.rs",
             r#"
             mod a; mod b;
+            use a::*;
+            use b::*;
             #[derive(ToolInput)]
             pub struct In { pub item: Item }
             /// Do it.
@@ -699,4 +701,182 @@ fn a_crate_type_shadows_a_well_known_name() {
         "string"
     );
     assert_eq!(doc["properties"]["other"]["format"], "uri");
+}
+
+#[test]
+fn a_contract_error_fails_the_build_instead_of_dropping_the_tool() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)]
+        pub enum Urgency { Low, High }
+        #[derive(ToolInput)]
+        pub struct Issue { pub title: String, pub urgency: Option<Urgency> }
+        /// Create an issue.
+        #[tool(defaults(urgency = "medium"), annotations(category = "write"), ui(presentation = "inline"))]
+        fn issue_create(input: Issue) -> String { String::new() }
+        "#,
+    )]);
+    let e = pkg.fail();
+    let m = e.messages.join("\n");
+    assert_eq!(e.messages.len(), 1, "{m}");
+    assert!(
+        m.starts_with("src/lib.rs:7:35: defaults-undeclared: "),
+        "at the literal: {m}"
+    );
+    assert!(m.contains("urgency"), "{m}");
+    assert!(e.summary.skipped.is_empty(), "never a silent skip");
+    // The near miss: a member of the enum.
+    pkg.write(
+        "src/lib.rs",
+        &std::fs::read_to_string(pkg.path().join("src/lib.rs"))
+            .expect("read")
+            .replace("\"medium\"", "\"High\""),
+    );
+    assert_eq!(pkg.run().tools, ["issue_create"]);
+}
+
+#[test]
+fn an_invalid_name_does_not_make_the_last_good_file_stale() {
+    let source = |name: &str| {
+        format!(
+            r#"
+        #[derive(ToolInput)] pub struct In {{ pub q: String }}
+        /// Look.
+        #[tool(name = "{name}", annotations(category = "read"), ui(presentation = "inline"))]
+        fn look(input: In) -> String {{ String::new() }}
+        "#
+        )
+    };
+    let pkg = Pkg::new(&[("src/lib.rs", &source("look_up"))]);
+    pkg.run();
+    pkg.write("src/lib.rs", &source("look up"));
+    let s = pkg.run();
+    let w = warnings(&s);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("skipped look up: ") && w[0].contains("tool-name"),
+        "{w:?}"
+    );
+    assert!(
+        s.stale.is_empty() && !w[0].contains("stale-tool-file"),
+        "{w:?}"
+    );
+    assert!(
+        pkg.tool_path("look_up").exists(),
+        "the last good file stays"
+    );
+}
+
+#[test]
+fn another_crate_s_type_is_never_a_local_namesake() {
+    let pkg = Pkg::new(&[
+        (
+            "src/lib.rs",
+            r#"
+            mod local;
+            mod tools;
+            "#,
+        ),
+        (
+            "src/local.rs",
+            "#[derive(ToolInput)] pub struct Item { pub local: u8 }",
+        ),
+        (
+            "src/tools.rs",
+            r#"use ext::Item;
+#[derive(ToolInput)]
+pub struct In { pub item: Item }
+/// Do it.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+fn act(input: In) -> String { String::new() }
+"#,
+        ),
+    ]);
+    let m = pkg.fail().messages.join("\n");
+    assert!(
+        m.starts_with("src/tools.rs:3:27: unsupported-type: "),
+        "{m}"
+    );
+    assert!(
+        m.contains("type `Item` of field `item` in `In`") && m.contains("`use ext::Item`"),
+        "{m}"
+    );
+    // A well-known name from another crate is not the well-known type either.
+    pkg.write(
+        "src/tools.rs",
+        r#"use ext::Uuid;
+#[derive(ToolInput)]
+pub struct In { pub id: Uuid }
+/// Do it.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+fn act(input: In) -> String { String::new() }
+"#,
+    );
+    let m = pkg.fail().messages.join("\n");
+    assert!(m.contains("`Uuid` here is `ext::Uuid`"), "{m}");
+    // The near miss: the crate's own type, by its path.
+    pkg.write(
+        "src/tools.rs",
+        r#"use crate::local::Item;
+#[derive(ToolInput)]
+pub struct In { pub item: Item, pub id: uuid::Uuid }
+/// Do it.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+fn act(input: In) -> String { String::new() }
+"#,
+    );
+    pkg.run();
+    assert!(pkg.tool("act")["properties"]["item"]["properties"]["local"].is_object());
+}
+
+#[test]
+fn an_unresolvable_generic_argument_is_reported_at_its_use() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)] pub struct Page<T> { pub items: Vec<T> }
+        #[derive(ToolInput)] pub struct In { pub spans: Page<std::ops::Range<u8>> }
+        /// Do it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    let m = pkg.fail().messages.join("\n");
+    assert!(m.starts_with("src/lib.rs:3:57: unsupported-type: "), "{m}");
+    assert!(m.contains("of field `spans` in `In`"), "{m}");
+}
+
+#[test]
+fn recursive_generics_are_named_as_at_run_time() {
+    let pkg = Pkg::new(&[
+        (
+            "src/lib.rs",
+            r#"
+            mod b;
+            #[derive(ToolInput)]
+            pub struct Page<T> { pub items: Vec<T>, pub next: Option<Box<Page<T>>> }
+            #[derive(ToolInput)] pub struct In { pub page: Page<b::Item> }
+            /// Do it.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn act(input: In) -> String { String::new() }
+            "#,
+        ),
+        (
+            "src/b.rs",
+            "#[derive(ToolInput)] pub struct Item { pub n: u8 }",
+        ),
+    ]);
+    pkg.run();
+    let doc = pkg.tool("act");
+    assert!(doc["definitions"]["Page<Item>"].is_object(), "{doc:#}");
+    assert_eq!(
+        doc["properties"]["page"]["properties"]["next"]["$ref"],
+        "#/definitions/Page%3CItem%3E"
+    );
+    assert_eq!(
+        neuralis_core::input::short_type_name("my_crate::Page<my_crate::b::Item>"),
+        "Page<Item>",
+        "the run-time rule"
+    );
 }

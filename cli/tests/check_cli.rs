@@ -216,3 +216,41 @@ fn profile_mcp_remote_adds_the_remote_rules() {
     let bad = neuralis(&["check", "tests/fixtures/good", "--profile", "nope"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn default_invalid_is_a_warning_at_the_default() {
+    let out = neuralis(&["check", "tests/fixtures/defaults", "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a warning: the files still load"
+    );
+    let report = json_of(&out);
+    let tools = report["tools"].as_array().expect("tools");
+    let warnings = |name: &str| -> Vec<Value> {
+        tools.iter().find(|t| t["name"] == name).expect("the tool")["warnings"]
+            .as_array()
+            .expect("warnings")
+            .clone()
+    };
+    let bad = warnings("issue_create");
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    assert_eq!(bad[0]["rule"], "default-invalid");
+    assert_eq!(bad[0]["pointer"], "/properties/urgency/default");
+    assert_eq!(
+        (bad[0]["line"].as_u64(), bad[0]["column"].as_u64()),
+        (Some(11), Some(7))
+    );
+    assert!(
+        bad[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`medium`")),
+        "{bad:#?}"
+    );
+    // The near miss: a default and an example inside the enum.
+    assert_eq!(warnings("issue_list"), Vec::<Value>::new());
+
+    let human = neuralis(&["check", "tests/fixtures/defaults/issue_create.json"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("default-invalid"), "{text}");
+}

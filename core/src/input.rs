@@ -20,6 +20,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use crate::shape::{Message, Shape};
+
 /// The JSON Schema dialect of every emitted document.
 pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 
@@ -59,18 +61,37 @@ pub trait ToolInput {
     /// `#[tool(defaults(...))]` literals (see [`crate::shape`]).
     const ROOT_SHAPES: &'static [crate::shape::KeyShape] = &[];
 
+    /// What the schema accepts, as far as a literal can tell (see [`crate::shape`]): the
+    /// variant names of a unit enum, `Object` for a struct. [`Shape::Any`] (the default)
+    /// passes every literal.
+    const SHAPE: Shape = Shape::Any;
+
+    /// Whether `#[derive(ToolInput)]` already refuses reserved root keys of this type
+    /// (a `#[schema(root)]` type), so `#[tool]` does not report them a second time.
+    #[doc(hidden)]
+    const RESERVED_CHECKED: bool = false;
+
     /// Whether the type may nest itself, so [`Composer`] must track it for recursion.
     /// `false` for leaf types, which saves the bookkeeping.
     #[doc(hidden)]
     const COMPOSITE: bool = false;
 
-    /// The name under `definitions` when the type is recursive.
+    /// The name under `definitions` when the type is recursive: the type's name with
+    /// every path dropped, its generic arguments' too (`Page<Item>` for
+    /// `a::Page<b::Item>`), the rule the build emitter's static view follows.
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed(short_type_name(type_name::<Self>()))
+        Cow::Owned(short_type_name(type_name::<Self>()))
     }
 
     /// The schema of this type in a nested position, composed through `cx`.
     fn schema_in(cx: &mut Composer) -> Value;
+
+    /// [`Composer::subschema`] of this type, for generated code: named through the trait,
+    /// so that a type without an impl is one error however often the derive names it.
+    #[doc(hidden)]
+    fn __subschema(cx: &mut Composer) -> Value {
+        cx.subschema::<Self>()
+    }
 
     /// The schema of this type in a nested position, with a fresh [`Composer`].
     fn schema_fragment() -> Value {
@@ -115,7 +136,7 @@ impl Composer {
             return if self.root == Some(id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": format!("#/definitions/{}", T::schema_name()) })
+                json!({ "$ref": definition_ref(&T::schema_name()) })
             };
         }
         self.stack.push(id);
@@ -129,10 +150,50 @@ impl Composer {
     }
 }
 
-fn short_type_name(full: &'static str) -> &'static str {
-    let head = full.split('<').next().unwrap_or(full);
-    let start = head.rfind("::").map_or(0, |i| i + 2);
-    &full[start..]
+/// The `$ref` to `#/definitions/<name>`: the name escaped as a JSON pointer token and
+/// percent-encoded where a URI fragment cannot hold it (`Page<Item>` is
+/// `#/definitions/Page%3CItem%3E`).
+///
+/// ```
+/// use neuralis_core::input::definition_ref;
+/// assert_eq!(definition_ref("Node"), "#/definitions/Node");
+/// assert_eq!(definition_ref("Page<Item>"), "#/definitions/Page%3CItem%3E");
+/// ```
+#[must_use]
+pub fn definition_ref(name: &str) -> String {
+    let token = name.replace('~', "~0").replace('/', "~1");
+    let mut out = String::from("#/definitions/");
+    for b in token.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A type name with every path dropped: `a::Page<b::Item, [c::X; 2]>` is
+/// `Page<Item, [X; 2]>`.
+#[must_use]
+pub fn short_type_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        let start = run.rfind("::").map_or(0, |i| i + 2);
+        out.push_str(&run[start..]);
+        run.clear();
+    };
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// The root document of `T`, normalized (see [`ToolInput::schema`]).
@@ -291,9 +352,27 @@ pub const fn reserved_root_key(keys: &[RootKey]) -> Option<&'static str> {
     None
 }
 
+/// The `reserved-input-key` message for the first reserved root key of `keys`, naming
+/// it between `head` and `tail`; empty when there is none. For `const` assertions.
+///
+/// ```
+/// use neuralis_core::input::{RootKey, reserved_key_message};
+/// const M: neuralis_core::shape::Message =
+///     reserved_key_message(&[RootKey::Name("city"), RootKey::Name("role")], "`", "` is reserved");
+/// assert_eq!(M.as_str(), "`role` is reserved");
+/// ```
+#[must_use]
+pub const fn reserved_key_message(keys: &[RootKey], head: &str, tail: &str) -> Message {
+    match reserved_root_key(keys) {
+        Some(key) => Message::new().push(head).push(key).push(tail),
+        None => Message::new(),
+    }
+}
+
 macro_rules! leaf {
-    ($($ty:ty => $schema:expr;)*) => {$(
+    ($($ty:ty => $shape:expr, $schema:expr;)*) => {$(
         impl ToolInput for $ty {
+            const SHAPE: Shape = $shape;
             fn schema_in(_: &mut Composer) -> Value {
                 $schema
             }
@@ -301,29 +380,33 @@ macro_rules! leaf {
     )*};
 }
 
+const fn int(min: i128, max: u128) -> Shape {
+    Shape::int(min, max)
+}
+
 leaf! {
-    bool => json!({ "type": "boolean" });
-    i8 => json!({ "type": "integer", "minimum": i8::MIN, "maximum": i8::MAX });
-    i16 => json!({ "type": "integer", "minimum": i16::MIN, "maximum": i16::MAX });
-    i32 => json!({ "type": "integer", "minimum": i32::MIN, "maximum": i32::MAX });
-    i64 => json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
-    isize => json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
-    u8 => json!({ "type": "integer", "minimum": 0, "maximum": u8::MAX });
-    u16 => json!({ "type": "integer", "minimum": 0, "maximum": u16::MAX });
-    u32 => json!({ "type": "integer", "minimum": 0, "maximum": u32::MAX });
-    u64 => json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
-    usize => json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
+    bool => Shape::Bool, json!({ "type": "boolean" });
+    i8 => int(i8::MIN as i128, i8::MAX as u128), json!({ "type": "integer", "minimum": i8::MIN, "maximum": i8::MAX });
+    i16 => int(i16::MIN as i128, i16::MAX as u128), json!({ "type": "integer", "minimum": i16::MIN, "maximum": i16::MAX });
+    i32 => int(i32::MIN as i128, i32::MAX as u128), json!({ "type": "integer", "minimum": i32::MIN, "maximum": i32::MAX });
+    i64 => int(i64::MIN as i128, i64::MAX as u128), json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
+    isize => int(i64::MIN as i128, i64::MAX as u128), json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
+    u8 => int(0, u8::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u8::MAX });
+    u16 => int(0, u16::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u16::MAX });
+    u32 => int(0, u32::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u32::MAX });
+    u64 => int(0, u64::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
+    usize => int(0, u64::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
     // JSON numbers past 64 bits are written as floats; the bounds stay exact enough to
     // refuse what serde refuses by orders of magnitude.
-    i128 => json!({ "type": "integer", "minimum": i128::MIN as f64, "maximum": i128::MAX as f64 });
-    u128 => json!({ "type": "integer", "minimum": 0, "maximum": u128::MAX as f64 });
-    f32 => json!({ "type": "number" });
-    f64 => json!({ "type": "number" });
-    String => json!({ "type": "string" });
-    str => json!({ "type": "string" });
-    char => json!({ "type": "string", "minLength": 1, "maxLength": 1 });
-    Value => json!({});
-    Map<String, Value> => json!({ "type": "object", "additionalProperties": true });
+    i128 => int(i128::MIN, i128::MAX as u128), json!({ "type": "integer", "minimum": i128::MIN as f64, "maximum": i128::MAX as f64 });
+    u128 => int(0, u128::MAX), json!({ "type": "integer", "minimum": 0, "maximum": u128::MAX as f64 });
+    f32 => Shape::Number, json!({ "type": "number" });
+    f64 => Shape::Number, json!({ "type": "number" });
+    String => Shape::Str, json!({ "type": "string" });
+    str => Shape::Str, json!({ "type": "string" });
+    char => Shape::Char, json!({ "type": "string", "minLength": 1, "maxLength": 1 });
+    Value => Shape::Any, json!({});
+    Map<String, Value> => Shape::Object, json!({ "type": "object", "additionalProperties": true });
 }
 
 macro_rules! pointer {
@@ -332,6 +415,8 @@ macro_rules! pointer {
             const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
             const IS_OBJECT: bool = T::IS_OBJECT;
             const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
+            const SHAPE: Shape = T::SHAPE;
+            const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
             fn schema_in(cx: &mut Composer) -> Value {
                 cx.subschema::<T>()
             }
@@ -345,6 +430,8 @@ impl<T: ToolInput + ?Sized> ToolInput for &T {
     const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
     const IS_OBJECT: bool = T::IS_OBJECT;
     const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
+    const SHAPE: Shape = T::SHAPE;
+    const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
     fn schema_in(cx: &mut Composer) -> Value {
         cx.subschema::<T>()
     }
@@ -354,6 +441,8 @@ impl<T: ToolInput + ToOwned + ?Sized> ToolInput for Cow<'_, T> {
     const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
     const IS_OBJECT: bool = T::IS_OBJECT;
     const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
+    const SHAPE: Shape = T::SHAPE;
+    const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
     fn schema_in(cx: &mut Composer) -> Value {
         cx.subschema::<T>()
     }
@@ -365,6 +454,8 @@ impl<T: ToolInput> ToolInput for Option<T> {
     const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
     const IS_OBJECT: bool = T::IS_OBJECT;
     const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
+    const SHAPE: Shape = T::SHAPE;
+    const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
     fn schema_in(cx: &mut Composer) -> Value {
         cx.subschema::<T>()
     }
@@ -373,6 +464,7 @@ impl<T: ToolInput> ToolInput for Option<T> {
 macro_rules! seq {
     ($($ty:ident $(: $bound:path)? => $unique:expr),*) => {$(
         impl<T: ToolInput $(+ $bound)?> ToolInput for $ty<T> {
+            const SHAPE: Shape = Shape::Array(&T::SHAPE);
             fn schema_in(cx: &mut Composer) -> Value {
                 let items = cx.subschema::<T>();
                 if $unique {
@@ -388,18 +480,21 @@ macro_rules! seq {
 seq!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet: Ord => true);
 
 impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
+    const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_in(cx: &mut Composer) -> Value {
         json!({ "type": "array", "items": cx.subschema::<T>(), "uniqueItems": true })
     }
 }
 
 impl<T: ToolInput> ToolInput for [T] {
+    const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_in(cx: &mut Composer) -> Value {
         json!({ "type": "array", "items": cx.subschema::<T>() })
     }
 }
 
 impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
+    const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_in(cx: &mut Composer) -> Value {
         json!({ "type": "array", "items": cx.subschema::<T>(), "minItems": N, "maxItems": N })
     }
@@ -409,10 +504,11 @@ impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
 /// `format` (or a `pattern` where no draft-07 format matches serde's text).
 mod formats {
     #[allow(unused_imports)]
-    use super::{Composer, ToolInput, Value, json};
+    use super::{Composer, Shape, ToolInput, Value, json};
 
     #[cfg(feature = "uuid")]
     impl ToolInput for uuid::Uuid {
+        const SHAPE: Shape = Shape::Str;
         fn schema_in(_: &mut Composer) -> Value {
             json!({ "type": "string", "format": "uuid" })
         }
@@ -421,6 +517,7 @@ mod formats {
     /// RFC 3339, as chrono's serde writes it.
     #[cfg(feature = "chrono")]
     impl<Tz: chrono::TimeZone> ToolInput for chrono::DateTime<Tz> {
+        const SHAPE: Shape = Shape::Str;
         fn schema_in(_: &mut Composer) -> Value {
             json!({ "type": "string", "format": "date-time" })
         }
@@ -428,6 +525,7 @@ mod formats {
 
     #[cfg(feature = "chrono")]
     impl ToolInput for chrono::NaiveDate {
+        const SHAPE: Shape = Shape::Str;
         fn schema_in(_: &mut Composer) -> Value {
             json!({ "type": "string", "format": "date" })
         }
@@ -436,6 +534,7 @@ mod formats {
     /// No offset, so not a draft-07 `date-time`: a pattern instead.
     #[cfg(feature = "chrono")]
     impl ToolInput for chrono::NaiveDateTime {
+        const SHAPE: Shape = Shape::Str;
         fn schema_in(_: &mut Composer) -> Value {
             json!({ "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
         }
@@ -444,6 +543,7 @@ mod formats {
     /// No offset, so not a draft-07 `time`: a pattern instead.
     #[cfg(feature = "chrono")]
     impl ToolInput for chrono::NaiveTime {
+        const SHAPE: Shape = Shape::Str;
         fn schema_in(_: &mut Composer) -> Value {
             json!({ "type": "string", "pattern": "^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
         }
@@ -451,6 +551,7 @@ mod formats {
 
     #[cfg(feature = "url")]
     impl ToolInput for url::Url {
+        const SHAPE: Shape = Shape::Str;
         fn schema_in(_: &mut Composer) -> Value {
             json!({ "type": "string", "format": "uri" })
         }
@@ -460,6 +561,7 @@ mod formats {
     /// write `#[serde(with = "time::serde::rfc3339")] #[schema(with = time::OffsetDateTime)]`.
     #[cfg(feature = "time")]
     impl ToolInput for time::OffsetDateTime {
+        const SHAPE: Shape = Shape::Str;
         fn schema_in(_: &mut Composer) -> Value {
             json!({ "type": "string", "format": "date-time" })
         }
@@ -476,12 +578,14 @@ impl StringKey for Arc<str> {}
 impl StringKey for Cow<'_, str> {}
 
 impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
+    const SHAPE: Shape = Shape::Object;
     fn schema_in(cx: &mut Composer) -> Value {
         json!({ "type": "object", "additionalProperties": cx.subschema::<V>() })
     }
 }
 
 impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
+    const SHAPE: Shape = Shape::Object;
     fn schema_in(cx: &mut Composer) -> Value {
         json!({ "type": "object", "additionalProperties": cx.subschema::<V>() })
     }
@@ -533,7 +637,11 @@ mod tests {
     #[test]
     fn short_names() {
         assert_eq!(short_type_name("a::b::Node"), "Node");
-        assert_eq!(short_type_name("a::Page<b::Item>"), "Page<b::Item>");
+        assert_eq!(short_type_name("a::Page<b::Item>"), "Page<Item>");
+        assert_eq!(
+            short_type_name("alloc::vec::Vec<&[core::option::Option<u8>; 2]>"),
+            "Vec<&[Option<u8>; 2]>"
+        );
     }
 }
 

@@ -192,9 +192,13 @@ pub mod private {
         AbortSignal, AsyncCall, BoxFuture, CallError, Handler, SyncCall, ToolContext,
         ToolDescriptor,
     };
+    pub use crate::dispatch::__private::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
     pub use crate::input::root_schema;
+    pub use crate::input::{reserved_key_message, reserved_root_key};
     pub use crate::result::ToolResult;
-    pub use crate::shape::{KeyShape, Lit, Shape, default_fits};
+    pub use crate::shape::{
+        Bounds, KeyShape, Lit, Message, Shape, default_fits, default_message, misfit_message,
+    };
 
     /// The handler's input from the call's arguments.
     ///

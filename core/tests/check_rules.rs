@@ -570,6 +570,80 @@ fn reserved_input_key() {
         .accepts(RuleId::ReservedInputKey);
 }
 
+#[test]
+fn default_invalid() {
+    // A default outside its enum, an example of the wrong type, a default that breaks a
+    // nested bound: each at its own pointer.
+    tool()
+        .set(
+            "/properties/urgency",
+            json!({"type": "string", "enum": ["low", "high"], "default": "medium"}),
+        )
+        .set("/properties/query/examples", json!(["fine", 3]))
+        .set(
+            "/properties/page",
+            json!({"type": "object", "additionalProperties": false,
+                "properties": {"size": {"type": "integer", "maximum": 50, "default": 100}}}),
+        )
+        .reports_only(
+            RuleId::DefaultInvalid,
+            &[
+                "/properties/query/examples/1",
+                "/properties/urgency/default",
+                "/properties/page/properties/size/default",
+            ],
+        );
+    // Through `definitions` and the root's own `$ref: "#"`: references still resolve.
+    tool()
+        .set(
+            "/definitions/Level",
+            json!({"type": "string", "enum": ["low", "high"]}),
+        )
+        .set(
+            "/properties/level",
+            json!({"allOf": [{"$ref": "#/definitions/Level"}], "default": "medium"}),
+        )
+        .reports_only(RuleId::DefaultInvalid, &["/properties/level/default"]);
+    // A default object of a closed nested object with a key it does not declare.
+    tool()
+        .set(
+            "/properties/page",
+            json!({"type": "object", "additionalProperties": false,
+                "properties": {"size": {"type": "integer"}}, "default": {"sise": 1}}),
+        )
+        .reports(RuleId::DefaultInvalid, "/properties/page/default");
+    // Near misses: valid defaults and examples, through a reference too; a `default`
+    // inside an `enum` value or another default is data, not a schema.
+    tool()
+        .set(
+            "/definitions/Level",
+            json!({"type": "string", "enum": ["low", "high"]}),
+        )
+        .set(
+            "/properties/level",
+            json!({"allOf": [{"$ref": "#/definitions/Level"}], "default": "low", "examples": ["high"]}),
+        )
+        .set(
+            "/properties/tree",
+            json!({"type": "object", "additionalProperties": false,
+                "properties": {"child": {"$ref": "#"}},
+                "default": {"child": {"query": "x"}}}),
+        )
+        .set("/properties/limit/default", json!(5))
+        .set(
+            "/properties/blob",
+            json!({"enum": [{"default": 3}], "default": {"default": 3}}),
+        )
+        .accepts(RuleId::DefaultInvalid);
+    // A warning: the file still loads.
+    let found = tool().set("/properties/limit/default", json!(0)).check();
+    assert!(
+        found
+            .iter()
+            .all(|d| d.rule != RuleId::DefaultInvalid || !d.is_error())
+    );
+}
+
 // --- section 4 ---------------------------------------------------------------------------
 
 #[test]

@@ -3,10 +3,13 @@
 
 use neuralis_core::RuleId;
 use neuralis_syntax::Ctxt;
-use neuralis_syntax::ast::Container;
+use neuralis_syntax::ast::{Container, Data, Field, Style};
+use neuralis_syntax::attr::Spanned;
 use neuralis_syntax::attr::docs::DocPart;
+use neuralis_syntax::attr::schema::SchemaAttrs;
 use neuralis_syntax::check::{Front, check};
 use neuralis_syntax::render::{IsObject, KeyPlan, Member, Plan, Rendered, render};
+use neuralis_syntax::types::TypeKind;
 use proc_macro2::TokenStream;
 use quote::{ToTokens as _, quote, quote_spanned};
 use serde_json::{Map, Value};
@@ -23,9 +26,10 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     }
     match (cx.check(), cont) {
         (Ok(()), Some(cont)) => expand(&cont),
-        (Err(e), _) => fallback::expand(input, &e),
+        (Err(e), cont) => fallback::expand(input, cont.as_ref(), &e),
         (Ok(()), None) => fallback::expand(
             input,
+            None,
             &syn::Error::new(input.ident.span(), "bug in neuralis-macros, please report"),
         ),
     }
@@ -42,7 +46,7 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
             quote!(#p::json(#text))
         }
         Plan::Type { ty, keywords, docs } => {
-            let call = quote_spanned!(ty.span()=> __cx.subschema::<#ty>());
+            let call = quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
             let mut out = if keywords.is_empty() {
                 call
             } else {
@@ -70,7 +74,8 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
                     quote!(#p::property(&mut __o, #name, #plan, #required);)
                 }
                 Member::Flatten { ty, required } => {
-                    let call = quote_spanned!(ty.span()=> __cx.subschema::<#ty>());
+                    let call =
+                        quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
                     quote!(#p::flatten(&mut __o, #call, #required);)
                 }
             });
@@ -152,6 +157,8 @@ fn expand(cont: &Container) -> TokenStream {
         quote!(const ROOT_KEYS: &'static [#p::RootKey] = &[#(#keys),*];)
     });
     let root_shapes = root_shapes(&p, cont, root_keys.is_some());
+    let shape = container_shape(&p, cont);
+    let reserved_checked = cont.is_root() && !is_generic;
     let inner_ty = match &is_object {
         IsObject::Of(ty) => Some(ty.clone()),
         IsObject::Fixed(_) => None,
@@ -173,9 +180,9 @@ fn expand(cont: &Container) -> TokenStream {
         "{}: `#[serde(flatten)]` and internally tagged newtype variants need a type whose schema is an object with named fields\n= help: flatten a struct with named fields that derives `ToolInput`",
         RuleId::SerdeUnsupported
     );
-    let reserved = format!(
-        "{}: a root property brought in by `#[serde(flatten)]` uses a reserved session-context name\n= help: {}",
-        RuleId::ReservedInputKey,
+    let reserved_head = format!("{}: root property `", RuleId::ReservedInputKey);
+    let reserved_tail = format!(
+        "`, brought in by `#[serde(flatten)]`, uses a reserved session-context name\n= help: {}",
         RuleId::ReservedInputKey.rule().hint.replacen(
             "rename the property",
             "rename the property in the flattened type",
@@ -199,13 +206,20 @@ fn expand(cont: &Container) -> TokenStream {
         if cont.is_root() {
             asserts.extend(object_asserts.iter().map(|ty| {
                 quote_spanned! {ty.span()=>
-                    const _: () = ::core::assert!(
-                        #p::reserved_root_key(<#ty as #p::ToolInput>::ROOT_KEYS).is_none(),
-                        #reserved,
-                    );
+                    const _: () = {
+                        let __m = #p::reserved_key_message(
+                            <#ty as #p::ToolInput>::ROOT_KEYS,
+                            #reserved_head,
+                            #reserved_tail,
+                        );
+                        if !__m.is_empty() {
+                            ::core::panic!("{}", __m.as_str());
+                        }
+                    };
                 }
             }));
         }
+        asserts.extend(literal_asserts(&p, cont));
         asserts
     };
     quote! {
@@ -215,6 +229,8 @@ fn expand(cont: &Container) -> TokenStream {
                 #root_keys
                 #root_shapes
                 #root_keys_of_inner
+                const SHAPE: #p::Shape = #shape;
+                const RESERVED_CHECKED: bool = #reserved_checked;
                 const IS_OBJECT: bool = #is_object;
                 const COMPOSITE: bool = true;
                 fn schema_in(__cx: &mut #p::Composer) -> #p::Value {
@@ -226,11 +242,12 @@ fn expand(cont: &Container) -> TokenStream {
     }
 }
 
-/// `ROOT_SHAPES`: each root key with the kind of its type, for `#[tool(defaults(...))]`.
-/// Kinds come from the type table, so a type without a `ToolInput` impl is reported once.
+/// `ROOT_SHAPES`: each root key with the shape of its type and the field's `#[schema]`
+/// bounds, for `#[tool(defaults(...))]`. The shape of a type the table knows comes from
+/// the table (so a type without a `ToolInput` impl is reported once); any other type
+/// states its own (`ToolInput::SHAPE`: an enum's variant names, `Object` for a struct).
 fn root_shapes(p: &TokenStream, cont: &Container, has_root_keys: bool) -> Option<TokenStream> {
-    let neuralis_syntax::ast::Data::Struct(neuralis_syntax::ast::Style::Named, fields) = &cont.data
-    else {
+    let Data::Struct(Style::Named, fields) = &cont.data else {
         return None;
     };
     if !has_root_keys {
@@ -242,14 +259,153 @@ fn root_shapes(p: &TokenStream, cont: &Container, has_root_keys: bool) -> Option
             quote!(#p::KeyShape::Flatten(<#ty as #p::ToolInput>::ROOT_SHAPES))
         } else {
             let name = &f.name.value;
-            let shape = shape(p, f.kind.unwrap_option());
-            quote!(#p::KeyShape::Key(#name, #shape))
+            let shape = field_shape(p, f);
+            let bounds = bounds(p, &f.schema);
+            quote!(#p::KeyShape::Key(#name, #shape, #bounds))
         }
     });
     Some(quote!(const ROOT_SHAPES: &'static [#p::KeyShape] = &[#(#shapes),*];))
 }
 
-fn shape(p: &TokenStream, kind: &neuralis_syntax::types::TypeKind) -> TokenStream {
+fn has_nested(kind: &TypeKind) -> bool {
+    match kind {
+        TypeKind::Nested => true,
+        TypeKind::Option(inner) | TypeKind::Map(inner) => has_nested(inner),
+        TypeKind::Seq { item, .. } => has_nested(item),
+        _ => false,
+    }
+}
+
+/// A field's shape: from the table, or from the type's `ToolInput::SHAPE`.
+fn field_shape(p: &TokenStream, f: &Field) -> TokenStream {
+    if has_nested(&f.kind) {
+        let ty = &f.ty;
+        quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::SHAPE)
+    } else {
+        shape(p, f.kind.unwrap_option())
+    }
+}
+
+fn bounds(p: &TokenStream, s: &SchemaAttrs) -> TokenStream {
+    let float =
+        |v: &Option<Spanned<serde_json::Number>>| match v.as_ref().and_then(|n| n.value.as_f64()) {
+            Some(f) => {
+                let f = proc_macro2::Literal::f64_suffixed(f);
+                quote!(::core::option::Option::Some(#f))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+    let int = |v: &Option<Spanned<u64>>| match v {
+        Some(n) => {
+            let n = proc_macro2::Literal::u64_suffixed(n.value);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let (minimum, maximum) = (float(&s.minimum), float(&s.maximum));
+    let (exclusive_minimum, exclusive_maximum) =
+        (float(&s.exclusive_minimum), float(&s.exclusive_maximum));
+    let (min_length, max_length) = (int(&s.min_length), int(&s.max_length));
+    let (min_items, max_items) = (int(&s.min_items), int(&s.max_items));
+    quote!(#p::Bounds {
+        minimum: #minimum,
+        maximum: #maximum,
+        exclusive_minimum: #exclusive_minimum,
+        exclusive_maximum: #exclusive_maximum,
+        min_length: #min_length,
+        max_length: #max_length,
+        min_items: #min_items,
+        max_items: #max_items,
+    })
+}
+
+/// `SHAPE`: what the container's schema accepts, as far as a literal can tell.
+fn container_shape(p: &TokenStream, cont: &Container) -> TokenStream {
+    match &cont.data {
+        Data::Struct(style, fields) => {
+            let live: Vec<&Field> = fields.iter().filter(|f| !f.is_skipped()).collect();
+            let transparent = cont.serde.transparent.is_some() || *style == Style::Newtype;
+            if transparent && live.len() == 1 {
+                field_shape(p, live[0])
+            } else if *style == Style::Named {
+                quote!(#p::Shape::Object)
+            } else {
+                quote!(#p::Shape::Any)
+            }
+        }
+        Data::Enum(variants) => {
+            let s = &cont.serde;
+            if s.untagged.is_some() {
+                return quote!(#p::Shape::Any);
+            }
+            if s.tag.is_some() {
+                return quote!(#p::Shape::Object);
+            }
+            let units: Vec<&String> = variants
+                .iter()
+                .filter(|v| v.serde.skip.is_none() && v.style == Style::Unit)
+                .map(|v| &v.name.value)
+                .collect();
+            if units.is_empty() {
+                quote!(#p::Shape::Object)
+            } else {
+                quote!(#p::Shape::Enum(&[#(#units),*]))
+            }
+        }
+    }
+}
+
+/// `schema-attr` for a `default` or an example of a field whose type the table does not
+/// know (an enum, a nested struct): checked against the type's `ToolInput::SHAPE` when the
+/// crate compiles, on the literal.
+fn literal_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    for f in neuralis_syntax::check::all_fields(cont) {
+        if f.is_skipped() || f.serde.flatten.is_some() || !has_nested(&f.kind) {
+            continue;
+        }
+        let ty = &f.ty;
+        let label = quote!(#ty)
+            .to_string()
+            .replace(" < ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",");
+        let mut literals: Vec<(&str, &Spanned<serde_json::Value>)> = Vec::new();
+        if let Some(d) = &f.schema.default {
+            literals.push(("`default`", d));
+        }
+        for e in f.schema.examples.iter().flat_map(|e| e.value.iter()) {
+            literals.push(("this example", e));
+        }
+        for (what, lit) in literals {
+            let Some(tokens) = crate::tool::lit_tokens(p, &lit.value) else {
+                continue;
+            };
+            let head = format!("{}: {what} does not fit `{label}`: ", RuleId::SchemaAttr);
+            let tail = format!(
+                ", found `{}`\n= help: give a value the field's schema accepts",
+                lit.value
+            );
+            out.push(quote_spanned! {lit.span=>
+                const _: () = {
+                    let __m = #p::misfit_message(
+                        <#ty as #p::ToolInput>::SHAPE,
+                        #p::Bounds::NONE,
+                        #tokens,
+                        #head,
+                        #tail,
+                    );
+                    if !__m.is_empty() {
+                        ::core::panic!("{}", __m.as_str());
+                    }
+                };
+            });
+        }
+    }
+    out
+}
+
+fn shape(p: &TokenStream, kind: &TypeKind) -> TokenStream {
     use neuralis_syntax::types::TypeKind as K;
     match kind {
         K::Bool => quote!(#p::Shape::Bool),
@@ -259,8 +415,12 @@ fn shape(p: &TokenStream, kind: &neuralis_syntax::types::TypeKind) -> TokenStrea
             quote!(#p::Shape::int(#min, #max))
         }
         K::Float => quote!(#p::Shape::Number),
-        K::Str | K::Char | K::Format { .. } => quote!(#p::Shape::Str),
-        K::Seq { .. } => quote!(#p::Shape::Array),
+        K::Str | K::Format { .. } => quote!(#p::Shape::Str),
+        K::Char => quote!(#p::Shape::Char),
+        K::Seq { item, .. } => {
+            let item = shape(p, item);
+            quote!(#p::Shape::Array(&#item))
+        }
         K::Map(_) | K::JsonMap => quote!(#p::Shape::Object),
         K::Option(inner) => shape(p, inner),
         K::Value | K::Nested | K::Unsupported(_) => quote!(#p::Shape::Any),

@@ -49,7 +49,7 @@ fn names_only_private_and_core_paths() {
     assert!(text.contains("const _ : () ="), "{text}");
     assert!(text.contains("# [automatically_derived]"), "{text}");
     assert!(
-        text.contains(":: neuralis :: __private :: reserved_root_key"),
+        text.contains(":: neuralis :: __private :: reserved_key_message"),
         "{text}"
     );
 }

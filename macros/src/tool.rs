@@ -4,7 +4,7 @@
 
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::attr::docs::DocPart;
-use neuralis_syntax::tool::{Param, Returns, Tool, parse_tool};
+use neuralis_syntax::tool::{Param, Tool, parse_tool};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens as _, format_ident, quote, quote_spanned};
 use serde_json::Value;
@@ -121,7 +121,7 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
         syn::ReturnType::Type(_, ty) => ty.span(),
         syn::ReturnType::Default => handler.span(),
     };
-    let convert = convert(&p, &tool.returns, output);
+    let convert = convert(&p, output);
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
@@ -172,33 +172,24 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
     }
 }
 
-/// `__out` as a `ToolResult`, by what the handler returns.
-fn convert(p: &TokenStream, returns: &Returns, span: Span) -> TokenStream {
-    fn ok(p: &TokenStream, returns: &Returns, value: &TokenStream, span: Span) -> TokenStream {
-        match returns {
-            Returns::ToolResult => value.clone(),
-            _ => quote_spanned!(span=> #p::serialize_result(&#value)),
+/// `__out` as a `ToolResult`: the type system decides how (see
+/// `neuralis_core::dispatch::__private`), so a `type` alias of `ToolResult` or of
+/// `Result` converts as what it names.
+fn convert(p: &TokenStream, span: Span) -> TokenStream {
+    quote_spanned! {span=>
+        {
+            #[allow(unused_imports)]
+            use #p::{ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _};
+            (&&#p::Returned(&__out)).__neuralis_kind().convert(__out)
         }
-    }
-    match returns {
-        Returns::Result { ok: inner } => {
-            let value = ok(p, inner, &quote!(__v), span);
-            let err = quote_spanned!(span=> #p::error_result(&__e));
-            quote! {
-                match __out {
-                    ::core::result::Result::Ok(__v) => #value,
-                    ::core::result::Result::Err(__e) => #err,
-                }
-            }
-        }
-        other => ok(p, other, &quote!(__out), span),
     }
 }
 
-/// `input-not-struct`, `reserved-input-key` on the input's root keys, and
-/// `askonkeys-undeclared` and `defaults-undeclared`: each key is a root property of the
-/// input (after serde renaming and flatten) and each default literal fits its type, even
-/// when the input type is defined in another module or crate.
+/// `input-not-struct`, `reserved-input-key` on the input's root keys (unless the derive
+/// of a `#[schema(root)]` type already refuses them), and `askonkeys-undeclared` and
+/// `defaults-undeclared`: each key is a root property of the input (after serde renaming
+/// and flatten) and each default literal fits its type and the field's bounds, even when
+/// the input type is defined in another module or crate.
 fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
     let ty_name = input
         .to_token_stream()
@@ -214,16 +205,24 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
         neuralis_core::RuleId::InputNotStruct,
         neuralis_core::RuleId::InputNotStruct.rule().hint
     ));
-    let reserved = const_message(&format!(
-        "{}: a root property of `{ty_name}` uses a reserved session-context name\n= help: {}",
-        neuralis_core::RuleId::ReservedInputKey,
+    let reserved_head = format!(
+        "{}: root property `",
+        neuralis_core::RuleId::ReservedInputKey
+    );
+    let reserved_tail = format!(
+        "` of `{ty_name}` uses a reserved session-context name\n= help: {}",
         neuralis_core::RuleId::ReservedInputKey.rule().hint
-    ));
+    );
     out.push(quote_spanned! {input.span()=>
         ::core::assert!(<#input as #p::ToolInput>::IS_OBJECT, #not_object);
     });
     out.push(quote_spanned! {input.span()=>
-        ::core::assert!(#p::reserved_root_key(#keys).is_none(), #reserved);
+        if !<#input as #p::ToolInput>::RESERVED_CHECKED {
+            let __m = #p::reserved_key_message(#keys, #reserved_head, #reserved_tail);
+            if !__m.is_empty() {
+                ::core::panic!("{}", __m.as_str());
+            }
+        }
     });
     for key in tool.ask_on_keys.iter().flat_map(|k| k.value.iter()) {
         let message = const_message(&format!(
@@ -248,28 +247,49 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
     }
     let shapes = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_SHAPES);
     for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
-        let lit = match &d.value.value {
-            Value::Bool(_) => quote!(#p::Lit::Bool),
-            Value::Number(n) => match n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)) {
-                Some(i) => {
-                    let i = proc_macro2::Literal::i128_unsuffixed(i);
-                    quote!(#p::Lit::Int(#i))
-                }
-                None => quote!(#p::Lit::Float),
-            },
-            Value::String(_) => quote!(#p::Lit::Str),
-            Value::Array(_) => quote!(#p::Lit::Array),
-            _ => continue,
+        let Some(lit) = lit_tokens(p, &d.value.value) else {
+            continue;
         };
-        let message = const_message(&format!(
-            "defaults-undeclared: the default `{} = {}` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)",
+        let head = format!(
+            "defaults-undeclared: the default `{} = {}` does not fit the property: ",
             d.key.value, d.value.value,
-        ));
+        );
+        let tail = "\n= help: give a value the property's type and its `#[schema]` bounds accept";
         let name = &d.key.value;
         out.push(quote_spanned! {d.value.span=>
-            ::core::assert!(#p::default_fits(#shapes, #name, #lit), #message);
+            let __m = #p::default_message(#shapes, #name, #lit, #head, #tail);
+            if !__m.is_empty() {
+                ::core::panic!("{}", __m.as_str());
+            }
         });
     }
     let asserts = out.into_iter().map(|a| quote!(const _: () = { #a };));
     quote!(#(#asserts)*)
+}
+
+/// A JSON literal as a `shape::Lit`; `None` for what no literal check reads (`null`,
+/// objects), which the build emitter and the package loader check.
+pub(crate) fn lit_tokens(p: &TokenStream, value: &Value) -> Option<TokenStream> {
+    Some(match value {
+        Value::Bool(_) => quote!(#p::Lit::Bool),
+        Value::Number(n) => match n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)) {
+            Some(i) => {
+                let i = proc_macro2::Literal::i128_suffixed(i);
+                quote!(#p::Lit::Int(#i))
+            }
+            None => {
+                let f = proc_macro2::Literal::f64_suffixed(n.as_f64()?);
+                quote!(#p::Lit::Float(#f))
+            }
+        },
+        Value::String(s) => quote!(#p::Lit::Str(#s)),
+        Value::Array(items) => {
+            let items = items
+                .iter()
+                .map(|i| lit_tokens(p, i))
+                .collect::<Option<Vec<_>>>()?;
+            quote!(#p::Lit::Array(&[#(#items),*]))
+        }
+        _ => return None,
+    })
 }

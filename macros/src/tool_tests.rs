@@ -91,7 +91,11 @@ fn result_handler() {
         },
         expect_file!["../tests/snapshots/tool_result.rs"],
     );
-    assert!(text.contains("error_result(&__e)"), "{text}");
+    assert!(
+        text.contains(".__neuralis_kind()") && text.contains(".convert(__out)"),
+        "the return type is converted by trait dispatch: {text}"
+    );
+    assert!(!text.contains("error_result"), "{text}");
     assert!(text.contains("name: \"notes-search\""), "{text}");
 }
 

@@ -70,7 +70,7 @@ fn weather_forecast_block_is_the_seeds() {
         Some("Forecast the weather for a city over the next few days.")
     );
     assert!(tool.is_async && tool.takes_context() && !tool.takes_abort());
-    assert!(matches!(tool.returns, Returns::ToolResult));
+    assert!(matches!(tool.returns, Returns::Type(_)));
     assert!(matches!(tool.params[0], Param::Input { .. }));
 }
 

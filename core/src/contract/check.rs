@@ -4,7 +4,8 @@
 //! then [`check_value`] runs one small function per rule id, each named `check_<rule>`
 //! with a two-line comment (the rule, its reason), in `CONTRACT.md` order:
 //! section 1 here, section 2 in `root` (whose one walk of every subschema serves
-//! `required-undeclared` and `open-object-implicit`), section 4 in `xn`, and the message
+//! `required-undeclared` and `open-object-implicit`) and `defaults` (`default-invalid`),
+//! section 4 in `xn`, and the message
 //! helpers (suggestions, value rendering) in `words`.
 
 use serde_json::Value;
@@ -14,10 +15,12 @@ use super::json;
 use super::rules::RuleId;
 use crate::name::is_wire_safe_tool_name;
 
+mod defaults;
 mod root;
 mod words;
 mod xn;
 
+use defaults::check_default_invalid;
 use root::{
     check_reserved_input_key, check_root_closed, check_root_composition, check_root_type,
     check_schema_draft, walk_schemas,
@@ -176,6 +179,7 @@ pub fn check_value(name: &str, schema: &Value, options: &CheckOptions) -> Vec<Di
     check_root_composition(schema, root, &mut out);
     walk_schemas(schema, &mut out);
     check_reserved_input_key(root, &mut out);
+    check_default_invalid(schema, &mut out);
     // Section 4: the x-neuralis block.
     let xn = Xn::of(root);
     check_xn_missing(root, &mut out);

@@ -139,7 +139,11 @@ rules! {
     /// No reserved session key at the root.
     ReservedInputKey = "reserved-input-key", Error, 2,
         "a root property uses a reserved session-context name",
-        "rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)";
+        "rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)";
+    /// A `default` or an `examples` entry that its own subschema refuses.
+    DefaultInvalid = "default-invalid", Warning, 2,
+        "a `default` or an `examples` entry does not validate against its own schema",
+        "give a value the schema accepts: a client that fills in the default would send an argument the tool refuses";
     /// Too deep or too large to read safely.
     DepthLimit = "depth-limit", Error, 2,
         "the document is nested deeper than 128 levels or is larger than 4 MiB",
@@ -387,6 +391,17 @@ mod tests {
             assert_eq!(rule.id as usize, i);
             assert_eq!(RuleId::from_id(rule.id.as_str()), Some(rule.id));
             assert!(!rule.message.ends_with('.'), "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn the_reserved_key_hint_names_every_reserved_key() {
+        let hint = RuleId::ReservedInputKey.rule().hint;
+        for key in RESERVED_INPUT_KEYS {
+            assert!(
+                hint.contains(&format!("`{key}`")),
+                "{key} missing from the hint"
+            );
         }
     }
 

@@ -27,9 +27,15 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
                     WeatherForecast,
                 >(__args, __cx)?;
                 let __out = weather_forecast(__input).await;
-                ::core::result::Result::Ok(
-                    ::neuralis::__private::serialize_result(&__out),
-                )
+                ::core::result::Result::Ok({
+                    #[allow(unused_imports)]
+                    use ::neuralis::__private::{
+                        ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                    };
+                    (&&::neuralis::__private::Returned(&__out))
+                        .__neuralis_kind()
+                        .convert(__out)
+                })
             })
         }
         __neuralis_call
@@ -42,11 +48,16 @@ const _: () = {
     );
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::reserved_root_key(< WeatherForecast as
-        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
-        "reserved-input-key: a root property of `WeatherForecast` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
-    );
+    if !<WeatherForecast as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
+        let __m = ::neuralis::__private::reserved_key_message(
+            <WeatherForecast as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+            "reserved-input-key: root property `",
+            "` of `WeatherForecast` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
+        );
+        if !__m.is_empty() {
+            ::core::panic!("{}", __m.as_str());
+        }
+    }
 };
 const _: () = {
     ::core::assert!(
@@ -56,10 +67,14 @@ const _: () = {
     );
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::default_fits(< WeatherForecast as
-        ::neuralis::__private::ToolInput > ::ROOT_SHAPES, "days",
-        ::neuralis::__private::Lit::Int(3)),
-        "defaults-undeclared: the default `days = 3` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)"
+    let __m = ::neuralis::__private::default_message(
+        <WeatherForecast as ::neuralis::__private::ToolInput>::ROOT_SHAPES,
+        "days",
+        ::neuralis::__private::Lit::Int(3i128),
+        "defaults-undeclared: the default `days = 3` does not fit the property: ",
+        "\n= help: give a value the property's type and its `#[schema]` bounds accept",
     );
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
+    }
 };

@@ -30,7 +30,15 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
                         __cx,
                     )
                     .await;
-                ::core::result::Result::Ok(__out)
+                ::core::result::Result::Ok({
+                    #[allow(unused_imports)]
+                    use ::neuralis::__private::{
+                        ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                    };
+                    (&&::neuralis::__private::Returned(&__out))
+                        .__neuralis_kind()
+                        .convert(__out)
+                })
             })
         }
         __neuralis_call
@@ -43,9 +51,14 @@ const _: () = {
     );
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::reserved_root_key(< Job as
-        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
-        "reserved-input-key: a root property of `Job` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
-    );
+    if !<Job as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
+        let __m = ::neuralis::__private::reserved_key_message(
+            <Job as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+            "reserved-input-key: root property `",
+            "` of `Job` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
+        );
+        if !__m.is_empty() {
+            ::core::panic!("{}", __m.as_str());
+        }
+    }
 };

@@ -21,16 +21,15 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
         > {
             let __input = ::neuralis::__private::deserialize::<Search>(__args, __cx)?;
             let __out = search(__input);
-            ::core::result::Result::Ok(
-                match __out {
-                    ::core::result::Result::Ok(__v) => {
-                        ::neuralis::__private::serialize_result(&__v)
-                    }
-                    ::core::result::Result::Err(__e) => {
-                        ::neuralis::__private::error_result(&__e)
-                    }
-                },
-            )
+            ::core::result::Result::Ok({
+                #[allow(unused_imports)]
+                use ::neuralis::__private::{
+                    ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                };
+                (&&::neuralis::__private::Returned(&__out))
+                    .__neuralis_kind()
+                    .convert(__out)
+            })
         }
         __neuralis_call
     }),
@@ -42,9 +41,14 @@ const _: () = {
     );
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::reserved_root_key(< Search as
-        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
-        "reserved-input-key: a root property of `Search` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
-    );
+    if !<Search as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
+        let __m = ::neuralis::__private::reserved_key_message(
+            <Search as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+            "reserved-input-key: root property `",
+            "` of `Search` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
+        );
+        if !__m.is_empty() {
+            ::core::panic!("{}", __m.as_str());
+        }
+    }
 };

@@ -23,7 +23,15 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
                 DeleteNote,
             >(__args, __cx)?;
             let __out = delete_note(__input, __cx);
-            ::core::result::Result::Ok(__out)
+            ::core::result::Result::Ok({
+                #[allow(unused_imports)]
+                use ::neuralis::__private::{
+                    ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                };
+                (&&::neuralis::__private::Returned(&__out))
+                    .__neuralis_kind()
+                    .convert(__out)
+            })
         }
         __neuralis_call
     }),
@@ -35,11 +43,16 @@ const _: () = {
     );
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::reserved_root_key(< DeleteNote as
-        ::neuralis::__private::ToolInput > ::ROOT_KEYS).is_none(),
-        "reserved-input-key: a root property of `DeleteNote` uses a reserved session-context name\n= help: rename the property: caller identity comes from the verified session, never from arguments (nested uses are fine)"
-    );
+    if !<DeleteNote as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
+        let __m = ::neuralis::__private::reserved_key_message(
+            <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+            "reserved-input-key: root property `",
+            "` of `DeleteNote` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
+        );
+        if !__m.is_empty() {
+            ::core::panic!("{}", __m.as_str());
+        }
+    }
 };
 const _: () = {
     ::core::assert!(
@@ -56,10 +69,14 @@ const _: () = {
     );
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::default_fits(< DeleteNote as
-        ::neuralis::__private::ToolInput > ::ROOT_SHAPES, "force",
-        ::neuralis::__private::Lit::Bool),
-        "defaults-undeclared: the default `force = false` does not fit the type of the property\n= help: give a value the property's type accepts (the property's own `#[schema]` bounds are checked when the package loads)"
+    let __m = ::neuralis::__private::default_message(
+        <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_SHAPES,
+        "force",
+        ::neuralis::__private::Lit::Bool,
+        "defaults-undeclared: the default `force = false` does not fit the property: ",
+        "\n= help: give a value the property's type and its `#[schema]` bounds accept",
     );
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
+    }
 };

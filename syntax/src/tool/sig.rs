@@ -1,10 +1,12 @@
-//! The handler's signature: which parameter is the input, the context, the abort signal,
-//! and what the return type means. Types are recognised by their last path segment.
+//! The handler's signature: which parameter is the input, the context, the abort signal.
+//! Parameters are recognised by their last path segment (`ToolContext`, `AbortSignal`);
+//! the return type is not classified here at all: the generated code lets the type system
+//! decide how it becomes a result (`neuralis_core::dispatch::__private`).
 
 use neuralis_core::RuleId;
 use proc_macro2::Span;
 use syn::spanned::Spanned as _;
-use syn::{FnArg, GenericArgument, PathArguments, ReturnType, Signature, Type};
+use syn::{FnArg, ReturnType, Signature, Type};
 
 use super::Tool;
 use crate::report::Ctxt;
@@ -31,30 +33,14 @@ pub enum Param {
     },
 }
 
-/// What a handler returns, and how it becomes a tool result.
+/// What a handler returns.
 #[derive(Debug, Clone)]
 pub enum Returns {
     /// No return type (`()`): refused by `handler-signature`.
     Missing,
-    /// `ToolResult`, used as is.
-    ToolResult,
-    /// Any other type: a `Serialize` value, which becomes `structuredContent` and a text
-    /// rendering.
-    Value(Box<Type>),
-    /// `Result<T, E>` (also a one-argument `Result<T>` alias): `Ok` as above, `Err` an
-    /// `isError` result with the error's `Display` text.
-    Result {
-        /// What `Ok` holds.
-        ok: Box<Returns>,
-    },
-}
-
-impl Returns {
-    /// Whether the handler returns a `Result`.
-    #[must_use]
-    pub fn is_result(&self) -> bool {
-        matches!(self, Returns::Result { .. })
-    }
+    /// A type; the compiler decides how it becomes a result (a `ToolResult` or another
+    /// `IntoToolResult` type, a `Result` of a `Serialize` value, a `Serialize` value).
+    Type(Box<Type>),
 }
 
 fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
@@ -71,27 +57,12 @@ fn is_named(ty: &Type, name: &str) -> bool {
 }
 
 fn returns_of(ty: &Type) -> Returns {
-    if is_named(ty, "ToolResult") {
-        return Returns::ToolResult;
+    match ty {
+        Type::Tuple(t) if t.elems.is_empty() => Returns::Missing,
+        Type::Paren(p) => returns_of(&p.elem),
+        Type::Group(g) => returns_of(&g.elem),
+        other => Returns::Type(Box::new(other.clone())),
     }
-    if let Some(seg) = last_segment(ty)
-        && seg.ident == "Result"
-        && let PathArguments::AngleBracketed(args) = &seg.arguments
-        && let Some(GenericArgument::Type(ok)) = args.args.first()
-        && (1..=2).contains(&args.args.len())
-    {
-        let ok = match returns_of(ok) {
-            Returns::Result { .. } | Returns::Missing => Returns::Value(Box::new(ok.clone())),
-            other => other,
-        };
-        return Returns::Result { ok: Box::new(ok) };
-    }
-    if let Type::Tuple(t) = ty
-        && t.elems.is_empty()
-    {
-        return Returns::Missing;
-    }
-    Returns::Value(Box::new(ty.clone()))
 }
 
 // handler-signature: the toolkit calls the handler with the deserialized input, and
@@ -250,27 +221,17 @@ mod tests {
     }
 
     #[test]
-    fn return_kinds() {
-        assert!(matches!(
-            ret(syn::parse_quote!(ToolResult)),
-            Returns::ToolResult
-        ));
-        assert!(matches!(
-            ret(syn::parse_quote!(neuralis::ToolResult)),
-            Returns::ToolResult
-        ));
-        assert!(matches!(
-            ret(syn::parse_quote!(Forecast)),
-            Returns::Value(_)
-        ));
+    fn return_types_are_not_classified_by_name() {
         assert!(matches!(ret(syn::parse_quote!(())), Returns::Missing));
-        let Returns::Result { ok } = ret(syn::parse_quote!(Result<ToolResult, String>)) else {
-            panic!("a result");
-        };
-        assert!(matches!(*ok, Returns::ToolResult));
-        let Returns::Result { ok } = ret(syn::parse_quote!(anyhow::Result<Vec<u8>>)) else {
-            panic!("a result");
-        };
-        assert!(matches!(*ok, Returns::Value(_)));
+        for ty in [
+            syn::parse_quote!(ToolResult),
+            syn::parse_quote!(Reply),
+            syn::parse_quote!(Result<Forecast, String>),
+        ] {
+            let Returns::Type(t) = ret(ty) else {
+                panic!("a type");
+            };
+            let _ = t;
+        }
     }
 }
