@@ -11,6 +11,10 @@
 //! - `bound_owned_fits`: the same caps through `bound_result_owned`, which hands a result
 //!   already within its caps back after one read-only pass (the input clone is setup,
 //!   not timed);
+//! - `bound_owned_half`: the `bound_half` caps through `bound_result_owned` (the input
+//!   clone is setup and the output is dropped, both outside the timing): the dispatch
+//!   funnel's path for a result that must be cut, the case issue 19 targets at
+//!   <= 1.5x `to_vec`;
 //! - `bound_text`: a text block of the same size clipped to the default text cap.
 //!
 //! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
@@ -67,6 +71,13 @@ fn bench(c: &mut Criterion) {
         };
         group.bench_function(BenchmarkId::new("bound_half", size), |b| {
             b.iter(|| bound_result(black_box(&result), &half));
+        });
+        group.bench_function(BenchmarkId::new("bound_owned_half", size), |b| {
+            b.iter_batched(
+                || result.clone(),
+                |r| bound_result_owned(r, &half),
+                criterion::BatchSize::LargeInput,
+            );
         });
         let fits = BoundCaps {
             array_len: usize::MAX,
