@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::engine::{CutKind, Engine, Limits, MAX_LISTED_CUTS, Tally};
+use super::engine::{CutKind, Engine, Limits, MAX_LISTED_CUTS, Members, Plan, Rules, Tally};
 use super::types::{Annotations, Content, ContentBlock, ToolResult};
 use super::utf16::plan_clip;
 use super::{BOUND_META, NEURALIS_META};
@@ -51,7 +51,7 @@ impl Default for BoundCaps {
 }
 
 impl BoundCaps {
-    fn limits(&self) -> Limits {
+    pub(super) fn limits(&self) -> Limits {
         Limits {
             string_chars: self.string_chars,
             array_len: self.array_len,
@@ -98,49 +98,79 @@ impl BoundCaps {
 pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
     let mut tally = Tally::default();
     let content = bound_content(&result.content, caps, &mut tally);
-
     let structured_content = result.structured_content.as_ref().and_then(|v| {
-        let mut engine = Engine::new(caps.limits(), "/structuredContent");
-        let out = engine.fit(v, 1, caps.structured_bytes).map(|(v, _)| v);
-        if out.is_none() {
-            engine.tally.members_dropped += 1;
-            engine
-                .tally
-                .record("/structuredContent", CutKind::Object, 1, 0);
-        }
-        tally.merge(engine.tally);
-        out
+        let (plan, rules) = plan_structured(v, caps, &mut tally)?;
+        Some(rules.materialize(v, plan, 1))
     });
-
     let meta = result
         .meta
         .as_ref()
         .map(|meta| bound_meta(meta, caps, &mut tally));
-
     let mut out = ToolResult {
         content,
         is_error: result.is_error,
         structured_content,
         meta,
     };
-    let previous = out
+    record_bound(&mut out, &tally);
+    (out, tally)
+}
+
+/// Adds this bounding's cuts to what `_meta.neuralis.bound` already recorded.
+fn record_bound(out: &mut ToolResult, tally: &Tally) {
+    let mut all = out
         .neuralis_meta()
         .and_then(|n| n.get(BOUND_META))
         .map(read_tally)
         .unwrap_or_default();
-    let mut all = previous.clone();
     all.merge(tally.clone());
     if !all.is_empty() {
         out.neuralis_meta_mut()
             .insert(BOUND_META.into(), write_tally(&all));
     }
-    (out, tally)
 }
 
-/// Like [`bound_result`], taking the result by value: a result already within the caps
-/// (one bounded at an earlier boundary, or a small one) is handed back as it is, after
-/// one read-only pass and no copy. Otherwise it is bounded as [`bound_result`] does.
-/// The output is always the same as [`bound_result`]'s.
+/// What bounding keeps of `structuredContent`; `None` (recorded as a cut) when not even
+/// an emptied form fits.
+fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Plan, Rules)> {
+    let mut engine = Engine::new(caps.limits(), "/structuredContent");
+    let plan = engine
+        .fit(v, 1, caps.structured_bytes)
+        .map(|(plan, _)| plan);
+    if plan.is_none() {
+        engine.tally.members_dropped += 1;
+        engine
+            .tally
+            .record("/structuredContent", CutKind::Object, 1, 0);
+    }
+    let rules = engine.rules();
+    tally.merge(engine.tally);
+    plan.map(|plan| (plan, rules))
+}
+
+/// What bounding keeps of a map (`_meta`, a block's `_meta`), leaving `skip` out.
+fn plan_map(
+    m: &Map<String, Value>,
+    caps: &BoundCaps,
+    base: impl Into<String>,
+    skip: Option<&'static str>,
+    tally: &mut Tally,
+) -> (Plan, Rules) {
+    let mut engine = Engine::new(caps.limits(), base);
+    if let Some(key) = skip {
+        engine = engine.skipping(key);
+    }
+    let plan = engine.fit_map(m, caps.structured_bytes);
+    let rules = engine.rules();
+    tally.merge(engine.tally);
+    (plan, rules)
+}
+
+/// Like [`bound_result`], taking the result by value: the result is cut in place
+/// ([`ToolResult::bound_in_place`]), so nothing it keeps is copied and what it cuts is
+/// freed. A result already within the caps (one bounded at an earlier boundary, or a
+/// small one) comes back as it is after one read-only pass. The output is always the
+/// same as [`bound_result`]'s.
 ///
 /// ```
 /// use neuralis_core::result::{BoundCaps, ToolResult, bound_result, bound_result_owned};
@@ -154,24 +184,22 @@ pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, Bound
 /// assert!(stats.is_empty());
 /// ```
 #[must_use]
-pub fn bound_result_owned(result: ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
-    if within_caps(&result, caps) {
-        return (result, Tally::default());
-    }
-    bound_result(&result, caps)
+pub fn bound_result_owned(mut result: ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
+    let stats = result.bound_in_place(caps);
+    (result, stats)
 }
 
 /// Whether [`bound_result`] would hand `r` back unchanged.
+#[cfg(test)]
 fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
-    let engine = Engine::new(caps.limits(), "");
-    let str_ok = |s: &str| super::utf16_len(s) <= caps.string_chars;
-    let map_ok = |m: &Option<Map<String, Value>>| {
-        m.as_ref().is_none_or(|m| {
-            let (size, clean) =
-                engine.measure_map(super::engine::Members::Map(m), 1, caps.structured_bytes);
-            clean && size <= caps.structured_bytes
-        })
+    use super::engine::Members;
+    let measure_map = |m: Members<'_>| {
+        let (size, clean) = Engine::new(caps.limits(), "").measure_map(m, caps.structured_bytes);
+        clean && size <= caps.structured_bytes
     };
+    let str_ok = |s: &str| super::utf16_len(s) <= caps.string_chars;
+    let map_ok =
+        |m: &Option<Map<String, Value>>| m.as_ref().is_none_or(|m| measure_map(Members::Map(m)));
     let annotations_ok = |a: &Option<Annotations>| {
         a.as_ref().is_none_or(|a| {
             a.audience
@@ -214,7 +242,7 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
         return false;
     }
     let structured_ok = r.structured_content.as_ref().is_none_or(|v| {
-        let (size, clean) = engine.measure_clean(v, 1, caps.structured_bytes);
+        let (size, clean) = Engine::new(caps.limits(), "").measure(v, 1, caps.structured_bytes);
         clean && size <= caps.structured_bytes
     });
     if !structured_ok {
@@ -230,12 +258,7 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
             .filter(|(k, _)| k.as_str() != key)
             .map(|(k, v)| (k.as_str(), v))
             .collect();
-        let (size, clean) = engine.measure_map(
-            super::engine::Members::List(&list),
-            1,
-            caps.structured_bytes,
-        );
-        clean && size <= caps.structured_bytes
+        measure_map(Members::List(&list))
     };
     match meta.get(NEURALIS_META).and_then(Value::as_object) {
         None => map_ok(&r.meta),
@@ -281,6 +304,38 @@ impl ToolResult {
     pub fn bounded(&self, caps: &BoundCaps) -> Self {
         bound_result(self, caps).0
     }
+
+    /// Bounds this result to `caps` in place, with the output of [`bound_result`]: what
+    /// is kept stays where it is (strings are truncated, arrays and maps lose their cut
+    /// members), so the work is one measuring pass over what is kept plus freeing what is
+    /// cut. Returns what was cut, as [`bound_result`] does.
+    ///
+    /// ```
+    /// use neuralis_core::result::{BoundCaps, ToolResult, bound_result};
+    /// use serde_json::json;
+    ///
+    /// let caps = BoundCaps { array_len: 2, ..BoundCaps::default() };
+    /// let mut r = ToolResult::json(json!({"rows": [1, 2, 3]}));
+    /// let (expected, _) = bound_result(&r, &caps);
+    /// let stats = r.bound_in_place(&caps);
+    /// assert_eq!(r, expected);
+    /// assert_eq!(stats.items_dropped, 1);
+    /// ```
+    pub fn bound_in_place(&mut self, caps: &BoundCaps) -> BoundStats {
+        let mut tally = Tally::default();
+        bound_content_in_place(&mut self.content, caps, &mut tally);
+        if let Some(v) = &mut self.structured_content {
+            match plan_structured(v, caps, &mut tally) {
+                Some((plan, rules)) => rules.apply(v, plan, 1),
+                None => self.structured_content = None,
+            }
+        }
+        if let Some(meta) = &mut self.meta {
+            bound_meta_in_place(meta, caps, &mut tally);
+        }
+        record_bound(self, &tally);
+        tally
+    }
 }
 
 /// Bounds one JSON value (for example a `structuredContent` built by hand) to the string,
@@ -298,9 +353,9 @@ impl ToolResult {
 #[must_use]
 pub fn bound_value(value: &Value, caps: &BoundCaps) -> (Value, BoundStats) {
     let mut engine = Engine::new(caps.limits(), "");
-    let out = engine
-        .fit(value, 1, caps.structured_bytes)
-        .map_or(Value::Null, |(v, _)| v);
+    let plan = engine.fit(value, 1, caps.structured_bytes);
+    let rules = engine.rules();
+    let out = plan.map_or(Value::Null, |(plan, _)| rules.materialize(value, plan, 1));
     (out, engine.tally)
 }
 
@@ -370,10 +425,8 @@ fn bound_block_meta(
     tally: &mut Tally,
 ) -> Option<Map<String, Value>> {
     let meta = meta.as_ref()?;
-    let mut engine = Engine::new(caps.limits(), pointer);
-    let out = engine.fit_map(meta, caps.structured_bytes);
-    tally.merge(engine.tally);
-    Some(out)
+    let (plan, rules) = plan_map(meta, caps, pointer, None, tally);
+    Some(rules.materialize_members(Members::Map(meta), plan, 1))
 }
 
 fn bound_annotations(
@@ -544,22 +597,210 @@ fn bound_meta(
     // The toolkit's own namespace is bounded apart, so the bound record it carries is
     // never itself cut.
     let own = meta.get(NEURALIS_META).and_then(Value::as_object);
-    let mut engine = Engine::new(caps.limits(), "/_meta");
-    if own.is_some() {
-        engine = engine.skipping(NEURALIS_META);
-    }
-    let mut out = engine.fit_map(meta, caps.structured_bytes);
-    tally.merge(engine.tally);
+    let (plan, rules) = plan_map(meta, caps, "/_meta", own.map(|_| NEURALIS_META), tally);
+    let mut out = rules.materialize_members(Members::Map(meta), plan, 1);
     if let Some(own) = own {
-        let mut engine = Engine::new(caps.limits(), "/_meta/neuralis").skipping(BOUND_META);
-        let mut n = engine.fit_map(own, caps.structured_bytes);
-        tally.merge(engine.tally);
+        let (plan, rules) = plan_map(own, caps, "/_meta/neuralis", Some(BOUND_META), tally);
+        let mut n = rules.materialize_members(Members::Map(own), plan, 1);
         if let Some(previous) = own.get(BOUND_META) {
             n.insert(BOUND_META.into(), write_tally(&read_tally(previous)));
         }
         out.insert(NEURALIS_META.into(), Value::Object(n));
     }
     out
+}
+
+/// [`bound_meta`] in place. The plans leave the skipped keys out, so re-inserting them
+/// appends them last, as the copy does.
+fn bound_meta_in_place(meta: &mut Map<String, Value>, caps: &BoundCaps, tally: &mut Tally) {
+    let has_own = meta.get(NEURALIS_META).is_some_and(Value::is_object);
+    let (plan, rules) = plan_map(
+        meta,
+        caps,
+        "/_meta",
+        has_own.then_some(NEURALIS_META),
+        tally,
+    );
+    let own = if has_own {
+        meta.get_mut(NEURALIS_META).map(Value::take)
+    } else {
+        None
+    };
+    rules.apply_map(meta, plan, 1);
+    if let Some(Value::Object(mut own)) = own {
+        let (plan, rules) = plan_map(&own, caps, "/_meta/neuralis", Some(BOUND_META), tally);
+        let previous = own.get(BOUND_META).map(read_tally);
+        rules.apply_map(&mut own, plan, 1);
+        if let Some(previous) = previous {
+            own.insert(BOUND_META.into(), write_tally(&previous));
+        }
+        meta.insert(NEURALIS_META.into(), Value::Object(own));
+    }
+}
+
+fn clip_field_in_place(s: &mut String, caps: &BoundCaps, pointer: &str, tally: &mut Tally) {
+    if let Some(clip) = plan_clip(s, caps.string_chars, usize::MAX) {
+        tally.strings_clipped += 1;
+        tally.record(pointer, CutKind::String, clip.original, clip.kept);
+        clip.apply_in_place(s);
+    }
+}
+
+/// [`clip_text`] in place; `false` when nothing is left to keep.
+fn clip_text_in_place(
+    s: &mut String,
+    remaining: &mut usize,
+    pointer: &str,
+    tally: &mut Tally,
+) -> bool {
+    match plan_clip(s, *remaining, usize::MAX) {
+        None => {
+            *remaining -= super::utf16_len(s);
+            true
+        }
+        Some(clip) => {
+            tally.text_clipped += 1;
+            tally.record(pointer, CutKind::Text, clip.original, clip.kept);
+            *remaining = 0;
+            let keep = clip.kept > 0 || clip.marker;
+            if keep {
+                clip.apply_in_place(s);
+            }
+            keep
+        }
+    }
+}
+
+fn bound_block_meta_in_place(
+    meta: &mut Option<Map<String, Value>>,
+    caps: &BoundCaps,
+    pointer: String,
+    tally: &mut Tally,
+) {
+    if let Some(meta) = meta {
+        let (plan, rules) = plan_map(meta, caps, pointer, None, tally);
+        rules.apply_map(meta, plan, 1);
+    }
+}
+
+fn bound_annotations_in_place(
+    a: &mut Option<Annotations>,
+    caps: &BoundCaps,
+    pointer: &str,
+    tally: &mut Tally,
+) {
+    let Some(a) = a else {
+        return;
+    };
+    if let Some(list) = &mut a.audience {
+        let at = format!("{pointer}/audience");
+        if list.len() > caps.array_len {
+            tally.arrays_shrunk += 1;
+            tally.items_dropped += list.len() - caps.array_len;
+            tally.record(&at, CutKind::Array, list.len(), caps.array_len);
+            list.truncate(caps.array_len);
+        }
+        for s in list {
+            clip_field_in_place(s, caps, &at, tally);
+        }
+    }
+    if let Some(s) = &mut a.last_modified {
+        clip_field_in_place(s, caps, &format!("{pointer}/lastModified"), tally);
+    }
+}
+
+/// [`bound_content`] in place.
+fn bound_content_in_place(content: &mut Content, caps: &BoundCaps, tally: &mut Tally) {
+    let mut remaining = caps.text_chars;
+    let blocks = match content {
+        Content::Text(s) => {
+            if !clip_text_in_place(s, &mut remaining, "/content", tally) {
+                s.clear();
+            }
+            return;
+        }
+        Content::Blocks(b) => b,
+    };
+    let len = blocks.len();
+    let n = len.min(caps.array_len);
+    blocks.truncate(n);
+    let mut i = 0;
+    blocks.retain_mut(|block| {
+        let at = format!("/content/{i}");
+        i += 1;
+        bound_block_in_place(block, caps, &at, &mut remaining, tally)
+    });
+    if n < len {
+        tally.blocks_dropped += len - n;
+        tally.record("/content", CutKind::Blocks, len, n);
+    }
+}
+
+/// One block bounded in place; `false` when it is dropped.
+fn bound_block_in_place(
+    block: &mut ContentBlock,
+    caps: &BoundCaps,
+    at: &str,
+    remaining: &mut usize,
+    tally: &mut Tally,
+) -> bool {
+    match block {
+        ContentBlock::Text(t) => {
+            if !clip_text_in_place(&mut t.text, remaining, &format!("{at}/text"), tally) {
+                tally.blocks_dropped += 1;
+                return false;
+            }
+            bound_annotations_in_place(
+                &mut t.annotations,
+                caps,
+                &format!("{at}/annotations"),
+                tally,
+            );
+            bound_block_meta_in_place(&mut t.meta, caps, format!("{at}/_meta"), tally);
+        }
+        ContentBlock::Image(x) | ContentBlock::Audio(x) => {
+            if !blob_fits(&x.data, caps, &format!("{at}/data"), tally) {
+                return false;
+            }
+            clip_field_in_place(&mut x.mime_type, caps, &format!("{at}/mimeType"), tally);
+            bound_annotations_in_place(
+                &mut x.annotations,
+                caps,
+                &format!("{at}/annotations"),
+                tally,
+            );
+            bound_block_meta_in_place(&mut x.meta, caps, format!("{at}/_meta"), tally);
+        }
+        ContentBlock::Resource(r) => {
+            let res = &mut r.resource;
+            let blob_ok = res
+                .blob
+                .as_ref()
+                .is_none_or(|b| blob_fits(b, caps, &format!("{at}/resource/blob"), tally));
+            if !blob_ok {
+                return false;
+            }
+            if let Some(t) = &mut res.text
+                && !clip_text_in_place(t, remaining, &format!("{at}/resource/text"), tally)
+            {
+                tally.blocks_dropped += 1;
+                return false;
+            }
+            clip_field_in_place(&mut res.uri, caps, &format!("{at}/resource/uri"), tally);
+            if let Some(m) = &mut res.mime_type {
+                clip_field_in_place(m, caps, &format!("{at}/resource/mimeType"), tally);
+            }
+            bound_block_meta_in_place(&mut res.meta, caps, format!("{at}/resource/_meta"), tally);
+            bound_annotations_in_place(
+                &mut r.annotations,
+                caps,
+                &format!("{at}/annotations"),
+                tally,
+            );
+            bound_block_meta_in_place(&mut r.meta, caps, format!("{at}/_meta"), tally);
+        }
+    }
+    true
 }
 
 const COUNTS: [&str; 8] = [
@@ -587,7 +828,7 @@ fn counts_mut(t: &mut Tally) -> [&mut usize; 8] {
 }
 
 /// `_meta.neuralis.bound`: non-zero counts, `cuts` (the total) and `at` (the first 16).
-fn write_tally(t: &Tally) -> Value {
+pub(super) fn write_tally(t: &Tally) -> Value {
     let mut t2 = t.clone();
     let mut m = Map::new();
     for (name, n) in COUNTS.iter().zip(counts_mut(&mut t2)) {
@@ -604,7 +845,7 @@ fn write_tally(t: &Tally) -> Value {
 }
 
 /// Reads a bound record back leniently (it may come from an untrusted server).
-fn read_tally(v: &Value) -> Tally {
+pub(super) fn read_tally(v: &Value) -> Tally {
     let mut t = Tally::default();
     let Some(m) = v.as_object() else {
         return t;
