@@ -250,12 +250,24 @@ impl Hasher for AddrHasher {
     }
 }
 
-/// Lower bounds of the serialized size of containers measured past a limit, by the
-/// container's address. The engine reads one borrowed tree, so an address names one value
-/// for the engine's whole life; a later measure of the same value against a limit below
-/// the bound is answered without walking it again. Only containers on the path of an
-/// early exit are recorded, so the memo stays small.
-type Memo = HashMap<usize, usize, BuildHasherDefault<AddrHasher>>;
+/// What a measure that went past its limit learned about a container.
+#[derive(Debug, Clone, Copy)]
+struct Over {
+    /// A lower bound of its serialized size.
+    bound: usize,
+    /// For an array: the index of the item where the measure went past its limit and
+    /// the size of the items before it (brackets and commas included), when those items
+    /// are all kept as they are (clean, none too deep).
+    prefix: Option<(usize, usize)>,
+}
+
+/// What measures that went past their limit learned, by the container's address. The
+/// engine reads one borrowed tree, so an address names one value for the engine's whole
+/// life: a later measure of the same value against a limit below the bound is answered
+/// without walking it again, and shrinking an array starts after the prefix already
+/// known to fit. Only containers on the path of an early exit are recorded, so the memo
+/// stays small.
+type Memo = HashMap<usize, Over, BuildHasherDefault<AddrHasher>>;
 
 fn addr(v: &Value) -> usize {
     std::ptr::from_ref(v).addr()
@@ -384,27 +396,31 @@ impl Rules {
                 let mut n = 2;
                 let mut clean = a.len() <= self.limits.array_len;
                 let mut first = true;
-                for e in a.iter().take(self.limits.array_len) {
+                let mut prefix_clean = true;
+                for (i, e) in a.iter().take(self.limits.array_len).enumerate() {
                     if too_deep(e, depth + 1) {
                         clean = false;
+                        prefix_clean = false;
                         continue;
                     }
+                    let before = n;
                     n += usize::from(!first);
                     first = false;
                     let (m, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n), memo);
                     n += m;
                     clean &= c;
                     if n > limit {
-                        remember(memo, v, n);
+                        remember(memo, v, n, prefix_clean.then_some((i, before)));
                         return (n, false);
                     }
+                    prefix_clean &= c;
                 }
                 (n, clean)
             }
             Value::Object(m) => {
                 let (n, clean) = self.measure_map(Members::Map(m), depth, limit, memo);
                 if n > limit {
-                    remember(memo, v, n);
+                    remember(memo, v, n, None);
                 }
                 (n, clean)
             }
@@ -547,11 +563,17 @@ impl Rules {
     }
 }
 
-/// Records that the container `v` measures more than `n` bytes.
-fn remember(memo: &mut Memo, v: &Value, n: usize) {
+/// Records that the container `v` measures at least `bound` bytes (and, for an array,
+/// the clean prefix measured on the way).
+fn remember(memo: &mut Memo, v: &Value, bound: usize, prefix: Option<(usize, usize)>) {
+    let new = Over { bound, prefix };
     memo.entry(addr(v))
-        .and_modify(|lb| *lb = (*lb).max(n))
-        .or_insert(n);
+        .and_modify(|old| {
+            if bound > old.bound {
+                *old = new;
+            }
+        })
+        .or_insert(new);
 }
 
 impl<'v> Engine<'v> {
@@ -613,10 +635,10 @@ impl<'v> Engine<'v> {
     /// same container already went past `limit`.
     pub(crate) fn measure(&mut self, v: &'v Value, depth: usize, limit: usize) -> (usize, bool) {
         if is_container(v)
-            && let Some(&lb) = self.memo.get(&addr(v))
-            && lb > limit
+            && let Some(over) = self.memo.get(&addr(v))
+            && over.bound > limit
         {
-            return (lb, false);
+            return (over.bound, false);
         }
         self.rules.measure_clean(v, depth, limit, &mut self.memo)
     }
@@ -750,7 +772,7 @@ impl<'v> Engine<'v> {
                 let size = clip.escaped_len() + 2;
                 Some((Plan::Clip(clip), size))
             }
-            Value::Array(a) if budget >= 2 => Some(self.shrink_array(a, depth, budget)),
+            Value::Array(a) if budget >= 2 => Some(self.shrink_array(v, a, depth, budget)),
             Value::Object(m) if budget >= 2 => {
                 Some(self.shrink_object(Members::Map(m), depth, budget))
             }
@@ -758,13 +780,30 @@ impl<'v> Engine<'v> {
         }
     }
 
-    fn shrink_array(&mut self, a: &'v [Value], depth: usize, budget: usize) -> (Plan, usize) {
-        let mut used = 2;
+    fn shrink_array(
+        &mut self,
+        v: &'v Value,
+        a: &'v [Value],
+        depth: usize,
+        budget: usize,
+    ) -> (Plan, usize) {
+        // Items a measure already found clean, whose total fits, are kept whole as the
+        // loop below would keep them: it starts after them.
+        let start = match self.memo.get(&addr(v)).and_then(|over| over.prefix) {
+            Some((items, size)) if size <= budget => (items, size),
+            _ => (0, 2),
+        };
+        let mut used = start.1;
         let mut edits = Vec::new();
-        let mut len = 0;
-        let mut count = 0;
+        let mut len = start.0;
+        let mut count = start.0;
         let mut deep = 0;
-        for (i, e) in a.iter().take(self.rules.limits.array_len).enumerate() {
+        for (i, e) in a
+            .iter()
+            .enumerate()
+            .take(self.rules.limits.array_len)
+            .skip(start.0)
+        {
             self.path.push(Seg::Index(i));
             if too_deep(e, depth + 1) {
                 self.record_deep(e);
