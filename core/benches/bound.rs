@@ -10,14 +10,16 @@
 //!   worst case: a full copy);
 //! - `bound_owned_fits`: the same caps through `bound_result_owned`, which hands a result
 //!   already within its caps back after one read-only pass (the input clone is setup,
-//!   not timed);
+//!   the output dropped, both outside the timing);
 //! - `bound_owned_half`: the `bound_half` caps through `bound_result_owned` (the input
 //!   clone is setup and the output is dropped, both outside the timing): the dispatch
-//!   funnel's path for a result that must be cut, the case issue 19 targets at
-//!   <= 1.5x `to_vec`;
+//!   funnel's path for a result that must be cut, cut in place: one measuring pass over
+//!   the half kept, then freeing the half cut (issue 19's target: <= 1.5x `to_vec`);
 //! - `bound_text`: a text block of the same size clipped to the default text cap.
 //!
-//! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
+//! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`;
+//! `benches/bound_ratios.sh` runs the owned and half scenarios in rounds and prints their
+//! ratios to `to_vec` (optionally beside a baseline binary).
 
 use std::hint::black_box;
 
