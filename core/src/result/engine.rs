@@ -1,9 +1,12 @@
 //! The value-fitting engine behind bounding and the iframe budget.
 //!
-//! It reads a borrowed, already parsed value and writes a new one, so memory grows with
-//! the output, not the input. Sizes are measured as `serde_json` would serialize them
-//! (compact form), with an early exit once a limit is passed: measuring costs at most the
-//! bytes the caller could keep, never the whole input. Strings are scanned to state their
+//! It reads a borrowed, already parsed value and decides a [`Plan`] of what is kept; the
+//! plan is then materialized into a new value (memory grows with the output, not the
+//! input) or applied in place to an owned one (nothing kept is copied). Sizes are
+//! measured as `serde_json` would serialize them (compact form), with an early exit once
+//! a limit is passed: measuring costs at most the bytes the caller could keep, never the
+//! whole input, and what an early exit learned is kept in a memo so the decisions that
+//! follow do not measure the same data again. Strings are scanned to state their
 //! original length; array items past the length cap are never visited.
 
 use std::collections::{BinaryHeap, HashMap};
