@@ -391,19 +391,59 @@ impl Tally {
     }
 }
 
-fn clip_field(s: &str, caps: &BoundCaps, pointer: &str, tally: &mut Tally) -> String {
+/// Where in `content` a cut is. The pointer is written out only when a cut is recorded,
+/// so bounding a result that fits formats nothing.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    block: Option<usize>,
+    parts: [&'static str; 2],
+}
+
+impl Place {
+    /// `content` itself (string content, or the list of blocks).
+    const CONTENT: Self = Self {
+        block: None,
+        parts: ["", ""],
+    };
+
+    fn block(i: usize) -> Self {
+        Self {
+            block: Some(i),
+            parts: ["", ""],
+        }
+    }
+
+    /// The place one step further (at most two steps below a block).
+    fn at(mut self, part: &'static str) -> Self {
+        let slot = usize::from(!self.parts[0].is_empty());
+        self.parts[slot] = part;
+        self
+    }
+
+    fn pointer(self) -> String {
+        let mut p = match self.block {
+            None => String::from("/content"),
+            Some(i) => format!("/content/{i}"),
+        };
+        p.push_str(self.parts[0]);
+        p.push_str(self.parts[1]);
+        p
+    }
+}
+
+fn clip_field(s: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> String {
     match plan_clip(s, caps.string_chars, usize::MAX) {
         None => s.to_owned(),
         Some(clip) => {
             tally.strings_clipped += 1;
-            tally.record(pointer, CutKind::String, clip.original, clip.kept);
+            tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
             clip.apply(s)
         }
     }
 }
 
 /// Clips text against the remaining text budget; `None` when nothing is left to keep.
-fn clip_text(s: &str, remaining: &mut usize, pointer: &str, tally: &mut Tally) -> Option<String> {
+fn clip_text(s: &str, remaining: &mut usize, place: Place, tally: &mut Tally) -> Option<String> {
     match plan_clip(s, *remaining, usize::MAX) {
         None => {
             *remaining -= super::utf16_len(s);
@@ -411,7 +451,7 @@ fn clip_text(s: &str, remaining: &mut usize, pointer: &str, tally: &mut Tally) -
         }
         Some(clip) => {
             tally.text_clipped += 1;
-            tally.record(pointer, CutKind::Text, clip.original, clip.kept);
+            tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
             *remaining = 0;
             (clip.kept > 0 || clip.marker).then(|| clip.apply(s))
         }
@@ -421,18 +461,18 @@ fn clip_text(s: &str, remaining: &mut usize, pointer: &str, tally: &mut Tally) -
 fn bound_block_meta(
     meta: &Option<Map<String, Value>>,
     caps: &BoundCaps,
-    pointer: String,
+    place: Place,
     tally: &mut Tally,
 ) -> Option<Map<String, Value>> {
     let meta = meta.as_ref()?;
-    let (plan, rules) = plan_map(meta, caps, pointer, None, tally);
+    let (plan, rules) = plan_map(meta, caps, place.pointer(), None, tally);
     Some(rules.materialize_members(Members::Map(meta), plan, 1))
 }
 
 fn bound_annotations(
     a: &Option<Annotations>,
     caps: &BoundCaps,
-    pointer: &str,
+    place: Place,
     tally: &mut Tally,
 ) -> Option<Annotations> {
     let a = a.as_ref()?;
@@ -442,7 +482,7 @@ fn bound_annotations(
                 tally.arrays_shrunk += 1;
                 tally.items_dropped += list.len() - caps.array_len;
                 tally.record(
-                    &format!("{pointer}/audience"),
+                    &place.at("/audience").pointer(),
                     CutKind::Array,
                     list.len(),
                     caps.array_len,
@@ -450,24 +490,24 @@ fn bound_annotations(
             }
             list.iter()
                 .take(caps.array_len)
-                .map(|s| clip_field(s, caps, &format!("{pointer}/audience"), tally))
+                .map(|s| clip_field(s, caps, place.at("/audience"), tally))
                 .collect()
         }),
         priority: a.priority,
         last_modified: a
             .last_modified
             .as_ref()
-            .map(|s| clip_field(s, caps, &format!("{pointer}/lastModified"), tally)),
+            .map(|s| clip_field(s, caps, place.at("/lastModified"), tally)),
     })
 }
 
-fn blob_fits(data: &str, caps: &BoundCaps, pointer: &str, tally: &mut Tally) -> bool {
+fn blob_fits(data: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> bool {
     if data.len() <= caps.blob_bytes {
         return true;
     }
     tally.blobs_dropped += 1;
     tally.blocks_dropped += 1;
-    tally.record(pointer, CutKind::Blob, data.len(), 0);
+    tally.record(&place.pointer(), CutKind::Blob, data.len(), 0);
     false
 }
 
@@ -476,7 +516,7 @@ fn bound_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Cont
     let blocks = match content {
         Content::Text(s) => {
             return Content::Text(
-                clip_text(s, &mut remaining, "/content", tally).unwrap_or_default(),
+                clip_text(s, &mut remaining, Place::CONTENT, tally).unwrap_or_default(),
             );
         }
         Content::Blocks(b) => b,
@@ -484,39 +524,37 @@ fn bound_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Cont
     let n = blocks.len().min(caps.array_len);
     let mut out = Vec::with_capacity(n);
     for (i, block) in blocks[..n].iter().enumerate() {
-        let at = format!("/content/{i}");
+        let at = Place::block(i);
         let kept = match block {
-            ContentBlock::Text(t) => {
-                clip_text(&t.text, &mut remaining, &format!("{at}/text"), tally)
-                    .or_else(|| {
-                        tally.blocks_dropped += 1;
-                        None
+            ContentBlock::Text(t) => clip_text(&t.text, &mut remaining, at.at("/text"), tally)
+                .or_else(|| {
+                    tally.blocks_dropped += 1;
+                    None
+                })
+                .map(|text| {
+                    ContentBlock::Text(super::types::TextContent {
+                        text,
+                        annotations: bound_annotations(
+                            &t.annotations,
+                            caps,
+                            at.at("/annotations"),
+                            tally,
+                        ),
+                        meta: bound_block_meta(&t.meta, caps, at.at("/_meta"), tally),
                     })
-                    .map(|text| {
-                        ContentBlock::Text(super::types::TextContent {
-                            text,
-                            annotations: bound_annotations(
-                                &t.annotations,
-                                caps,
-                                &format!("{at}/annotations"),
-                                tally,
-                            ),
-                            meta: bound_block_meta(&t.meta, caps, format!("{at}/_meta"), tally),
-                        })
-                    })
-            }
+                }),
             ContentBlock::Image(x) | ContentBlock::Audio(x) => {
-                blob_fits(&x.data, caps, &format!("{at}/data"), tally).then(|| {
+                blob_fits(&x.data, caps, at.at("/data"), tally).then(|| {
                     let x = super::types::BinaryContent {
                         data: x.data.clone(),
-                        mime_type: clip_field(&x.mime_type, caps, &format!("{at}/mimeType"), tally),
+                        mime_type: clip_field(&x.mime_type, caps, at.at("/mimeType"), tally),
                         annotations: bound_annotations(
                             &x.annotations,
                             caps,
-                            &format!("{at}/annotations"),
+                            at.at("/annotations"),
                             tally,
                         ),
-                        meta: bound_block_meta(&x.meta, caps, format!("{at}/_meta"), tally),
+                        meta: bound_block_meta(&x.meta, caps, at.at("/_meta"), tally),
                     };
                     if matches!(block, ContentBlock::Image(_)) {
                         ContentBlock::Image(x)
@@ -530,47 +568,40 @@ fn bound_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Cont
                 let blob_ok = res
                     .blob
                     .as_ref()
-                    .is_none_or(|b| blob_fits(b, caps, &format!("{at}/resource/blob"), tally));
+                    .is_none_or(|b| blob_fits(b, caps, at.at("/resource/blob"), tally));
                 if blob_ok {
                     let text = match &res.text {
                         None => Some(None),
-                        Some(t) => {
-                            clip_text(t, &mut remaining, &format!("{at}/resource/text"), tally)
-                                .or_else(|| {
-                                    tally.blocks_dropped += 1;
-                                    None
-                                })
-                                .map(Some)
-                        }
+                        Some(t) => clip_text(t, &mut remaining, at.at("/resource/text"), tally)
+                            .or_else(|| {
+                                tally.blocks_dropped += 1;
+                                None
+                            })
+                            .map(Some),
                     };
                     text.map(|text| {
                         ContentBlock::Resource(super::types::EmbeddedResource {
                             resource: super::types::ResourceContents {
-                                uri: clip_field(
-                                    &res.uri,
-                                    caps,
-                                    &format!("{at}/resource/uri"),
-                                    tally,
-                                ),
+                                uri: clip_field(&res.uri, caps, at.at("/resource/uri"), tally),
                                 mime_type: res.mime_type.as_ref().map(|m| {
-                                    clip_field(m, caps, &format!("{at}/resource/mimeType"), tally)
+                                    clip_field(m, caps, at.at("/resource/mimeType"), tally)
                                 }),
                                 text,
                                 blob: res.blob.clone(),
                                 meta: bound_block_meta(
                                     &res.meta,
                                     caps,
-                                    format!("{at}/resource/_meta"),
+                                    at.at("/resource/_meta"),
                                     tally,
                                 ),
                             },
                             annotations: bound_annotations(
                                 &r.annotations,
                                 caps,
-                                &format!("{at}/annotations"),
+                                at.at("/annotations"),
                                 tally,
                             ),
-                            meta: bound_block_meta(&r.meta, caps, format!("{at}/_meta"), tally),
+                            meta: bound_block_meta(&r.meta, caps, at.at("/_meta"), tally),
                         })
                     })
                 } else {
@@ -638,10 +669,10 @@ fn bound_meta_in_place(meta: &mut Map<String, Value>, caps: &BoundCaps, tally: &
     }
 }
 
-fn clip_field_in_place(s: &mut String, caps: &BoundCaps, pointer: &str, tally: &mut Tally) {
+fn clip_field_in_place(s: &mut String, caps: &BoundCaps, place: Place, tally: &mut Tally) {
     if let Some(clip) = plan_clip(s, caps.string_chars, usize::MAX) {
         tally.strings_clipped += 1;
-        tally.record(pointer, CutKind::String, clip.original, clip.kept);
+        tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
         clip.apply_in_place(s);
     }
 }
@@ -650,17 +681,19 @@ fn clip_field_in_place(s: &mut String, caps: &BoundCaps, pointer: &str, tally: &
 fn clip_text_in_place(
     s: &mut String,
     remaining: &mut usize,
-    pointer: &str,
+    place: Place,
     tally: &mut Tally,
 ) -> bool {
+    let units = super::utf16_len(s);
+    if units <= *remaining {
+        *remaining -= units;
+        return true;
+    }
     match plan_clip(s, *remaining, usize::MAX) {
-        None => {
-            *remaining -= super::utf16_len(s);
-            true
-        }
+        None => true,
         Some(clip) => {
             tally.text_clipped += 1;
-            tally.record(pointer, CutKind::Text, clip.original, clip.kept);
+            tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
             *remaining = 0;
             let keep = clip.kept > 0 || clip.marker;
             if keep {
@@ -674,11 +707,11 @@ fn clip_text_in_place(
 fn bound_block_meta_in_place(
     meta: &mut Option<Map<String, Value>>,
     caps: &BoundCaps,
-    pointer: String,
+    place: Place,
     tally: &mut Tally,
 ) {
     if let Some(meta) = meta {
-        let (plan, rules) = plan_map(meta, caps, pointer, None, tally);
+        let (plan, rules) = plan_map(meta, caps, place.pointer(), None, tally);
         rules.apply_map(meta, plan, 1);
     }
 }
@@ -686,26 +719,26 @@ fn bound_block_meta_in_place(
 fn bound_annotations_in_place(
     a: &mut Option<Annotations>,
     caps: &BoundCaps,
-    pointer: &str,
+    place: Place,
     tally: &mut Tally,
 ) {
     let Some(a) = a else {
         return;
     };
     if let Some(list) = &mut a.audience {
-        let at = format!("{pointer}/audience");
+        let at = place.at("/audience");
         if list.len() > caps.array_len {
             tally.arrays_shrunk += 1;
             tally.items_dropped += list.len() - caps.array_len;
-            tally.record(&at, CutKind::Array, list.len(), caps.array_len);
+            tally.record(&at.pointer(), CutKind::Array, list.len(), caps.array_len);
             list.truncate(caps.array_len);
         }
         for s in list {
-            clip_field_in_place(s, caps, &at, tally);
+            clip_field_in_place(s, caps, at, tally);
         }
     }
     if let Some(s) = &mut a.last_modified {
-        clip_field_in_place(s, caps, &format!("{pointer}/lastModified"), tally);
+        clip_field_in_place(s, caps, place.at("/lastModified"), tally);
     }
 }
 
@@ -714,7 +747,7 @@ fn bound_content_in_place(content: &mut Content, caps: &BoundCaps, tally: &mut T
     let mut remaining = caps.text_chars;
     let blocks = match content {
         Content::Text(s) => {
-            if !clip_text_in_place(s, &mut remaining, "/content", tally) {
+            if !clip_text_in_place(s, &mut remaining, Place::CONTENT, tally) {
                 s.clear();
             }
             return;
@@ -726,9 +759,9 @@ fn bound_content_in_place(content: &mut Content, caps: &BoundCaps, tally: &mut T
     blocks.truncate(n);
     let mut i = 0;
     blocks.retain_mut(|block| {
-        let at = format!("/content/{i}");
+        let at = Place::block(i);
         i += 1;
-        bound_block_in_place(block, caps, &at, &mut remaining, tally)
+        bound_block_in_place(block, caps, at, &mut remaining, tally)
     });
     if n < len {
         tally.blocks_dropped += len - n;
@@ -740,64 +773,49 @@ fn bound_content_in_place(content: &mut Content, caps: &BoundCaps, tally: &mut T
 fn bound_block_in_place(
     block: &mut ContentBlock,
     caps: &BoundCaps,
-    at: &str,
+    at: Place,
     remaining: &mut usize,
     tally: &mut Tally,
 ) -> bool {
     match block {
         ContentBlock::Text(t) => {
-            if !clip_text_in_place(&mut t.text, remaining, &format!("{at}/text"), tally) {
+            if !clip_text_in_place(&mut t.text, remaining, at.at("/text"), tally) {
                 tally.blocks_dropped += 1;
                 return false;
             }
-            bound_annotations_in_place(
-                &mut t.annotations,
-                caps,
-                &format!("{at}/annotations"),
-                tally,
-            );
-            bound_block_meta_in_place(&mut t.meta, caps, format!("{at}/_meta"), tally);
+            bound_annotations_in_place(&mut t.annotations, caps, at.at("/annotations"), tally);
+            bound_block_meta_in_place(&mut t.meta, caps, at.at("/_meta"), tally);
         }
         ContentBlock::Image(x) | ContentBlock::Audio(x) => {
-            if !blob_fits(&x.data, caps, &format!("{at}/data"), tally) {
+            if !blob_fits(&x.data, caps, at.at("/data"), tally) {
                 return false;
             }
-            clip_field_in_place(&mut x.mime_type, caps, &format!("{at}/mimeType"), tally);
-            bound_annotations_in_place(
-                &mut x.annotations,
-                caps,
-                &format!("{at}/annotations"),
-                tally,
-            );
-            bound_block_meta_in_place(&mut x.meta, caps, format!("{at}/_meta"), tally);
+            clip_field_in_place(&mut x.mime_type, caps, at.at("/mimeType"), tally);
+            bound_annotations_in_place(&mut x.annotations, caps, at.at("/annotations"), tally);
+            bound_block_meta_in_place(&mut x.meta, caps, at.at("/_meta"), tally);
         }
         ContentBlock::Resource(r) => {
             let res = &mut r.resource;
             let blob_ok = res
                 .blob
                 .as_ref()
-                .is_none_or(|b| blob_fits(b, caps, &format!("{at}/resource/blob"), tally));
+                .is_none_or(|b| blob_fits(b, caps, at.at("/resource/blob"), tally));
             if !blob_ok {
                 return false;
             }
             if let Some(t) = &mut res.text
-                && !clip_text_in_place(t, remaining, &format!("{at}/resource/text"), tally)
+                && !clip_text_in_place(t, remaining, at.at("/resource/text"), tally)
             {
                 tally.blocks_dropped += 1;
                 return false;
             }
-            clip_field_in_place(&mut res.uri, caps, &format!("{at}/resource/uri"), tally);
+            clip_field_in_place(&mut res.uri, caps, at.at("/resource/uri"), tally);
             if let Some(m) = &mut res.mime_type {
-                clip_field_in_place(m, caps, &format!("{at}/resource/mimeType"), tally);
+                clip_field_in_place(m, caps, at.at("/resource/mimeType"), tally);
             }
-            bound_block_meta_in_place(&mut res.meta, caps, format!("{at}/resource/_meta"), tally);
-            bound_annotations_in_place(
-                &mut r.annotations,
-                caps,
-                &format!("{at}/annotations"),
-                tally,
-            );
-            bound_block_meta_in_place(&mut r.meta, caps, format!("{at}/_meta"), tally);
+            bound_block_meta_in_place(&mut res.meta, caps, at.at("/resource/_meta"), tally);
+            bound_annotations_in_place(&mut r.annotations, caps, at.at("/annotations"), tally);
+            bound_block_meta_in_place(&mut r.meta, caps, at.at("/_meta"), tally);
         }
     }
     true
