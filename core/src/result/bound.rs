@@ -1,5 +1,7 @@
 //! Bounding: every result is cut to configurable caps, keeping all the data it can.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::engine::{CutKind, Engine, Limits, MAX_LISTED_CUTS, Members, Plan, Rules, Tally};
@@ -118,15 +120,29 @@ pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, Bound
 
 /// Adds this bounding's cuts to what `_meta.neuralis.bound` already recorded.
 fn record_bound(out: &mut ToolResult, tally: &Tally) {
-    let mut all = out
+    let previous = out
         .neuralis_meta()
         .and_then(|n| n.get(BOUND_META))
-        .map(read_tally)
-        .unwrap_or_default();
+        .map(read_tally);
+    let Some(mut all) = previous else {
+        if !tally.is_empty() {
+            out.neuralis_meta_mut()
+                .insert(BOUND_META.into(), write_tally(tally));
+        }
+        return;
+    };
     all.merge(tally.clone());
     if !all.is_empty() {
         out.neuralis_meta_mut()
             .insert(BOUND_META.into(), write_tally(&all));
+    }
+}
+
+/// Adds an engine's cuts to `tally` (an engine counts nothing it did not record as a
+/// cut, so an engine without cuts adds nothing).
+fn absorb(tally: &mut Tally, engine: Tally) {
+    if !engine.is_empty() {
+        tally.merge(engine);
     }
 }
 
@@ -144,7 +160,7 @@ fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Pl
             .record("/structuredContent", CutKind::Object, 1, 0);
     }
     let rules = engine.rules();
-    tally.merge(engine.tally);
+    absorb(tally, engine.tally);
     plan.map(|plan| (plan, rules))
 }
 
@@ -152,7 +168,7 @@ fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Pl
 fn plan_map(
     m: &Map<String, Value>,
     caps: &BoundCaps,
-    base: impl Into<String>,
+    base: impl Into<Cow<'static, str>>,
     skip: Option<&'static str>,
     tally: &mut Tally,
 ) -> (Plan, Rules) {
@@ -162,7 +178,7 @@ fn plan_map(
     }
     let plan = engine.fit_map(m, caps.structured_bytes);
     let rules = engine.rules();
-    tally.merge(engine.tally);
+    absorb(tally, engine.tally);
     (plan, rules)
 }
 
@@ -189,17 +205,20 @@ pub fn bound_result_owned(mut result: ToolResult, caps: &BoundCaps) -> (ToolResu
     (result, stats)
 }
 
-/// Whether [`bound_result`] would hand `r` back unchanged.
-#[cfg(test)]
-fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
-    use super::engine::Members;
-    let measure_map = |m: Members<'_>| {
-        let (size, clean) = Engine::new(caps.limits(), "").measure_map(m, caps.structured_bytes);
-        clean && size <= caps.structured_bytes
-    };
+/// Whether the caps leave the map `m` (bounded as one object) as it is.
+fn map_within_caps(m: Members<'_>, caps: &BoundCaps) -> bool {
+    let (size, clean) = Engine::new(caps.limits(), "").measure_map(m, caps.structured_bytes);
+    clean && size <= caps.structured_bytes
+}
+
+/// Whether bounding leaves `content` as it is (and records no cut in it): one read-only
+/// pass, so a result that fits skips the cutting code.
+fn content_within_caps(content: &Content, caps: &BoundCaps) -> bool {
     let str_ok = |s: &str| super::utf16_len(s) <= caps.string_chars;
-    let map_ok =
-        |m: &Option<Map<String, Value>>| m.as_ref().is_none_or(|m| measure_map(Members::Map(m)));
+    let map_ok = |m: &Option<Map<String, Value>>| {
+        m.as_ref()
+            .is_none_or(|m| map_within_caps(Members::Map(m), caps))
+    };
     let annotations_ok = |a: &Option<Annotations>| {
         a.as_ref().is_none_or(|a| {
             a.audience
@@ -209,7 +228,7 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
         })
     };
     let mut text = 0usize;
-    let content_ok = match &r.content {
+    match content {
         Content::Text(t) => super::utf16_len(t) <= caps.text_chars,
         Content::Blocks(blocks) => {
             blocks.len() <= caps.array_len
@@ -237,8 +256,13 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
                 })
                 && text <= caps.text_chars
         }
-    };
-    if !content_ok {
+    }
+}
+
+/// Whether [`bound_result`] would hand `r` back unchanged.
+#[cfg(test)]
+fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
+    if !content_within_caps(&r.content, caps) {
         return false;
     }
     let structured_ok = r.structured_content.as_ref().is_none_or(|v| {
@@ -258,10 +282,10 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
             .filter(|(k, _)| k.as_str() != key)
             .map(|(k, v)| (k.as_str(), v))
             .collect();
-        measure_map(Members::List(&list))
+        map_within_caps(Members::List(&list), caps)
     };
     match meta.get(NEURALIS_META).and_then(Value::as_object) {
-        None => map_ok(&r.meta),
+        None => map_within_caps(Members::Map(meta), caps),
         Some(own) => {
             without(meta, NEURALIS_META)
                 && without(own, BOUND_META)
@@ -323,9 +347,12 @@ impl ToolResult {
     /// ```
     pub fn bound_in_place(&mut self, caps: &BoundCaps) -> BoundStats {
         let mut tally = Tally::default();
-        bound_content_in_place(&mut self.content, caps, &mut tally);
+        if !content_within_caps(&self.content, caps) {
+            bound_content_in_place(&mut self.content, caps, &mut tally);
+        }
         if let Some(v) = &mut self.structured_content {
             match plan_structured(v, caps, &mut tally) {
+                Some((Plan::Whole, _)) => {}
                 Some((plan, rules)) => rules.apply(v, plan, 1),
                 None => self.structured_content = None,
             }

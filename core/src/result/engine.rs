@@ -9,6 +9,7 @@
 //! follow do not measure the same data again. Strings are scanned to state their
 //! original length; array items past the length cap are never visited.
 
+use std::borrow::Cow;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
@@ -278,7 +279,8 @@ fn addr(v: &Value) -> usize {
 
 pub(crate) struct Engine<'v> {
     rules: Rules,
-    base: String,
+    /// The pointer of the value the engine bounds (a literal, or built for a block).
+    base: Cow<'static, str>,
     path: Vec<Seg<'v>>,
     memo: Memo,
     pub tally: Tally,
@@ -580,7 +582,7 @@ fn remember(memo: &mut Memo, v: &Value, bound: usize, prefix: Option<(usize, usi
 }
 
 impl<'v> Engine<'v> {
-    pub(crate) fn new(limits: Limits, base: impl Into<String>) -> Self {
+    pub(crate) fn new(limits: Limits, base: impl Into<Cow<'static, str>>) -> Self {
         Self {
             rules: Rules {
                 limits,
@@ -605,7 +607,7 @@ impl<'v> Engine<'v> {
     }
 
     fn pointer(&self) -> String {
-        let mut p = self.base.clone();
+        let mut p = self.base.clone().into_owned();
         for seg in &self.path {
             p = match seg {
                 Seg::Key(k) => push_pointer(&p, k),
