@@ -150,8 +150,20 @@ fn absorb(tally: &mut Tally, engine: Tally) {
 /// an emptied form fits.
 fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Plan, Rules)> {
     let mut engine = Engine::new(caps.limits(), "/structuredContent");
+    let measured = engine.measure(v, 1, caps.structured_bytes);
+    finish_structured(engine, v, measured, caps, tally)
+}
+
+/// [`plan_structured`] once the engine measured `v` (its memo holds what it learned).
+fn finish_structured<'v>(
+    mut engine: Engine<'v>,
+    v: &'v Value,
+    measured: (usize, bool),
+    caps: &BoundCaps,
+    tally: &mut Tally,
+) -> Option<(Plan, Rules)> {
     let plan = engine
-        .fit(v, 1, caps.structured_bytes)
+        .fit_measured(v, 1, caps.structured_bytes, measured)
         .map(|(plan, _)| plan);
     if plan.is_none() {
         engine.tally.members_dropped += 1;
@@ -351,10 +363,14 @@ impl ToolResult {
             bound_content_in_place(&mut self.content, caps, &mut tally);
         }
         if let Some(v) = &mut self.structured_content {
-            match plan_structured(v, caps, &mut tally) {
-                Some((Plan::Whole, _)) => {}
-                Some((plan, rules)) => rules.apply(v, plan, 1),
-                None => self.structured_content = None,
+            // Measured first, so a value within the caps is left as it is at once.
+            let mut engine = Engine::new(caps.limits(), "/structuredContent");
+            let (size, clean) = engine.measure(v, 1, caps.structured_bytes);
+            if !clean || size > caps.structured_bytes {
+                match finish_structured(engine, v, (size, clean), caps, &mut tally) {
+                    Some((plan, rules)) => rules.apply(v, plan, 1),
+                    None => self.structured_content = None,
+                }
             }
         }
         if let Some(meta) = &mut self.meta {

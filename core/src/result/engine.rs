@@ -755,7 +755,19 @@ impl<'v> Engine<'v> {
         depth: usize,
         budget: usize,
     ) -> Option<(Plan, usize)> {
-        let (size, clean) = self.measure(v, depth, budget);
+        let measured = self.measure(v, depth, budget);
+        self.fit_measured(v, depth, budget, measured)
+    }
+
+    /// [`fit`](Self::fit), given what [`measure`](Self::measure) said of `v` against
+    /// `budget`.
+    pub(crate) fn fit_measured(
+        &mut self,
+        v: &'v Value,
+        depth: usize,
+        budget: usize,
+        (size, clean): (usize, bool),
+    ) -> Option<(Plan, usize)> {
         if size <= budget {
             let plan = if clean {
                 Plan::Whole
