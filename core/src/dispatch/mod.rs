@@ -78,7 +78,7 @@
 mod abort;
 mod block;
 mod handler;
-mod json;
+pub(crate) mod json;
 mod session;
 
 use std::any::Any;
@@ -478,18 +478,23 @@ fn cancelled_result() -> ToolResult {
 }
 
 /// The result of a handler that panicked.
-fn panic_result(payload: &(dyn Any + Send)) -> ToolResult {
-    let message = payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic with no message".to_owned());
+pub(crate) fn panic_result(payload: &(dyn Any + Send)) -> ToolResult {
+    let message = panic_message(payload);
     ToolResult::error(
         "the tool failed with an internal error (a bug in the tool, not in the arguments); \
          retrying with the same arguments will fail the same way",
     )
     .with_structured(json!({"ok": false, "error": "internal"}))
     .with_neuralis_meta("panic", Value::String(message))
+}
+
+/// The message of a panic payload (`panic!` gives a `&str` or a `String`).
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with no message".to_owned())
 }
 
 /// The invalid-arguments entries of one validation error.

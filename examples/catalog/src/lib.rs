@@ -6,3 +6,4 @@ pub mod list;
 mod store;
 
 neuralis::package!();
+neuralis::wasm_entry!();
