@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test of the workspace: unit, integration, doc and UI tests.
+# Every test of the workspace: unit, integration, doc and UI tests, and the example
+# packages as WASM modules in Node (scripts/wasm.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
@@ -8,3 +9,5 @@ cargo test --workspace --doc
 cargo test --test formats --features uuid,chrono,url,time
 # MCP over streamable HTTP, behind `neuralis-mcp`'s feature `http`.
 cargo test -p neuralis-mcp --features http --test http
+# The catalog and probe packages built to `.wasm` (release) and run in Node.
+./scripts/wasm.sh

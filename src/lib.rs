@@ -107,6 +107,8 @@ macro_rules! package {
 /// ```
 ///
 /// A crate has at most one entry: a second one is a duplicate-symbol error.
+// `crate::neuralis_package` is the calling crate's table, which `package!()` put there.
+#[allow(clippy::crate_in_macro_def)]
 #[macro_export]
 macro_rules! wasm_entry {
     () => {

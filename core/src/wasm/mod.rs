@@ -331,7 +331,7 @@ impl Entry {
             IDLE => return,
             CALL => {
                 let caps = match self.package.get() {
-                    Some(Ok(package)) => package.caps().clone(),
+                    Some(Ok(package)) => *package.caps(),
                     _ => BoundCaps::default(),
                 };
                 json::call_response(&bound_result_owned(panic_result(payload), &caps).0)
