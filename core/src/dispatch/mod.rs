@@ -27,7 +27,9 @@
 //! **Panics.** A handler that panics (sync, or while its future is polled) gives an
 //! `isError` result saying the tool has a bug; the panic message goes to
 //! `_meta.neuralis.panic` (UI only), never to the model. Catching needs unwinding: on
-//! targets built with `panic = "abort"` (wasm32 by default) a panic aborts as usual.
+//! targets built with `panic = "abort"` (wasm32-unknown-unknown on stable) a panic aborts as
+//! usual, and the WASM entry answers the call with the same result before the abort
+//! traps the module (see [`wasm`](crate::wasm)).
 //!
 //! **Cancellation.** For a `cancellable` tool, `dispatch` races the handler against the
 //! abort signal and returns a cancelled result as soon as it fires (the handler's future is

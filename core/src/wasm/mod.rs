@@ -1,9 +1,10 @@
 //! The single WASM entry of a package: what `neuralis::wasm_entry!()` exports.
 //!
 //! A package crate built as a `cdylib` for `wasm32-unknown-unknown` becomes one module
-//! that a host (Node's or a browser's `WebAssembly`, wasmtime...) instantiates with no
-//! imports. The ABI is a handful of `u32` functions over the module's exported `memory`
-//! (the full description, with a JavaScript host, is `docs/wasm.md`):
+//! that a host (Node's or a browser's `WebAssembly`, wasmtime...) instantiates with one
+//! import, `neuralis.fill_random(at, len) -> u32` (the host's entropy for `getrandom`,
+//! see `random`). The ABI is a handful of `u32` functions over the module's exported
+//! `memory` (the full description, with a JavaScript host, is `docs/wasm.md`):
 //!
 //! | export | what it does |
 //! |---|---|
@@ -14,9 +15,9 @@
 //! | `neuralis_output_len() -> u32` | the response's length (also after a trap) |
 //!
 //! The module never dereferences an address the host gives it: the host writes into a
-//! buffer the module allocated and handed out, and reads a buffer the module owns. Every
-//! function here is safe Rust; the exports' `#[unsafe(no_mangle)]` attributes are the only
-//! unsafe the entry needs (see `ARCHITECTURE.md`).
+//! buffer the module allocated and handed out, and reads a buffer the module owns. So
+//! [`Entry`] is safe Rust; the exports' `#[unsafe(no_mangle)]` and the entropy import
+//! (`random`, wasm32 only) are all the `unsafe` a module has (see `ARCHITECTURE.md`).
 //!
 //! **Panics.** `wasm32-unknown-unknown` has no unwinding on stable Rust: a panic aborts,
 //! which traps the module (`RuntimeError: unreachable` in JavaScript), and `catch_unwind`
@@ -295,15 +296,15 @@ impl Entry {
     }
 
     fn set_output(&self, response: String) {
-        Self::store(&mut lock(&self.output), response, self);
+        self.publish(&mut lock(&self.output), response);
     }
 
-    fn store(out: &mut Vec<u8>, response: String, entry: &Entry) {
+    /// Puts the response in the (held) output buffer and its place in the atomics.
+    fn publish(&self, out: &mut Vec<u8>, response: String) {
         *out = response.into_bytes();
-        entry
-            .output_at
+        self.output_at
             .store(out.as_ptr().expose_provenance(), Ordering::SeqCst);
-        entry.output_len.store(out.len(), Ordering::SeqCst);
+        self.output_len.store(out.len(), Ordering::SeqCst);
     }
 
     /// Without unwinding, a panic aborts: the hook answers the call first.
@@ -347,7 +348,7 @@ impl Entry {
             Err(TryLockError::Poisoned(out)) => out.into_inner(),
             Err(TryLockError::WouldBlock) => return,
         };
-        Self::store(&mut out, response, self);
+        self.publish(&mut out, response);
     }
 }
 
