@@ -27,7 +27,9 @@
 //! **Panics.** A handler that panics (sync, or while its future is polled) gives an
 //! `isError` result saying the tool has a bug; the panic message goes to
 //! `_meta.neuralis.panic` (UI only), never to the model. Catching needs unwinding: on
-//! targets built with `panic = "abort"` (wasm32 by default) a panic aborts as usual.
+//! targets built with `panic = "abort"` (wasm32-unknown-unknown on stable) a panic aborts as
+//! usual, and the WASM entry answers the call with the same result before the abort
+//! traps the module (see [`wasm`](crate::wasm)).
 //!
 //! **Cancellation.** For a `cancellable` tool, `dispatch` races the handler against the
 //! abort signal and returns a cancelled result as soon as it fires (the handler's future is
@@ -78,7 +80,7 @@
 mod abort;
 mod block;
 mod handler;
-mod json;
+pub(crate) mod json;
 mod progress;
 mod session;
 
@@ -480,18 +482,23 @@ fn cancelled_result() -> ToolResult {
 }
 
 /// The result of a handler that panicked.
-fn panic_result(payload: &(dyn Any + Send)) -> ToolResult {
-    let message = payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic with no message".to_owned());
+pub(crate) fn panic_result(payload: &(dyn Any + Send)) -> ToolResult {
+    let message = panic_message(payload);
     ToolResult::error(
         "the tool failed with an internal error (a bug in the tool, not in the arguments); \
          retrying with the same arguments will fail the same way",
     )
     .with_structured(json!({"ok": false, "error": "internal"}))
     .with_neuralis_meta("panic", Value::String(message))
+}
+
+/// The message of a panic payload (`panic!` gives a `&str` or a `String`).
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with no message".to_owned())
 }
 
 /// The invalid-arguments entries of one validation error.
