@@ -1,3 +1,3 @@
 fn main() {
-    neuralis_build::emit().expect("tool schemas");
+    neuralis_build::emit();
 }
