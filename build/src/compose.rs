@@ -1,6 +1,6 @@
 //! The static view: a tool input's schema composed from source, with the plan from
 //! `neuralis_syntax::render` (the one renderer the derive also lowers) and the run-time
-//! helpers of `neuralis_core::input::private`, so both views build the same JSON.
+//! helpers of `neuralis_model::input::private`, so both views build the same JSON.
 //!
 //! Where the derive composes through `ToolInput` impls at run time, this module follows
 //! the same impls from syntax: the standard types by name (as `neuralis_syntax::types`
@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use neuralis_core::contract::push_pointer;
-use neuralis_core::input::ToolInput;
-use neuralis_core::input::private as rt;
+use neuralis_model::contract::push_pointer;
+use neuralis_model::input::ToolInput;
+use neuralis_model::input::private as rt;
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
 use neuralis_syntax::attr::docs::DocPart;
@@ -228,7 +228,7 @@ impl<'k> Composer<'k> {
     }
 
     /// The root document of the type `ty` written in `module` (see
-    /// `neuralis_core::input::root_schema`, which this mirrors).
+    /// `neuralis_model::input::root_schema`, which this mirrors).
     ///
     /// # Errors
     ///
@@ -241,7 +241,7 @@ impl<'k> Composer<'k> {
         let fragment = self.named(def, args, ty, site)?;
         let locations = std::mem::take(&mut self.locations);
         let definitions = std::mem::take(&mut self.definitions);
-        let schema = neuralis_core::input::root_document(fragment, definitions);
+        let schema = neuralis_model::input::root_document(fragment, definitions);
         Ok(Composed { schema, locations })
     }
 
@@ -252,7 +252,7 @@ impl<'k> Composer<'k> {
 
     /// `Page<Item>`: the type's name with its arguments resolved (generic parameters
     /// substituted, aliases of this crate followed) and, unless `full`, every path dropped,
-    /// as `neuralis_core::input::short_type_name` writes `std::any::type_name` at run time.
+    /// as `neuralis_model::input::short_type_name` writes `std::any::type_name` at run time.
     fn name_of(&self, def: usize, args: &[(Type, Scope)], full: bool) -> String {
         let t = &self.krate.types[def];
         let mut name = if full {
@@ -601,7 +601,7 @@ impl<'k> Composer<'k> {
             return Ok(if self.root.as_ref() == Some(&id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": neuralis_core::input::definition_ref(&self.schema_name(def, &args)) })
+                json!({ "$ref": neuralis_model::input::definition_ref(&self.schema_name(def, &args)) })
             });
         }
         self.stack.push(id.clone());
@@ -820,7 +820,7 @@ impl<'k> Composer<'k> {
         };
         let texts = self.doc_parts(parts, &here)?;
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let text = neuralis_core::input::join_doc(&refs);
+        let text = neuralis_model::input::join_doc(&refs);
         Ok((!text.is_empty()).then_some(text))
     }
 

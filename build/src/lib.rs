@@ -17,7 +17,7 @@
 //!
 //! ```no_run
 //! use neuralis_build::Builder;
-//! use neuralis_core::contract::Profile;
+//! use neuralis_model::contract::Profile;
 //!
 //! Builder::new()
 //!     .tools_dir("tools")
@@ -70,6 +70,7 @@ mod cfg;
 mod compose;
 mod diag;
 mod discover;
+mod literal;
 mod resolve;
 mod table;
 mod tool;
@@ -79,10 +80,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use neuralis_core::contract::{CheckOptions, Profile, check_value};
-use neuralis_core::schema::to_canonical_string;
-use neuralis_core::{Diagnostic, RuleId};
-use serde_json::Value;
+use neuralis_model::contract::{CheckOptions, Profile, check_value_using};
+use neuralis_model::schema::to_canonical_string;
+use neuralis_model::{Diagnostic, RuleId, input};
+use serde_json::{Map, Value};
 
 pub use cfg::Cfg;
 
@@ -543,7 +544,7 @@ fn compose_tool(
     module: usize,
     decl: &tool::ToolDecl,
 ) -> Result<(Value, Vec<(String, Loc)>), Problem> {
-    let (mut doc, locations) = match &decl.input {
+    let (root, locations) = match &decl.input {
         Some(ty) => {
             let site = Site {
                 owner: format!("fn {}", decl.handler),
@@ -554,24 +555,13 @@ fn compose_tool(
             (c.schema, c.locations)
         }
         None => (
-            serde_json::json!({
-                "$schema": neuralis_core::input::DRAFT_07,
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {},
-                "required": [],
-            }),
+            input::root_document(serde_json::json!({ "type": "object" }), Map::new()),
             Vec::new(),
         ),
     };
     let description =
         composer.doc_text(&decl.docs.parts, module, &format!("fn {}", decl.handler))?;
-    if let Some(map) = doc.as_object_mut() {
-        if let Some(text) = description.filter(|t| !t.is_empty()) {
-            map.insert("description".into(), Value::String(text));
-        }
-        map.insert("x-neuralis".into(), decl.x_neuralis.clone());
-    }
+    let doc = input::tool_document(root, description, decl.x_neuralis.clone());
     Ok((doc, locations))
 }
 
@@ -605,9 +595,10 @@ impl Run {
                 .max_by_key(|(p, _)| p.len())
                 .map_or_else(|| fallback.clone(), |(_, l)| l.clone())
         };
-        let (errors, warnings): (Vec<_>, Vec<_>) = check_value(name, doc, options)
-            .into_iter()
-            .partition(Diagnostic::is_error);
+        let (errors, warnings): (Vec<_>, Vec<_>) =
+            check_value_using(name, doc, options, Some(&literal::Subset))
+                .into_iter()
+                .partition(Diagnostic::is_error);
         for x in &warnings {
             self.warn(format!(
                 "{}: {}: {}{}",

@@ -103,7 +103,7 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
     // token that decides it.
     for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
         at(
-            &neuralis_core::contract::push_pointer("/x-neuralis/defaults", &d.key.value),
+            &neuralis_model::contract::push_pointer("/x-neuralis/defaults", &d.key.value),
             Some(d.value.span),
         );
     }

@@ -1,7 +1,7 @@
 //! Model → tokens: the plan from `neuralis_syntax::render`, composed at run time through
 //! `::neuralis::__private`.
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::{Container, Data, Field, Style};
 use neuralis_syntax::attr::Spanned;

@@ -1,7 +1,7 @@
 //! Contract rules the source decides, one function per rule id.
 
-use neuralis_core::RuleId;
-use neuralis_core::contract::rules::RESERVED_INPUT_KEYS;
+use neuralis_model::RuleId;
+use neuralis_model::contract::rules::RESERVED_INPUT_KEYS;
 use proc_macro2::Span;
 use serde_json::Value;
 use syn::spanned::Spanned as _;

@@ -2,9 +2,9 @@
 //! rules that need the input type's root keys (`askonkeys-undeclared`,
 //! `defaults-undeclared`) are `const` assertions in the expansion.
 
-use neuralis_core::RuleId;
-use neuralis_core::contract::rules::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, CATEGORIES};
-use neuralis_core::name::is_wire_safe_tool_name;
+use neuralis_model::RuleId;
+use neuralis_model::contract::rules::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, CATEGORIES};
+use neuralis_model::name::is_wire_safe_tool_name;
 
 use super::{Param, Tool};
 use crate::attr::did_you_mean;

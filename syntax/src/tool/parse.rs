@@ -1,7 +1,7 @@
 //! The `#[tool(...)]` grammar. Every value is read whole before it is judged, so one bad
 //! value is reported and the rest of the list is still read.
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
 use syn::ext::IdentExt as _;
@@ -368,7 +368,7 @@ fn ui(cx: &Ctxt, u: &mut Ui, meta: &ParseNestedMeta) -> syn::Result<()> {
     duplicate(cx, slot.is_some(), &key, span);
     if let Some(v) = v {
         if key == "presentation" {
-            let known = neuralis_core::contract::rules::known_keys::PRESENTATIONS;
+            let known = neuralis_model::contract::rules::known_keys::PRESENTATIONS;
             if !known.contains(&v.value.as_str()) {
                 let help = did_you_mean(&v.value, known).map_or_else(
                     || format!("use one of `{}`", known.join("`, `")),

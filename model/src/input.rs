@@ -6,7 +6,7 @@
 //! `ToolInput` type from another crate nests like a local one.
 //!
 //! ```
-//! use neuralis_core::input::ToolInput;
+//! use neuralis_model::input::ToolInput;
 //! assert_eq!(<u8 as ToolInput>::schema_fragment(), serde_json::json!({
 //!     "type": "integer", "minimum": 0, "maximum": 255
 //! }));
@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 use crate::shape::{Message, Shape};
 
 /// The JSON Schema dialect of every emitted document.
-pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+pub use crate::contract::DRAFT_07;
 
 /// One entry of a type's root keys: the property names a closed object schema declares.
 ///
@@ -155,7 +155,7 @@ impl Composer {
 /// `#/definitions/Page%3CItem%3E`).
 ///
 /// ```
-/// use neuralis_core::input::definition_ref;
+/// use neuralis_model::input::definition_ref;
 /// assert_eq!(definition_ref("Node"), "#/definitions/Node");
 /// assert_eq!(definition_ref("Page<Item>"), "#/definitions/Page%3CItem%3E");
 /// ```
@@ -251,10 +251,37 @@ pub fn root_document(fragment: Value, definitions: Map<String, Value>) -> Value 
     root
 }
 
+/// A tool's document: the input's root document (see [`root_document`]) with the
+/// handler's description, when it has one, and its `x-neuralis` block. The run-time
+/// `ToolDescriptor::document` and the build script both end here.
+///
+/// ```
+/// use neuralis_model::input::{root_schema, tool_document};
+/// let doc = tool_document(
+///     root_schema::<std::collections::BTreeMap<String, bool>>(),
+///     Some("Store flags.".into()),
+///     serde_json::json!({ "annotations": { "category": "write" } }),
+/// );
+/// assert_eq!(doc["description"], "Store flags.");
+/// assert_eq!(doc["x-neuralis"]["annotations"]["category"], "write");
+/// ```
+#[must_use]
+pub fn tool_document(root: Value, description: Option<String>, x_neuralis: Value) -> Value {
+    let mut root = match root {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    if let Some(text) = description.filter(|t| !t.is_empty()) {
+        root.insert("description".into(), Value::String(text));
+    }
+    root.insert("x-neuralis".into(), x_neuralis);
+    Value::Object(root)
+}
+
 /// Every root key of `keys`, flattened, in declaration order.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, root_key_names};
+/// use neuralis_model::input::{RootKey, root_key_names};
 /// const INNER: &[RootKey] = &[RootKey::Name("b")];
 /// const OUTER: &[RootKey] = &[RootKey::Name("a"), RootKey::Flatten(INNER)];
 /// assert_eq!(root_key_names(OUTER), ["a", "b"]);
@@ -292,7 +319,7 @@ const fn str_eq(a: &str, b: &str) -> bool {
 /// Whether `keys` (flattened) contains `name`; usable in `const` assertions.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, has_root_key};
+/// use neuralis_model::input::{RootKey, has_root_key};
 /// const KEYS: &[RootKey] = &[RootKey::Flatten(&[RootKey::Name("city")])];
 /// const _: () = assert!(has_root_key(KEYS, "city"));
 /// assert!(!has_root_key(KEYS, "City"));
@@ -322,7 +349,7 @@ pub const fn has_root_key(keys: &[RootKey], name: &str) -> bool {
 /// (`reserved-input-key`); usable in `const` assertions.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, reserved_root_key};
+/// use neuralis_model::input::{RootKey, reserved_root_key};
 /// assert_eq!(reserved_root_key(&[RootKey::Name("userId")]), Some("userId"));
 /// assert_eq!(reserved_root_key(&[RootKey::Name("UserId")]), None);
 /// ```
@@ -356,8 +383,8 @@ pub const fn reserved_root_key(keys: &[RootKey]) -> Option<&'static str> {
 /// it between `head` and `tail`; empty when there is none. For `const` assertions.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, reserved_key_message};
-/// const M: neuralis_core::shape::Message =
+/// use neuralis_model::input::{RootKey, reserved_key_message};
+/// const M: neuralis_model::shape::Message =
 ///     reserved_key_message(&[RootKey::Name("city"), RootKey::Name("role")], "`", "` is reserved");
 /// assert_eq!(M.as_str(), "`role` is reserved");
 /// ```
@@ -765,7 +792,7 @@ pub mod private {
 /// both ends dropped, lines joined with `\n`.
 ///
 /// ```
-/// use neuralis_core::input::join_doc;
+/// use neuralis_model::input::join_doc;
 /// assert_eq!(join_doc(&[" City name.", "", "   Indented."]), "City name.\n\n  Indented.");
 /// assert_eq!(join_doc(&["a\r\nb\n"]), "a\nb");
 /// ```
