@@ -11,7 +11,7 @@
 //!   caller (`neuralis-core` passes `jsonschema`; the build script runs without one).
 //! - [`input`]: the [`ToolInput`] trait, its impls for the standard types (the one type
 //!   table: the run-time impls, the build script's static view and the derive's checks
-//!   all read it), and the run-time composition.
+//!   all read [`types`]), and the run-time composition.
 //! - [`shape`]: the `const` shapes that literals are checked against.
 //! - [`schema`]: open-bag normalization and the canonical writer.
 //! - [`name`]: the wire-safe tool name.
@@ -23,6 +23,7 @@ pub mod name;
 pub mod remote;
 pub mod schema;
 pub mod shape;
+pub mod types;
 
 pub use contract::{Diagnostic, RuleId, Severity};
 pub use input::ToolInput;
