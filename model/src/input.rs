@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::shape::{Message, Shape};
+use crate::shape::{Message, Shape, str_eq};
 use crate::types;
 
 /// The JSON Schema dialect of every emitted document.
@@ -351,21 +351,6 @@ pub fn root_key_names(keys: &[RootKey]) -> Vec<&'static str> {
     }
     walk(keys, &mut out);
     out
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Whether `keys` (flattened) contains `name`; usable in `const` assertions.

@@ -132,7 +132,8 @@ pub enum Lit {
     Array(&'static [Lit]),
 }
 
-const fn str_eq(a: &str, b: &str) -> bool {
+/// `a == b`, in `const` code.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
