@@ -16,7 +16,7 @@ use neuralis_model::types::{self, Known, Meaning};
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
 use neuralis_syntax::attr::docs::DocPart;
-use neuralis_syntax::check::{Front, check};
+use neuralis_syntax::check::check;
 use neuralis_syntax::render::{Member, Plan, render};
 use neuralis_syntax::types::type_args;
 use proc_macro2::Span;
@@ -563,7 +563,7 @@ impl<'k> Composer<'k> {
         let cx = Ctxt::new();
         let cont = Container::from_ast(&cx, di);
         if let Some(cont) = &cont {
-            check(&cx, cont, Front::Build);
+            check(&cx, cont);
         }
         let owner = t.ident.to_string();
         let cont = match (cx.check(), cont) {

@@ -184,7 +184,7 @@ pub mod private {
         AbortSignal, AsyncCall, BoxFuture, CallError, Handler, SyncCall, ToolContext,
         ToolDescriptor,
     };
-    pub use crate::dispatch::__private::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
+    pub use crate::dispatch::returned::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};
     pub use crate::result::ToolResult;

@@ -33,14 +33,9 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let cx = Ctxt::new();
     let tool = parse_tool(&cx, args, &item_fn);
-    match (cx.check(), tool) {
-        (Ok(()), Some(tool)) => expand(&item_fn, &tool),
-        (Err(e), tool) => fallback(&item_fn, tool.as_ref(), &e),
-        (Ok(()), None) => fallback(
-            &item_fn,
-            None,
-            &syn::Error::new(Span::call_site(), "bug in neuralis-macros, please report"),
-        ),
+    match cx.check() {
+        Ok(()) => expand(&item_fn, &tool),
+        Err(e) => fallback(&item_fn, Some(&tool), &e),
     }
 }
 

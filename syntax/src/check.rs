@@ -11,19 +11,10 @@ use crate::attr::Spanned;
 use crate::report::Ctxt;
 use crate::types::{TypeKind, unsupported_reason};
 
-/// Who runs the checks: the macro reports spanned errors; the build emitter skips items
-/// the macro will reject.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Front {
-    /// `#[derive(ToolInput)]`, `#[tool]`.
-    Macro,
-    /// `neuralis_build`.
-    Build,
-}
-
-/// Runs every check on a parsed container.
-pub fn check(cx: &Ctxt, cont: &Container, front: Front) {
-    let _ = front;
+/// Runs every check on a parsed container. The macro and the build emitter run the same
+/// checks: the macro reports the errors with their spans, the emitter skips an item
+/// that has any (the compiler shows the macro's message).
+pub fn check(cx: &Ctxt, cont: &Container) {
     check_input_not_struct(cx, cont);
     check_reserved_input_key(cx, cont);
     check_shape(cx, cont);

@@ -56,7 +56,8 @@ fn check_category(cx: &Ctxt, tool: &Tool) {
     match &tool.annotations.category {
         None => cx.error_at(
             RuleId::CategoryMissing,
-            tool.annotations.span.unwrap_or(tool.attr_span),
+            // In a macro, the call site is the whole `#[tool(...)]` attribute.
+            tool.annotations.span.unwrap_or_else(proc_macro2::Span::call_site),
             "the tool declares no category",
             "add `annotations(category = \"...\")` with one of `read`, `write`, `execute`, `network`, `machine`, `credential`, `admin`, `unknown`",
         ),

@@ -87,7 +87,7 @@ impl Level {
     }
 }
 
-pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Option<Tool> {
+pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Tool {
     let ident = item.sig.ident.clone();
     let mut tool = Tool {
         name: Spanned::new(ident.unraw().to_string(), ident.span()),
@@ -108,14 +108,13 @@ pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Option<
         ui: Ui::default(),
         requires: Requires::default(),
         ask_on_keys: None,
-        attr_span: Span::call_site(),
     };
     let parser = syn::meta::parser(|meta| top(cx, &mut tool, &meta));
     if let Err(e) = parser.parse2(args) {
         cx.push(e);
     }
     sig::read(cx, &mut tool, &item.sig);
-    Some(tool)
+    tool
 }
 
 fn key_of(meta: &ParseNestedMeta) -> (String, Span) {
