@@ -6,7 +6,8 @@ pub mod json;
 pub mod rules;
 
 pub use check::{
-    CheckOptions, DRAFT_07, Profile, Report, check_bytes, check_bytes_with, check_value,
+    CheckOptions, Compiled, DRAFT_07, Draft07, Profile, Report, Violation, check_bytes_using,
+    check_value_using,
 };
 pub use diag::{Diagnostic, Location, push_pointer};
 pub use rules::{RULES, Rule, RuleId, Severity};

@@ -28,6 +28,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::contract::rules::known_keys;
+
 /// The key order of a schema object; other keys follow in byte order.
 pub const KEYWORD_ORDER: &[&str] = &[
     "$schema",
@@ -80,30 +82,13 @@ pub const KEYWORD_ORDER: &[&str] = &[
 ];
 
 /// The key order inside `x-neuralis`, level by level: the block, `annotations`, `ui`,
-/// `requires`. Other keys follow in byte order.
+/// `requires`: the known keys of each level (`known_keys`), in the order the contract
+/// lists them. Other keys follow in byte order.
 pub const XN_ORDER: XnOrder = XnOrder {
-    block: &[
-        "family",
-        "operation",
-        "transport",
-        "defaults",
-        "annotations",
-        "ui",
-        "requires",
-        "askOnKeys",
-    ],
-    annotations: &[
-        "title",
-        "readOnlyHint",
-        "destructiveHint",
-        "idempotentHint",
-        "openWorldHint",
-        "category",
-        "estimatedDurationMs",
-        "cancellable",
-    ],
-    ui: &["presentation", "cardType", "icon"],
-    requires: &["features", "escalations"],
+    block: known_keys::XN,
+    annotations: known_keys::ANNOTATIONS,
+    ui: known_keys::UI,
+    requires: known_keys::REQUIRES,
 };
 
 /// The key orders of the `x-neuralis` block (see [`XN_ORDER`]).
@@ -130,7 +115,7 @@ const INDENT: usize = 2;
 /// The canonical text of a tool document.
 ///
 /// ```
-/// use neuralis_core::schema::to_canonical_string;
+/// use neuralis_model::schema::to_canonical_string;
 /// use serde_json::json;
 ///
 /// let doc = json!({

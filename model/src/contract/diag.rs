@@ -95,7 +95,7 @@ impl fmt::Display for Diagnostic {
 /// Appends one reference token to an RFC 6901 pointer, escaping `~` and `/`.
 ///
 /// ```
-/// use neuralis_core::contract::push_pointer;
+/// use neuralis_model::contract::push_pointer;
 /// assert_eq!(push_pointer("/properties", "a/b~c"), "/properties/a~1b~0c");
 /// ```
 #[must_use]

@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 /// flag) and under Rust's `regex` crate.
 ///
 /// ```
-/// use neuralis_core::schema::{DEFAULT_PROPERTY_NAMES, default_property_names};
+/// use neuralis_model::schema::{DEFAULT_PROPERTY_NAMES, default_property_names};
 /// let parsed: serde_json::Value = serde_json::from_str(DEFAULT_PROPERTY_NAMES).expect("valid json");
 /// assert_eq!(parsed, default_property_names());
 /// ```
@@ -64,7 +64,7 @@ pub fn default_property_names() -> Value {
 /// Whether the default `propertyNames` accepts `key`, decided without a regex engine.
 ///
 /// ```
-/// use neuralis_core::schema::default_property_names_accepts;
+/// use neuralis_model::schema::default_property_names_accepts;
 /// assert!(!default_property_names_accepts("__proto__"));
 /// assert!(!default_property_names_accepts("$ref"));
 /// assert!(default_property_names_accepts("constructorX"));
@@ -81,7 +81,7 @@ pub fn default_property_names_accepts(key: &str) -> bool {
 /// every value that is not an object schema, are left as they are.
 ///
 /// ```
-/// use neuralis_core::schema::{default_property_names, normalize};
+/// use neuralis_model::schema::{default_property_names, normalize};
 /// use serde_json::json;
 ///
 /// let mut schema = json!({

@@ -24,7 +24,7 @@ pub const RESERVED_REMOTE_NAMES: [&str; 7] = [
 /// Whether `name` is one of [`RESERVED_REMOTE_NAMES`].
 ///
 /// ```
-/// use neuralis_core::remote::is_reserved_remote_name;
+/// use neuralis_model::remote::is_reserved_remote_name;
 /// assert!(is_reserved_remote_name("finish_turn"));
 /// assert!(!is_reserved_remote_name("finish_turn_2"));
 /// ```
@@ -38,7 +38,7 @@ pub fn is_reserved_remote_name(name: &str) -> bool {
 /// The server never sees the prefix; it receives the bare name it registered.
 ///
 /// ```
-/// use neuralis_core::remote::wire_name;
+/// use neuralis_model::remote::wire_name;
 /// assert_eq!(wire_name(12, "add_to_cart"), "srv12__add_to_cart");
 /// ```
 #[must_use]
@@ -53,7 +53,7 @@ pub fn wire_name(server_id: impl fmt::Display, name: &str) -> String {
 /// and `neuralis lower`. The pointer is `""`: the name is not inside the document.
 ///
 /// ```
-/// use neuralis_core::{RuleId, remote::check_name};
+/// use neuralis_model::{RuleId, remote::check_name};
 /// assert_eq!(check_name("add_to_cart"), None);
 /// assert_eq!(check_name("add to cart").map(|d| d.rule), Some(RuleId::RemoteName));
 /// assert_eq!(check_name("finish_turn").map(|d| d.rule), Some(RuleId::RemoteReservedName));
@@ -156,7 +156,7 @@ fn words(name: &str) -> Vec<String> {
 /// The word of [`ENTITLEMENT_WORDS`] that `property` contains, if any.
 ///
 /// ```
-/// use neuralis_core::remote::entitlement_word;
+/// use neuralis_model::remote::entitlement_word;
 /// assert_eq!(entitlement_word("userTier"), Some("tier"));
 /// assert_eq!(entitlement_word("price_plan"), Some("price"));
 /// assert_eq!(entitlement_word("explanation"), None);

@@ -6,7 +6,7 @@
 //! `ToolInput` type from another crate nests like a local one.
 //!
 //! ```
-//! use neuralis_core::input::ToolInput;
+//! use neuralis_model::input::ToolInput;
 //! assert_eq!(<u8 as ToolInput>::schema_fragment(), serde_json::json!({
 //!     "type": "integer", "minimum": 0, "maximum": 255
 //! }));
@@ -20,10 +20,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::shape::{Message, Shape};
+use crate::shape::{Message, Shape, str_eq};
+use crate::types;
 
 /// The JSON Schema dialect of every emitted document.
-pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+pub use crate::contract::DRAFT_07;
 
 /// One entry of a type's root keys: the property names a closed object schema declares.
 ///
@@ -112,10 +113,7 @@ pub trait ToolInput {
 /// type under the root's `definitions`. Every other subschema is inlined.
 #[derive(Debug, Default)]
 pub struct Composer {
-    stack: Vec<&'static str>,
-    root: Option<&'static str>,
-    recursive: BTreeSet<&'static str>,
-    definitions: Map<String, Value>,
+    recursion: Recursion<&'static str>,
 }
 
 impl Composer {
@@ -131,22 +129,77 @@ impl Composer {
             return T::schema_in(self);
         }
         let id = type_name::<T>();
-        if self.stack.contains(&id) {
-            self.recursive.insert(id);
-            return if self.root == Some(id) {
+        if let Some(reference) = self.recursion.enter(&id, || T::schema_name().into_owned()) {
+            return reference;
+        }
+        let schema = T::schema_in(self);
+        self.recursion
+            .leave(&id, || T::schema_name().into_owned(), &schema);
+        schema
+    }
+}
+
+/// The recursion bookkeeping of a composition, keyed by a type's identity: the run-time
+/// [`Composer`] keys by `std::any::type_name`, the build script's static view by the
+/// resolved path it reads from source, and both write the same `$ref`s and `definitions`.
+#[derive(Debug)]
+pub struct Recursion<K> {
+    stack: Vec<K>,
+    root: Option<K>,
+    recursive: BTreeSet<K>,
+    definitions: Map<String, Value>,
+}
+
+impl<K> Default for Recursion<K> {
+    fn default() -> Self {
+        Self {
+            stack: Vec::new(),
+            root: None,
+            recursive: BTreeSet::new(),
+            definitions: Map::new(),
+        }
+    }
+}
+
+impl<K: Ord + Clone> Recursion<K> {
+    /// Marks `id` as the root type: it refers to itself as `#`.
+    pub fn set_root(&mut self, id: K) {
+        self.root = Some(id);
+    }
+
+    /// Enters `id`, or, when `id` is already being composed, returns the `$ref` to write
+    /// in its place (`#` for the root, else `#/definitions/<name>`). After an entered
+    /// type's schema is composed, call [`Recursion::leave`].
+    pub fn enter(&mut self, id: &K, name: impl FnOnce() -> String) -> Option<Value> {
+        if self.stack.contains(id) {
+            self.recursive.insert(id.clone());
+            return Some(if self.root.as_ref() == Some(id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": definition_ref(&T::schema_name()) })
-            };
+                json!({ "$ref": definition_ref(&name()) })
+            });
         }
-        self.stack.push(id);
-        let schema = T::schema_in(self);
+        self.stack.push(id.clone());
+        None
+    }
+
+    /// Leaves `id`, whose schema is `schema`: a recursive type other than the root is
+    /// kept under `definitions`.
+    pub fn leave(&mut self, id: &K, name: impl FnOnce() -> String, schema: &Value) {
         self.stack.pop();
-        if self.recursive.contains(id) && self.root != Some(id) {
-            self.definitions
-                .insert(T::schema_name().into_owned(), schema.clone());
+        if self.recursive.contains(id) && self.root.as_ref() != Some(id) {
+            self.definitions.insert(name(), schema.clone());
         }
-        schema
+    }
+
+    /// Leaves `id` whose schema could not be composed.
+    pub fn abandon(&mut self) {
+        self.stack.pop();
+    }
+
+    /// The `definitions` the composition needs, taken out.
+    pub fn take_definitions(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.definitions)
     }
 }
 
@@ -155,7 +208,7 @@ impl Composer {
 /// `#/definitions/Page%3CItem%3E`).
 ///
 /// ```
-/// use neuralis_core::input::definition_ref;
+/// use neuralis_model::input::definition_ref;
 /// assert_eq!(definition_ref("Node"), "#/definitions/Node");
 /// assert_eq!(definition_ref("Page<Item>"), "#/definitions/Page%3CItem%3E");
 /// ```
@@ -199,10 +252,9 @@ pub fn short_type_name(full: &str) -> String {
 /// The root document of `T`, normalized (see [`ToolInput::schema`]).
 pub fn root_schema<T: ToolInput + ?Sized>() -> Value {
     let mut cx = Composer::new();
-    let id = type_name::<T>();
-    cx.root = Some(id);
+    cx.recursion.set_root(type_name::<T>());
     let fragment = cx.subschema::<T>();
-    root_document(fragment, cx.definitions)
+    root_document(fragment, cx.recursion.take_definitions())
 }
 
 /// The root document around a root type's schema `fragment`: draft-07 `$schema`, its
@@ -251,10 +303,37 @@ pub fn root_document(fragment: Value, definitions: Map<String, Value>) -> Value 
     root
 }
 
+/// A tool's document: the input's root document (see [`root_document`]) with the
+/// handler's description, when it has one, and its `x-neuralis` block. The run-time
+/// `ToolDescriptor::document` and the build script both end here.
+///
+/// ```
+/// use neuralis_model::input::{root_schema, tool_document};
+/// let doc = tool_document(
+///     root_schema::<std::collections::BTreeMap<String, bool>>(),
+///     Some("Store flags.".into()),
+///     serde_json::json!({ "annotations": { "category": "write" } }),
+/// );
+/// assert_eq!(doc["description"], "Store flags.");
+/// assert_eq!(doc["x-neuralis"]["annotations"]["category"], "write");
+/// ```
+#[must_use]
+pub fn tool_document(root: Value, description: Option<String>, x_neuralis: Value) -> Value {
+    let mut root = match root {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    if let Some(text) = description.filter(|t| !t.is_empty()) {
+        root.insert("description".into(), Value::String(text));
+    }
+    root.insert("x-neuralis".into(), x_neuralis);
+    Value::Object(root)
+}
+
 /// Every root key of `keys`, flattened, in declaration order.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, root_key_names};
+/// use neuralis_model::input::{RootKey, root_key_names};
 /// const INNER: &[RootKey] = &[RootKey::Name("b")];
 /// const OUTER: &[RootKey] = &[RootKey::Name("a"), RootKey::Flatten(INNER)];
 /// assert_eq!(root_key_names(OUTER), ["a", "b"]);
@@ -274,25 +353,10 @@ pub fn root_key_names(keys: &[RootKey]) -> Vec<&'static str> {
     out
 }
 
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// Whether `keys` (flattened) contains `name`; usable in `const` assertions.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, has_root_key};
+/// use neuralis_model::input::{RootKey, has_root_key};
 /// const KEYS: &[RootKey] = &[RootKey::Flatten(&[RootKey::Name("city")])];
 /// const _: () = assert!(has_root_key(KEYS, "city"));
 /// assert!(!has_root_key(KEYS, "City"));
@@ -322,7 +386,7 @@ pub const fn has_root_key(keys: &[RootKey], name: &str) -> bool {
 /// (`reserved-input-key`); usable in `const` assertions.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, reserved_root_key};
+/// use neuralis_model::input::{RootKey, reserved_root_key};
 /// assert_eq!(reserved_root_key(&[RootKey::Name("userId")]), Some("userId"));
 /// assert_eq!(reserved_root_key(&[RootKey::Name("UserId")]), None);
 /// ```
@@ -356,8 +420,8 @@ pub const fn reserved_root_key(keys: &[RootKey]) -> Option<&'static str> {
 /// it between `head` and `tail`; empty when there is none. For `const` assertions.
 ///
 /// ```
-/// use neuralis_core::input::{RootKey, reserved_key_message};
-/// const M: neuralis_core::shape::Message =
+/// use neuralis_model::input::{RootKey, reserved_key_message};
+/// const M: neuralis_model::shape::Message =
 ///     reserved_key_message(&[RootKey::Name("city"), RootKey::Name("role")], "`", "` is reserved");
 /// assert_eq!(M.as_str(), "`role` is reserved");
 /// ```
@@ -369,96 +433,65 @@ pub const fn reserved_key_message(keys: &[RootKey], head: &str, tail: &str) -> M
     }
 }
 
+/// The leaf types: schema and shape straight from the type table.
 macro_rules! leaf {
-    ($($ty:ty => $shape:expr, $schema:expr;)*) => {$(
+    ($($ty:ty => $known:ident;)*) => {$(
         impl ToolInput for $ty {
-            const SHAPE: Shape = $shape;
+            const SHAPE: Shape = types::$known.shape();
             fn schema_in(_: &mut Composer) -> Value {
-                $schema
+                types::$known.schema().unwrap_or(Value::Null)
             }
         }
     )*};
-}
-
-const fn int(min: i128, max: u128) -> Shape {
-    Shape::int(min, max)
 }
 
 leaf! {
-    bool => Shape::Bool, json!({ "type": "boolean" });
-    i8 => int(i8::MIN as i128, i8::MAX as u128), json!({ "type": "integer", "minimum": i8::MIN, "maximum": i8::MAX });
-    i16 => int(i16::MIN as i128, i16::MAX as u128), json!({ "type": "integer", "minimum": i16::MIN, "maximum": i16::MAX });
-    i32 => int(i32::MIN as i128, i32::MAX as u128), json!({ "type": "integer", "minimum": i32::MIN, "maximum": i32::MAX });
-    i64 => int(i64::MIN as i128, i64::MAX as u128), json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
-    isize => int(i64::MIN as i128, i64::MAX as u128), json!({ "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX });
-    u8 => int(0, u8::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u8::MAX });
-    u16 => int(0, u16::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u16::MAX });
-    u32 => int(0, u32::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u32::MAX });
-    u64 => int(0, u64::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
-    usize => int(0, u64::MAX as u128), json!({ "type": "integer", "minimum": 0, "maximum": u64::MAX });
-    // JSON numbers past 64 bits are written as floats; the bounds stay exact enough to
-    // refuse what serde refuses by orders of magnitude.
-    i128 => int(i128::MIN, i128::MAX as u128), json!({ "type": "integer", "minimum": i128::MIN as f64, "maximum": i128::MAX as f64 });
-    u128 => int(0, u128::MAX), json!({ "type": "integer", "minimum": 0, "maximum": u128::MAX as f64 });
-    f32 => Shape::Number, json!({ "type": "number" });
-    f64 => Shape::Number, json!({ "type": "number" });
-    String => Shape::Str, json!({ "type": "string" });
-    str => Shape::Str, json!({ "type": "string" });
-    char => Shape::Char, json!({ "type": "string", "minLength": 1, "maxLength": 1 });
-    Value => Shape::Any, json!({});
-    Map<String, Value> => Shape::Object, json!({ "type": "object", "additionalProperties": true });
+    bool => BOOL;
+    i8 => I8;
+    i16 => I16;
+    i32 => I32;
+    i64 => I64;
+    isize => ISIZE;
+    i128 => I128;
+    u8 => U8;
+    u16 => U16;
+    u32 => U32;
+    u64 => U64;
+    usize => USIZE;
+    u128 => U128;
+    f32 => F32;
+    f64 => F64;
+    String => STRING;
+    str => STR;
+    char => CHAR;
+    Value => JSON_VALUE;
+    Map<String, Value> => JSON_MAP;
 }
 
+/// The wrappers: `T`'s schema and every `const` of `T`. `Option<T>` is one of them: in a
+/// struct, the field is simply not required (no `null` in a type array).
 macro_rules! pointer {
-    ($($ty:ident),*) => {$(
-        impl<T: ToolInput + ?Sized> ToolInput for $ty<T> {
-            const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
-            const IS_OBJECT: bool = T::IS_OBJECT;
-            const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
-            const SHAPE: Shape = T::SHAPE;
-            const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
+    ($([$($generics:tt)*] $ty:ty => $inner:ty;)*) => {$(
+        impl<$($generics)*> ToolInput for $ty {
+            const ROOT_KEYS: &'static [RootKey] = <$inner>::ROOT_KEYS;
+            const IS_OBJECT: bool = <$inner>::IS_OBJECT;
+            const ROOT_SHAPES: &'static [crate::shape::KeyShape] = <$inner>::ROOT_SHAPES;
+            const SHAPE: Shape = <$inner>::SHAPE;
+            const RESERVED_CHECKED: bool = <$inner>::RESERVED_CHECKED;
             fn schema_in(cx: &mut Composer) -> Value {
-                cx.subschema::<T>()
+                cx.subschema::<$inner>()
             }
         }
     )*};
 }
 
-pointer!(Box, Rc, Arc);
-
-impl<T: ToolInput + ?Sized> ToolInput for &T {
-    const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
-    const IS_OBJECT: bool = T::IS_OBJECT;
-    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
-    const SHAPE: Shape = T::SHAPE;
-    const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
-    fn schema_in(cx: &mut Composer) -> Value {
-        cx.subschema::<T>()
-    }
-}
-
-impl<T: ToolInput + ToOwned + ?Sized> ToolInput for Cow<'_, T> {
-    const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
-    const IS_OBJECT: bool = T::IS_OBJECT;
-    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
-    const SHAPE: Shape = T::SHAPE;
-    const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
-    fn schema_in(cx: &mut Composer) -> Value {
-        cx.subschema::<T>()
-    }
-}
-
-/// `Option<T>` has `T`'s schema: in a struct, the field is simply not required (no
-/// `null` in a type array).
-impl<T: ToolInput> ToolInput for Option<T> {
-    const ROOT_KEYS: &'static [RootKey] = T::ROOT_KEYS;
-    const IS_OBJECT: bool = T::IS_OBJECT;
-    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = T::ROOT_SHAPES;
-    const SHAPE: Shape = T::SHAPE;
-    const RESERVED_CHECKED: bool = T::RESERVED_CHECKED;
-    fn schema_in(cx: &mut Composer) -> Value {
-        cx.subschema::<T>()
-    }
+pointer! {
+    [T: ToolInput + ?Sized] Box<T> => T;
+    [T: ToolInput + ?Sized] Rc<T> => T;
+    [T: ToolInput + ?Sized] Arc<T> => T;
+    [T: ToolInput + ?Sized] &T => T;
+    [T: ToolInput + ToOwned + ?Sized] Cow<'_, T> => T;
+    [T: ToolInput] Option<T> => T;
 }
 
 macro_rules! seq {
@@ -466,12 +499,7 @@ macro_rules! seq {
         impl<T: ToolInput $(+ $bound)?> ToolInput for $ty<T> {
             const SHAPE: Shape = Shape::Array(&T::SHAPE);
             fn schema_in(cx: &mut Composer) -> Value {
-                let items = cx.subschema::<T>();
-                if $unique {
-                    json!({ "type": "array", "items": items, "uniqueItems": true })
-                } else {
-                    json!({ "type": "array", "items": items })
-                }
+                types::array(cx.subschema::<T>(), $unique)
             }
         }
     )*};
@@ -482,89 +510,52 @@ seq!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet: Ord => true
 impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_in(cx: &mut Composer) -> Value {
-        json!({ "type": "array", "items": cx.subschema::<T>(), "uniqueItems": true })
+        types::array(cx.subschema::<T>(), true)
     }
 }
 
 impl<T: ToolInput> ToolInput for [T] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_in(cx: &mut Composer) -> Value {
-        json!({ "type": "array", "items": cx.subschema::<T>() })
+        types::array(cx.subschema::<T>(), false)
     }
 }
 
 impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_in(cx: &mut Composer) -> Value {
-        json!({ "type": "array", "items": cx.subschema::<T>(), "minItems": N, "maxItems": N })
+        types::fixed_array(cx.subschema::<T>(), N)
     }
 }
 
 /// Types of well-known crates, behind the features of the same name: strings with a
-/// `format` (or a `pattern` where no draft-07 format matches serde's text).
+/// `format` (or a `pattern` where no draft-07 format matches serde's text), from the type
+/// table.
 mod formats {
     #[allow(unused_imports)]
-    use super::{Composer, Shape, ToolInput, Value, json};
+    use super::{Composer, Shape, ToolInput, Value, types};
 
-    #[cfg(feature = "uuid")]
-    impl ToolInput for uuid::Uuid {
-        const SHAPE: Shape = Shape::Str;
-        fn schema_in(_: &mut Composer) -> Value {
-            json!({ "type": "string", "format": "uuid" })
-        }
+    #[allow(unused_macros)]
+    macro_rules! formatted {
+        ($($(#[$cfg:meta])* [$($generics:tt)*] $ty:ty => $known:ident;)*) => {$(
+            $(#[$cfg])*
+            impl<$($generics)*> ToolInput for $ty {
+                const SHAPE: Shape = types::$known.shape();
+                fn schema_in(_: &mut Composer) -> Value {
+                    types::$known.schema().unwrap_or(Value::Null)
+                }
+            }
+        )*};
     }
 
-    /// RFC 3339, as chrono's serde writes it.
-    #[cfg(feature = "chrono")]
-    impl<Tz: chrono::TimeZone> ToolInput for chrono::DateTime<Tz> {
-        const SHAPE: Shape = Shape::Str;
-        fn schema_in(_: &mut Composer) -> Value {
-            json!({ "type": "string", "format": "date-time" })
-        }
-    }
-
-    #[cfg(feature = "chrono")]
-    impl ToolInput for chrono::NaiveDate {
-        const SHAPE: Shape = Shape::Str;
-        fn schema_in(_: &mut Composer) -> Value {
-            json!({ "type": "string", "format": "date" })
-        }
-    }
-
-    /// No offset, so not a draft-07 `date-time`: a pattern instead.
-    #[cfg(feature = "chrono")]
-    impl ToolInput for chrono::NaiveDateTime {
-        const SHAPE: Shape = Shape::Str;
-        fn schema_in(_: &mut Composer) -> Value {
-            json!({ "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
-        }
-    }
-
-    /// No offset, so not a draft-07 `time`: a pattern instead.
-    #[cfg(feature = "chrono")]
-    impl ToolInput for chrono::NaiveTime {
-        const SHAPE: Shape = Shape::Str;
-        fn schema_in(_: &mut Composer) -> Value {
-            json!({ "type": "string", "pattern": "^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$" })
-        }
-    }
-
-    #[cfg(feature = "url")]
-    impl ToolInput for url::Url {
-        const SHAPE: Shape = Shape::Str;
-        fn schema_in(_: &mut Composer) -> Value {
-            json!({ "type": "string", "format": "uri" })
-        }
-    }
-
-    /// The schema of `time::serde::rfc3339`: time's own serde format is not RFC 3339, so
-    /// write `#[serde(with = "time::serde::rfc3339")] #[schema(with = time::OffsetDateTime)]`.
-    #[cfg(feature = "time")]
-    impl ToolInput for time::OffsetDateTime {
-        const SHAPE: Shape = Shape::Str;
-        fn schema_in(_: &mut Composer) -> Value {
-            json!({ "type": "string", "format": "date-time" })
-        }
+    formatted! {
+        #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
+        #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
+        #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
+        #[cfg(feature = "chrono")] [] chrono::NaiveDateTime => CHRONO_NAIVE_DATE_TIME;
+        #[cfg(feature = "chrono")] [] chrono::NaiveTime => CHRONO_NAIVE_TIME;
+        #[cfg(feature = "url")] [] url::Url => URL;
+        #[cfg(feature = "time")] [] time::OffsetDateTime => TIME_OFFSET_DATE_TIME;
     }
 }
 
@@ -580,14 +571,14 @@ impl StringKey for Cow<'_, str> {}
 impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Object;
     fn schema_in(cx: &mut Composer) -> Value {
-        json!({ "type": "object", "additionalProperties": cx.subschema::<V>() })
+        types::open_map(cx.subschema::<V>())
     }
 }
 
 impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Object;
     fn schema_in(cx: &mut Composer) -> Value {
-        json!({ "type": "object", "additionalProperties": cx.subschema::<V>() })
+        types::open_map(cx.subschema::<V>())
     }
 }
 
@@ -765,7 +756,7 @@ pub mod private {
 /// both ends dropped, lines joined with `\n`.
 ///
 /// ```
-/// use neuralis_core::input::join_doc;
+/// use neuralis_model::input::join_doc;
 /// assert_eq!(join_doc(&[" City name.", "", "   Indented."]), "City name.\n\n  Indented.");
 /// assert_eq!(join_doc(&["a\r\nb\n"]), "a\nb");
 /// ```

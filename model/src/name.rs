@@ -13,7 +13,7 @@ pub const TOOL_NAME_MAX_LEN: usize = 48;
 /// Whether `name` matches [`TOOL_NAME_PATTERN`].
 ///
 /// ```
-/// use neuralis_core::name::is_wire_safe_tool_name;
+/// use neuralis_model::name::is_wire_safe_tool_name;
 /// assert!(is_wire_safe_tool_name("weather_forecast"));
 /// assert!(is_wire_safe_tool_name("catalog-list-2"));
 /// assert!(!is_wire_safe_tool_name(""));

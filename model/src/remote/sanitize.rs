@@ -116,7 +116,7 @@ impl Sanitized {
 /// An ordinary description comes back byte-identical, with no changes.
 ///
 /// ```
-/// use neuralis_core::remote::sanitize_description;
+/// use neuralis_model::remote::sanitize_description;
 ///
 /// let plain = sanitize_description("Look up a design by its ID.");
 /// assert!(plain.is_unchanged());

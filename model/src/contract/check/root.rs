@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::DRAFT_07;
 use super::words::{did_you_mean, display_pointer, list, short};
+use super::{DRAFT_07, Draft07, Violation};
 use crate::contract::diag::{Diagnostic, push_pointer};
 use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
 
@@ -12,6 +12,7 @@ use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
 pub(super) fn check_schema_draft(
     schema: &Value,
     root: &Map<String, Value>,
+    validator: Option<&dyn Draft07>,
     out: &mut Vec<Diagnostic>,
 ) {
     if let Some(declared) = root.get("$schema")
@@ -23,32 +24,30 @@ pub(super) fn check_schema_draft(
                 .with_hint(format!("set `\"$schema\": \"{DRAFT_07}\"`")),
         );
     }
-    with_meta_validator(|meta| {
-        if meta.is_valid(schema) {
-            return;
+    let Some(validator) = validator else {
+        return;
+    };
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for violation in validator.meta_violations(schema) {
+        let pointer = violation.pointer.clone();
+        let message = meta_message(&pointer, &violation);
+        if seen.iter().any(|(p, m)| *p == pointer && *m == message) {
+            continue;
         }
-        let mut seen: Vec<(String, String)> = Vec::new();
-        for error in meta.iter_errors(schema) {
-            let pointer = error.instance_path().as_str().to_owned();
-            let message = meta_message(&pointer, &error);
-            if seen.iter().any(|(p, m)| *p == pointer && *m == message) {
-                continue;
-            }
-            seen.push((pointer.clone(), message.clone()));
-            out.push(
-                Diagnostic::new(RuleId::SchemaDraft, pointer.clone()).with_message(
-                    if pointer.is_empty() {
-                        format!("the document is not a valid draft-07 schema: {message}")
-                    } else {
-                        format!(
-                            "`{}` is not a valid draft-07 schema: {message}",
-                            display_pointer(&pointer)
-                        )
-                    },
-                ),
-            );
-        }
-    });
+        seen.push((pointer.clone(), message.clone()));
+        out.push(
+            Diagnostic::new(RuleId::SchemaDraft, pointer.clone()).with_message(
+                if pointer.is_empty() {
+                    format!("the document is not a valid draft-07 schema: {message}")
+                } else {
+                    format!(
+                        "`{}` is not a valid draft-07 schema: {message}",
+                        display_pointer(&pointer)
+                    )
+                },
+            ),
+        );
+    }
 }
 
 /// The JSON Schema type names (`type` keyword values).
@@ -58,10 +57,9 @@ const SIMPLE_TYPES: &[&str] = &[
 
 /// A meta-schema error in words: the validator's own message without the (possibly huge)
 /// instance, plus the value when it is a scalar, and a suggestion for a misspelt `type`.
-fn meta_message(pointer: &str, error: &jsonschema::ValidationError<'_>) -> String {
-    let instance = error.instance();
+fn meta_message(pointer: &str, violation: &Violation) -> String {
     if pointer.ends_with("/type")
-        && let Value::String(t) = instance.as_ref()
+        && let Some(Value::String(t)) = &violation.found
         && !SIMPLE_TYPES.contains(&t.as_str())
     {
         let suggestion = did_you_mean(t, SIMPLE_TYPES)
@@ -72,32 +70,10 @@ fn meta_message(pointer: &str, error: &jsonschema::ValidationError<'_>) -> Strin
             list(SIMPLE_TYPES)
         );
     }
-    let message = error.masked().to_string();
-    if matches!(instance.as_ref(), Value::Object(_) | Value::Array(_)) {
-        message
-    } else {
-        format!("{message} (found `{}`)", short(instance))
+    match &violation.found {
+        Some(found) => format!("{} (found `{}`)", violation.message, short(found)),
+        None => violation.message.clone(),
     }
-}
-
-/// Runs `f` with the draft-07 meta-schema validator, obtained once per process.
-#[cfg(not(target_family = "wasm"))]
-fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {
-    use std::sync::OnceLock;
-    static META: OnceLock<jsonschema::meta::MetaValidator<'static>> = OnceLock::new();
-    f(META
-        .get_or_init(jsonschema::draft7::meta::validator)
-        .as_ref())
-}
-
-/// Runs `f` with the draft-07 meta-schema validator, obtained once per thread (on wasm
-/// the validator is not `Sync`, and there is one thread).
-#[cfg(target_family = "wasm")]
-fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {
-    thread_local! {
-        static META: jsonschema::meta::MetaValidator<'static> = jsonschema::draft7::meta::validator();
-    }
-    META.with(|meta| f(meta.as_ref()))
 }
 
 // root-type: the root says `"type": "object"`.

@@ -10,7 +10,7 @@
 //! field's own `#[schema]` bounds.
 //!
 //! ```
-//! use neuralis_core::shape::{Bounds, KeyShape, Lit, Shape, default_fits};
+//! use neuralis_model::shape::{Bounds, KeyShape, Lit, Shape, default_fits};
 //!
 //! const KEYS: &[KeyShape] = &[
 //!     KeyShape::Key("days", Shape::int(0, 255), Bounds::NONE.maximum(14.0)),
@@ -64,8 +64,8 @@ impl Shape {
 }
 
 /// The `#[schema]` bounds of a field, as far as `const` code checks them (`pattern`,
-/// `format`, `multiple_of` and `unique_items` are checked by the build emitter and at
-/// package load).
+/// `multiple_of` and `unique_items` are checked by the build emitter, `format` at package
+/// load and in the drift tests).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     /// `minimum`.
@@ -132,7 +132,8 @@ pub enum Lit {
     Array(&'static [Lit]),
 }
 
-const fn str_eq(a: &str, b: &str) -> bool {
+/// `a == b`, in `const` code.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

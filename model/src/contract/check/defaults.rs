@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::words::short;
+use super::{Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
 use crate::contract::rules::RuleId;
 
@@ -12,7 +13,11 @@ const ROOT_SLOT: &str = "__neuralis_root";
 // default-invalid (warning): a `default`, or an entry of `examples`, validates against the
 // subschema that holds it. Reason: draft-07 allows any value there, so the file loads, but
 // a client that fills in the default sends an argument the tool refuses.
-pub(super) fn check_default_invalid(schema: &Value, out: &mut Vec<Diagnostic>) {
+pub(super) fn check_default_invalid(
+    schema: &Value,
+    validator: &dyn Draft07,
+    out: &mut Vec<Diagnostic>,
+) {
     let mut found = Vec::new();
     collect(schema, String::new(), &mut found);
     if found.is_empty() {
@@ -20,12 +25,12 @@ pub(super) fn check_default_invalid(schema: &Value, out: &mut Vec<Diagnostic>) {
     }
     let rewritten = rewrite_refs(schema);
     for (pointer, sub) in found {
-        let Some(validator) = probe(&rewritten, &pointer) else {
+        let Some(compiled) = probe(validator, &rewritten, &pointer) else {
             // A schema that does not compile is `schema-draft`'s to report.
             continue;
         };
         if let Some(value) = sub.get("default")
-            && let Some(why) = refusal(&validator, value)
+            && let Some(why) = refusal(&*compiled, value)
         {
             out.push(diagnostic(
                 push_pointer(&pointer, "default"),
@@ -42,7 +47,7 @@ pub(super) fn check_default_invalid(schema: &Value, out: &mut Vec<Diagnostic>) {
             .flatten()
             .enumerate()
         {
-            if let Some(why) = refusal(&validator, example) {
+            if let Some(why) = refusal(&*compiled, example) {
                 out.push(diagnostic(
                     push_pointer(&push_pointer(&pointer, "examples"), &i.to_string()),
                     format!(
@@ -66,11 +71,8 @@ fn shown(value: &Value) -> String {
     }
 }
 
-fn refusal(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
-    validator
-        .iter_errors(value)
-        .next()
-        .map(|e| e.masked().to_string())
+fn refusal(compiled: &dyn Compiled, value: &Value) -> Option<String> {
+    compiled.first_violation(value).map(|v| v.message)
 }
 
 /// Every subschema (schema keywords only, as `walk_schemas` visits them) that holds a
@@ -140,7 +142,11 @@ fn rewrite_refs(value: &Value) -> Value {
 /// A validator for the subschema at `pointer` of the root, with the root's references
 /// (`#`, `#/definitions/...`) still resolving: the root sits under `definitions` and the
 /// probe refers into it.
-fn probe(rewritten: &Value, pointer: &str) -> Option<jsonschema::Validator> {
+fn probe<'a>(
+    validator: &'a dyn Draft07,
+    rewritten: &Value,
+    pointer: &str,
+) -> Option<Box<dyn Compiled + 'a>> {
     let mut root = rewritten.clone();
     if let Some(map) = root.as_object_mut() {
         map.remove("x-neuralis");
@@ -152,7 +158,7 @@ fn probe(rewritten: &Value, pointer: &str) -> Option<jsonschema::Validator> {
         "definitions": definitions,
         "$ref": format!("#/definitions/{ROOT_SLOT}{}", fragment(pointer)),
     });
-    jsonschema::draft7::new(&document).ok()
+    validator.compile(&document)
 }
 
 /// A JSON pointer as a URI fragment: characters outside the fragment set percent-encoded.

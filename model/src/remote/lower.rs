@@ -184,7 +184,7 @@ pub struct Lowered {
 /// that holds it.
 ///
 /// ```
-/// use neuralis_core::remote::{DropReason, lower};
+/// use neuralis_model::remote::{DropReason, lower};
 /// use serde_json::json;
 ///
 /// let lowered = lower(&json!({

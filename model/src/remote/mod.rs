@@ -12,7 +12,7 @@
 //! - [`check_entitlements`]: root properties that look like entitlements
 //!   (`remote-entitlement`);
 //! - [`check_profile`]: the profile's own rules on one tool file. The profile also runs
-//!   every rule of sections 1–4 ([`check_value`](crate::check_value)); callers run both.
+//!   every rule of sections 1–4 ([`check_value_using`](crate::contract::check_value_using)); callers run both.
 
 mod lower;
 mod names;
@@ -48,7 +48,7 @@ use crate::contract::{Diagnostic, RuleId};
 /// `schema-draft`.
 ///
 /// ```
-/// use neuralis_core::{RuleId, remote::check_profile};
+/// use neuralis_model::{RuleId, remote::check_profile};
 /// use serde_json::json;
 ///
 /// let diagnostics = check_profile("add_to_cart", &json!({

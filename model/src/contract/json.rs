@@ -29,7 +29,7 @@ pub const MAX_DEPTH: usize = 128;
 /// trailing content and duplicate keys.
 ///
 /// ```
-/// use neuralis_core::contract::{RuleId, json};
+/// use neuralis_model::contract::{RuleId, json};
 /// assert!(json::read(br#"{"type": "object"}"#).is_ok());
 /// let err = json::read(br#"{"a": 1, "a": 2}"#).unwrap_err();
 /// assert_eq!(err.rule, RuleId::JsonSyntax);
@@ -298,7 +298,7 @@ fn location_of(bytes: &[u8], offset: usize) -> Location {
 /// when the pointer is malformed or names nothing, or the text is not JSON.
 ///
 /// ```
-/// use neuralis_core::contract::{Location, json::locate};
+/// use neuralis_model::contract::{Location, json::locate};
 /// let text = b"{\n  \"properties\": {\n    \"a/b\": {}\n  }\n}";
 /// assert_eq!(locate(text, "/properties/a~1b"), Some(Location { line: 3, column: 5 }));
 /// assert_eq!(locate(text, ""), Some(Location { line: 1, column: 1 }));

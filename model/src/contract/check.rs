@@ -1,7 +1,7 @@
 //! The checker: sections 1, 2 and 4 of the contract on one tool file.
 //!
-//! [`check_bytes_with`] reads the file ([`json::read`]: `depth-limit`, `json-syntax`),
-//! then [`check_value`] runs one small function per rule id, each named `check_<rule>`
+//! [`check_bytes_using`] reads the file ([`json::read`]: `depth-limit`, `json-syntax`),
+//! then [`check_value_using`] runs one small function per rule id, each named `check_<rule>`
 //! with a two-line comment (the rule, its reason), in `CONTRACT.md` order:
 //! section 1 here, section 2 in `root` (whose one walk of every subschema serves
 //! `required-undeclared` and `open-object-implicit`) and `defaults` (`default-invalid`),
@@ -61,7 +61,7 @@ impl Profile {
 /// What the checker knows beyond the file itself.
 ///
 /// ```
-/// use neuralis_core::contract::{CheckOptions, Profile};
+/// use neuralis_model::contract::{CheckOptions, Profile};
 /// let options = CheckOptions {
 ///     cards: Some(vec!["weather.result".to_owned()]),
 ///     profile: Profile::McpRemote,
@@ -95,30 +95,69 @@ impl Report {
     }
 }
 
-/// Checks the bytes of `tools/<name>.json` with default options.
+/// A draft-07 validator, for the three checks that need one: the meta-schema half of
+/// `schema-draft`, and the values of `defaults-undeclared` and `default-invalid`.
+///
+/// `neuralis-core` passes `jsonschema` (its `check_value`, `check_bytes`, the package
+/// loader, `neuralis check`). The build script passes none: it checks documents the
+/// toolkit composed itself, whose literals the macros' `const` checks have already
+/// compared with their types, and the full check runs again when the package is built
+/// at run time and in its drift tests.
+pub trait Draft07 {
+    /// Every way `schema` fails the draft-07 meta-schema, in the validator's order.
+    fn meta_violations(&self, schema: &Value) -> Vec<Violation>;
+
+    /// A validator for `schema`; `None` when it does not compile (a broken `$ref`), which
+    /// is `schema-draft`'s to report.
+    fn compile<'a>(&'a self, schema: &Value) -> Option<Box<dyn Compiled + 'a>>;
+}
+
+/// A compiled schema (see [`Draft07::compile`]).
+pub trait Compiled {
+    /// Every way `instance` fails the schema.
+    fn violations(&self, instance: &Value) -> Vec<Violation>;
+
+    /// The first way `instance` fails the schema.
+    fn first_violation(&self, instance: &Value) -> Option<Violation> {
+        self.violations(instance).into_iter().next()
+    }
+}
+
+/// One failure of a value against a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    /// The JSON pointer of the failing part of the instance.
+    pub pointer: String,
+    /// The validator's message, without the (possibly huge) instance.
+    pub message: String,
+    /// The failing value, when it is a scalar (messages show it).
+    pub found: Option<Value>,
+}
+
+/// Checks the bytes of `tools/<name>.json`, with `validator` for the checks that need one
+/// (see [`Draft07`]).
+///
+/// A file that cannot be read (`depth-limit`, `json-syntax`) gets that one diagnostic
+/// alone, and no schema. Otherwise every diagnostic of
+/// [`check_value_using`] gets the line and column of its pointer, and they come in
+/// document order.
 ///
 /// ```
-/// use neuralis_core::{RuleId, check_bytes};
-/// let report = check_bytes("find", br#"{"type": "object"}"#);
+/// use neuralis_model::contract::{CheckOptions, RuleId, check_bytes_using};
+/// let report = check_bytes_using("find", br#"{"type": "object"}"#, &CheckOptions::default(), None);
 /// assert!(report.has_errors());
 /// assert!(report.diagnostics.iter().any(|d| d.rule == RuleId::RootClosed));
 /// ```
 #[must_use]
-pub fn check_bytes(name: &str, bytes: &[u8]) -> Report {
-    check_bytes_with(name, bytes, &CheckOptions::default())
-}
-
-/// Checks the bytes of `tools/<name>.json`.
-///
-/// A file that cannot be read (`depth-limit`, `json-syntax`) gets that one diagnostic
-/// alone, and no schema. Otherwise every diagnostic of
-/// [`check_value`] gets the line and column of its pointer, and they come in document
-/// order.
-#[must_use]
-pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Report {
+pub fn check_bytes_using(
+    name: &str,
+    bytes: &[u8],
+    options: &CheckOptions,
+    validator: Option<&dyn Draft07>,
+) -> Report {
     match json::read(bytes) {
         Ok(schema) => {
-            let mut diagnostics = check_value(name, &schema, options);
+            let mut diagnostics = check_value_using(name, &schema, options, validator);
             for d in &mut diagnostics {
                 if d.rule != RuleId::ToolName {
                     d.location = json::locate(bytes, &d.pointer);
@@ -141,13 +180,14 @@ pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Rep
 
 /// Checks an already parsed tool document named `name`: every rule of sections 1, 2 and
 /// 4 of `CONTRACT.md` except `duplicate-tool` (a build-time rule), all violations at once,
-/// each with the RFC 6901 pointer of the offending key or value, in a fixed order.
+/// each with the RFC 6901 pointer of the offending key or value, in a fixed order. Without
+/// a `validator`, the three checks that need one (see [`Draft07`]) are left out.
 ///
 /// The checks recurse as deep as the value goes: for untrusted input, start from bytes
-/// with [`check_bytes`], which refuses documents deeper than 128 levels first.
+/// with [`check_bytes_using`], which refuses documents deeper than 128 levels first.
 ///
 /// ```
-/// use neuralis_core::contract::{CheckOptions, RuleId, check_value};
+/// use neuralis_model::contract::{CheckOptions, RuleId, check_value_using};
 /// let schema = serde_json::json!({
 ///     "$schema": "http://json-schema.org/draft-07/schema#",
 ///     "type": "object",
@@ -156,13 +196,18 @@ pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Rep
 ///     "properties": { "userId": { "type": "string" } },
 ///     "x-neuralis": { "annotations": { "category": "read" } }
 /// });
-/// let found = check_value("find_user", &schema, &CheckOptions::default());
+/// let found = check_value_using("find_user", &schema, &CheckOptions::default(), None);
 /// assert_eq!(found.len(), 1);
 /// assert_eq!(found[0].rule, RuleId::ReservedInputKey);
 /// assert_eq!(found[0].pointer, "/properties/userId");
 /// ```
 #[must_use]
-pub fn check_value(name: &str, schema: &Value, options: &CheckOptions) -> Vec<Diagnostic> {
+pub fn check_value_using(
+    name: &str,
+    schema: &Value,
+    options: &CheckOptions,
+    validator: Option<&dyn Draft07>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     check_tool_name(name, &mut out);
     let Some(root) = schema.as_object() else {
@@ -173,13 +218,15 @@ pub fn check_value(name: &str, schema: &Value, options: &CheckOptions) -> Vec<Di
         return out;
     };
     // Section 2: the root schema.
-    check_schema_draft(schema, root, &mut out);
+    check_schema_draft(schema, root, validator, &mut out);
     check_root_type(root, &mut out);
     check_root_closed(root, &mut out);
     check_root_composition(schema, root, &mut out);
     walk_schemas(schema, &mut out);
     check_reserved_input_key(root, &mut out);
-    check_default_invalid(schema, &mut out);
+    if let Some(validator) = validator {
+        check_default_invalid(schema, validator, &mut out);
+    }
     // Section 4: the x-neuralis block.
     let xn = Xn::of(root);
     check_xn_missing(root, &mut out);
@@ -188,7 +235,7 @@ pub fn check_value(name: &str, schema: &Value, options: &CheckOptions) -> Vec<Di
     check_xn_type(root, &xn, &mut out);
     check_category_missing(&xn, &mut out);
     check_category_invalid(&xn, &mut out);
-    check_defaults_undeclared(root, &xn, &mut out);
+    check_defaults_undeclared(root, &xn, validator, &mut out);
     check_askonkeys_posture(&xn, &mut out);
     check_askonkeys_too_many(&xn, &mut out);
     check_askonkeys_duplicate(&xn, &mut out);

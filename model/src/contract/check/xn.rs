@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::CheckOptions;
 use super::words::{describe, did_you_mean, display_pointer, list, short};
+use super::{CheckOptions, Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
 use crate::contract::rules::{
     ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, CATEGORIES, RuleId, known_keys,
@@ -280,6 +280,7 @@ pub(super) fn check_category_invalid(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
 pub(super) fn check_defaults_undeclared(
     root: &Map<String, Value>,
     xn: &Xn<'_>,
+    validator: Option<&dyn Draft07>,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(Value::Object(defaults)) = xn.block.and_then(|b| b.get("defaults")) else {
@@ -309,26 +310,23 @@ pub(super) fn check_defaults_undeclared(
             ),
         }
     }
-    if declared.is_empty() {
+    let Some(validator) = validator.filter(|_| !declared.is_empty()) else {
         return;
-    }
-    let Some(validator) = defaults_validator(root, declared) else {
+    };
+    let Some(compiled) = defaults_validator(validator, root, declared) else {
         return;
     };
     let instance = Value::Object(defaults.clone());
-    for error in validator.iter_errors(&instance) {
-        let path = error.instance_path().as_str();
+    for violation in compiled.violations(&instance) {
+        let path = violation.pointer.as_str();
         let key = path.split('/').nth(1).unwrap_or_default();
         let mut message = format!(
             "the default for `{}` does not fit its schema: {}",
             key.replace("~1", "/").replace("~0", "~"),
-            error.masked()
+            violation.message
         );
-        if !matches!(
-            error.instance().as_ref(),
-            Value::Object(_) | Value::Array(_)
-        ) {
-            message = format!("{message} (found `{}`)", short(error.instance()));
+        if let Some(found) = &violation.found {
+            message = format!("{message} (found `{}`)", short(found));
         }
         out.push(
             Diagnostic::new(
@@ -347,17 +345,18 @@ pub(super) fn check_defaults_undeclared(
 /// `#/definitions/...` references resolve); when that does not compile (a reference to
 /// elsewhere in the root), from the whole root minus its own object-level assertions.
 /// A schema that compiles neither way is left to `schema-draft`.
-fn defaults_validator(
+fn defaults_validator<'a>(
+    validator: &'a dyn Draft07,
     root: &Map<String, Value>,
     declared: Map<String, Value>,
-) -> Option<jsonschema::Validator> {
+) -> Option<Box<dyn Compiled + 'a>> {
     let mut small = Map::new();
     if let Some(definitions) = root.get("definitions") {
         small.insert("definitions".to_owned(), definitions.clone());
     }
     small.insert("properties".to_owned(), Value::Object(declared));
-    if let Ok(validator) = jsonschema::draft7::new(&Value::Object(small)) {
-        return Some(validator);
+    if let Some(compiled) = validator.compile(&Value::Object(small)) {
+        return Some(compiled);
     }
     const ROOT_ONLY: &[&str] = &[
         "$ref",
@@ -385,7 +384,7 @@ fn defaults_validator(
         .filter(|(k, _)| !ROOT_ONLY.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    jsonschema::draft7::new(&Value::Object(whole)).ok()
+    validator.compile(&Value::Object(whole))
 }
 
 // askonkeys-posture: `askOnKeys` only on a destructive tool of an asking-capable category.
