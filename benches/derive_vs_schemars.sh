@@ -14,11 +14,11 @@
 # Usage: benches/derive_vs_schemars.sh [workdir]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=benches/lib.sh
+. "$root/benches/lib.sh"
 work="${1:-${TMPDIR:-/tmp}/neuralis-derive-bench}"
 rm -rf "$work"
-mkdir -p "$work/neuralis-src"
-# A snapshot of the committed toolkit, so edits in the work tree cannot skew a run.
-git -C "$root" archive HEAD | tar -x -C "$work/neuralis-src"
+snapshot "$root" "$work/neuralis-src"
 
 gen_crate() { # name, dependency lines, derive path, attribute name, constraint syntax
   local name="$1" deps="$2" derive="$3" attr="$4" range="$5" len="$6"
@@ -85,8 +85,6 @@ gen_crate bench_schemars \
   'schemars = "1"' \
   "schemars::JsonSchema" schemars "range(min = 1, max = 14)" "length(min = 1, max = 120)"
 
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 build() { # crate -> seconds of one `cargo build`
   local dir="$work/$1" t0 t1
@@ -111,7 +109,6 @@ touch_build() { # crate -> seconds of a rebuild after touching one file
   build "$1"
 }
 
-median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # The machine may be shared: interleave the two crates and keep the median of `runs`.
 runs="${RUNS:-3}"
@@ -128,7 +125,6 @@ echo "crate runs: neuralis ${n_crate[*]} / schemars ${s_crate[*]}"
 echo "touch runs: neuralis ${n_touch[*]} / schemars ${s_touch[*]}"
 n_crate=$(median "${n_crate[@]}") s_crate=$(median "${s_crate[@]}")
 n_touch=$(median "${n_touch[@]}") s_touch=$(median "${s_touch[@]}")
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 printf '%-8s %10s %10s %8s\n' step neuralis schemars ratio
 printf '%-8s %9ss %9ss %8s\n' clean "$n_clean" "$s_clean" "$(ratio "$n_clean" "$s_clean")"
 printf '%-8s %9ss %9ss %8s\n' crate "$n_crate" "$s_crate" "$(ratio "$n_crate" "$s_crate")"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test of the workspace: unit, integration, doc and UI tests, and the MCP
-# conformance suite (real clients; installed by tests/conformance/setup.sh).
+# Every test of the workspace: unit, integration, doc and UI tests, the example packages
+# as WASM modules in Node (scripts/wasm.sh), and the MCP conformance suite (real
+# clients; installed by tests/conformance/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
@@ -9,6 +10,8 @@ cargo test --workspace --doc
 cargo test --test formats --features uuid,chrono,url,time
 # MCP over streamable HTTP, behind `neuralis-mcp`'s feature `http`.
 cargo test -p neuralis-mcp --features http --test http
+# The catalog and probe packages built to `.wasm` (release) and run in Node.
+./scripts/wasm.sh
 # Real MCP clients against every example package (skipped, unless CI is set, when
 # tests/conformance/setup.sh has not installed them).
 tests/conformance/run.sh

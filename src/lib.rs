@@ -84,3 +84,69 @@ macro_rules! package {
         ));
     };
 }
+
+/// Makes the crate the single WASM entry of its package: built as a `cdylib` for
+/// `wasm32-unknown-unknown`, the module exports `memory` and five `u32` functions
+/// (`neuralis_abi_version`, `neuralis_reserve`, `neuralis_call`, `neuralis_output`,
+/// `neuralis_output_len`) that answer [`Package::call_json`](dispatch::Package::call_json)
+/// requests, and imports nothing. The ABI and a JavaScript host are in `docs/wasm.md`;
+/// the state behind the exports is [`wasm::Entry`].
+///
+/// With no argument it serves the package table of `neuralis::package!()` (call both at
+/// the crate root); with one, the package a function `fn() -> Result<Package,
+/// BuildError>` builds (a package registered by hand). On any other target it expands to
+/// nothing, so the crate builds natively as before.
+///
+/// ```ignore
+/// neuralis::package!();
+/// neuralis::wasm_entry!();
+/// ```
+///
+/// ```sh
+/// cargo rustc -p my-package --release --target wasm32-unknown-unknown --crate-type cdylib
+/// ```
+///
+/// A crate has at most one entry: a second one is a duplicate-symbol error.
+// `crate::neuralis_package` is the calling crate's table, which `package!()` put there.
+#[allow(clippy::crate_in_macro_def)]
+#[macro_export]
+macro_rules! wasm_entry {
+    () => {
+        $crate::wasm_entry!(crate::neuralis_package::package);
+    };
+    ($build:path) => {
+        // The exports' bodies are safe calls into `neuralis::wasm::Entry`; `no_mangle` is
+        // what makes them the module's exports (names prefixed `neuralis_`).
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            // A build without the host's entropy stops here, saying how to fix it.
+            const _: () = $crate::wasm::HostEntropy::CHECK;
+            static ENTRY: $crate::wasm::Entry = $crate::wasm::Entry::new($build);
+
+            #[unsafe(no_mangle)]
+            extern "C" fn neuralis_abi_version() -> u32 {
+                $crate::wasm::ABI_VERSION
+            }
+
+            #[unsafe(no_mangle)]
+            extern "C" fn neuralis_reserve(len: u32) -> u32 {
+                ENTRY.abi_reserve(len)
+            }
+
+            #[unsafe(no_mangle)]
+            extern "C" fn neuralis_call(len: u32) -> u32 {
+                ENTRY.abi_call(len)
+            }
+
+            #[unsafe(no_mangle)]
+            extern "C" fn neuralis_output() -> u32 {
+                ENTRY.abi_output()
+            }
+
+            #[unsafe(no_mangle)]
+            extern "C" fn neuralis_output_len() -> u32 {
+                ENTRY.abi_output_len()
+            }
+        };
+    };
+}

@@ -1,28 +1,29 @@
 //! The static view: a tool input's schema composed from source, with the plan from
 //! `neuralis_syntax::render` (the one renderer the derive also lowers) and the run-time
-//! helpers of `neuralis_core::input::private`, so both views build the same JSON.
+//! helpers of `neuralis_model::input::private`, so both views build the same JSON.
 //!
 //! Where the derive composes through `ToolInput` impls at run time, this module follows
 //! the same impls from syntax: the standard types by name (as `neuralis_syntax::types`
 //! recognises them), the crate's own types by name resolution.
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use neuralis_core::contract::push_pointer;
-use neuralis_core::input::ToolInput;
-use neuralis_core::input::private as rt;
+use neuralis_model::contract::push_pointer;
+use neuralis_model::input::Recursion;
+use neuralis_model::input::private as rt;
+use neuralis_model::types::{self, Known, Meaning};
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
 use neuralis_syntax::attr::docs::DocPart;
-use neuralis_syntax::check::{Front, check};
+use neuralis_syntax::check::check;
 use neuralis_syntax::render::{Member, Plan, render};
+use neuralis_syntax::types::type_args;
 use proc_macro2::Span;
 use quote::ToTokens as _;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
+use syn::Type;
 use syn::spanned::Spanned as _;
-use syn::{GenericArgument, PathArguments, Type};
 
 use crate::diag::Loc;
 use crate::discover::{Crate, TypeItem};
@@ -93,30 +94,13 @@ pub struct Composed {
 /// Composes schemas from the crate's source.
 pub struct Composer<'k> {
     krate: &'k Crate,
-    stack: Vec<String>,
-    root: Option<String>,
-    recursive: BTreeSet<String>,
-    definitions: Map<String, Value>,
+    recursion: Recursion<String>,
     /// Files read for `#[doc = include_str!(...)]`.
     pub extra_files: Vec<PathBuf>,
     /// The pointer of the schema being composed, as reference tokens.
     at: Vec<String>,
     /// Where each property's field is written.
     locations: Vec<(String, Loc)>,
-}
-
-fn type_args(args: &PathArguments) -> Vec<&Type> {
-    match args {
-        PathArguments::AngleBracketed(a) => a
-            .args
-            .iter()
-            .filter_map(|g| match g {
-                GenericArgument::Type(t) => Some(t),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 fn tokens(ty: &Type) -> String {
@@ -129,62 +113,6 @@ fn tokens(ty: &Type) -> String {
         .replace(" :: ", "::")
 }
 
-fn leaf(name: &str, args: &[&Type]) -> Option<Value> {
-    Some(match name {
-        "bool" => bool::schema_fragment(),
-        "i8" => i8::schema_fragment(),
-        "i16" => i16::schema_fragment(),
-        "i32" => i32::schema_fragment(),
-        "i64" => i64::schema_fragment(),
-        "isize" => isize::schema_fragment(),
-        "i128" => i128::schema_fragment(),
-        "u8" => u8::schema_fragment(),
-        "u16" => u16::schema_fragment(),
-        "u32" => u32::schema_fragment(),
-        "u64" => u64::schema_fragment(),
-        "usize" => usize::schema_fragment(),
-        "u128" => u128::schema_fragment(),
-        "f32" => f32::schema_fragment(),
-        "f64" => f64::schema_fragment(),
-        "String" | "str" => String::schema_fragment(),
-        "char" => char::schema_fragment(),
-        "Value" if args.is_empty() => Value::schema_fragment(),
-        "Map" if args.len() == 2 => <Map<String, Value>>::schema_fragment(),
-        // The well-known crates' types, behind `neuralis` features at run time.
-        "Uuid" => json!({ "type": "string", "format": "uuid" }),
-        "DateTime" | "OffsetDateTime" => json!({ "type": "string", "format": "date-time" }),
-        "NaiveDate" => json!({ "type": "string", "format": "date" }),
-        "NaiveDateTime" => json!({
-            "type": "string",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$"
-        }),
-        "NaiveTime" => json!({
-            "type": "string",
-            "pattern": "^[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$"
-        }),
-        "Url" => json!({ "type": "string", "format": "uri" }),
-        _ => return None,
-    })
-}
-
-/// The crates a well-known type name may come from: the static view reads the name only
-/// when the path says it is theirs, never another crate's namesake.
-fn known_crates(name: &str) -> Option<&'static [&'static str]> {
-    const STD: &[&str] = &["std", "core", "alloc"];
-    Some(match name {
-        "bool" | "i8" | "i16" | "i32" | "i64" | "isize" | "i128" | "u8" | "u16" | "u32" | "u64"
-        | "usize" | "u128" | "f32" | "f64" | "String" | "str" | "char" | "Option" | "Box"
-        | "Rc" | "Arc" | "Cow" | "Vec" | "VecDeque" | "LinkedList" | "HashSet" | "BTreeSet"
-        | "HashMap" | "BTreeMap" => STD,
-        "Value" | "Map" => &["serde_json"],
-        "Uuid" => &["uuid"],
-        "DateTime" | "NaiveDate" | "NaiveDateTime" | "NaiveTime" => &["chrono"],
-        "Url" => &["url"],
-        "OffsetDateTime" => &["time"],
-        _ => return None,
-    })
-}
-
 fn first_line(e: &syn::Error) -> String {
     e.to_string().lines().next().unwrap_or_default().to_owned()
 }
@@ -195,10 +123,7 @@ impl<'k> Composer<'k> {
     pub fn new(krate: &'k Crate) -> Self {
         Self {
             krate,
-            stack: Vec::new(),
-            root: None,
-            recursive: BTreeSet::new(),
-            definitions: Map::new(),
+            recursion: Recursion::default(),
             extra_files: Vec::new(),
             at: Vec::new(),
             locations: Vec::new(),
@@ -228,7 +153,7 @@ impl<'k> Composer<'k> {
     }
 
     /// The root document of the type `ty` written in `module` (see
-    /// `neuralis_core::input::root_schema`, which this mirrors).
+    /// `neuralis_model::input::root_schema`, which this mirrors).
     ///
     /// # Errors
     ///
@@ -237,11 +162,12 @@ impl<'k> Composer<'k> {
         let scope = Scope::module(module);
         let (def, args) = self.find(ty, &scope, site)?;
         let id = self.identity(def, &args);
-        self.root = Some(id);
+        self.recursion = Recursion::default();
+        self.recursion.set_root(id);
         let fragment = self.named(def, args, ty, site)?;
         let locations = std::mem::take(&mut self.locations);
-        let definitions = std::mem::take(&mut self.definitions);
-        let schema = neuralis_core::input::root_document(fragment, definitions);
+        let definitions = self.recursion.take_definitions();
+        let schema = neuralis_model::input::root_document(fragment, definitions);
         Ok(Composed { schema, locations })
     }
 
@@ -252,7 +178,7 @@ impl<'k> Composer<'k> {
 
     /// `Page<Item>`: the type's name with its arguments resolved (generic parameters
     /// substituted, aliases of this crate followed) and, unless `full`, every path dropped,
-    /// as `neuralis_core::input::short_type_name` writes `std::any::type_name` at run time.
+    /// as `neuralis_model::input::short_type_name` writes `std::any::type_name` at run time.
     fn name_of(&self, def: usize, args: &[(Type, Scope)], full: bool) -> String {
         let t = &self.krate.types[def];
         let mut name = if full {
@@ -426,13 +352,11 @@ impl<'k> Composer<'k> {
         &self,
         ty: &Type,
         segments: &[String],
-        name: &str,
+        known: &Known,
         scope: &Scope,
         site: &Site,
     ) -> Result<(), Problem> {
-        let Some(crates) = known_crates(name) else {
-            return Ok(());
-        };
+        let (name, crates) = (known.name, known.crates);
         let origin: Option<&[String]> = if segments.len() > 1 {
             Some(segments)
         } else {
@@ -480,7 +404,7 @@ impl<'k> Composer<'k> {
             Type::Reference(r) => self.type_schema(&r.elem, scope, site),
             Type::Slice(s) => {
                 let items = self.under(&["items"], |c| c.type_schema(&s.elem, scope, site))?;
-                Ok(json!({ "type": "array", "items": items }))
+                Ok(types::array(items, false))
             }
             Type::Array(a) => {
                 let items = self.under(&["items"], |c| c.type_schema(&a.elem, scope, site))?;
@@ -498,7 +422,7 @@ impl<'k> Composer<'k> {
                         "the array length is not a literal the build script can read",
                     ));
                 };
-                Ok(json!({ "type": "array", "items": items, "minItems": n, "maxItems": n }))
+                Ok(types::fixed_array(items, n))
             }
             Type::Path(p) if p.qself.is_none() => {
                 if let Some(ident) = p.path.get_ident()
@@ -522,34 +446,41 @@ impl<'k> Composer<'k> {
                 }
                 let name = last.ident.to_string();
                 let args = type_args(&last.arguments);
-                if known_crates(&name).is_some() {
-                    self.check_origin(ty, &segments, &name, scope, site)?;
-                }
-                if let Some(v) = leaf(&name, &args) {
-                    return Ok(v);
-                }
-                match (name.as_str(), args.as_slice()) {
-                    ("Option" | "Box" | "Rc" | "Arc" | "Cow", [inner]) => {
-                        self.type_schema(inner, scope, site)
+                let Some(known) =
+                    types::lookup(&name).filter(|k| !matches!(k.meaning, Meaning::Unsupported(_)))
+                else {
+                    let (def, args) = self.find(ty, scope, site)?;
+                    return self.named(def, args, ty, site);
+                };
+                self.check_origin(ty, &segments, known, scope, site)?;
+                match (known.meaning, args.as_slice()) {
+                    (Meaning::Value, []) | (Meaning::JsonMap, [_, _]) => {
+                        Ok(known.schema().unwrap_or_default())
                     }
-                    ("Vec" | "VecDeque" | "LinkedList", [item]) => {
-                        let items = self.under(&["items"], |c| c.type_schema(item, scope, site))?;
-                        Ok(json!({ "type": "array", "items": items }))
-                    }
-                    ("HashSet" | "BTreeSet", [item, ..]) => {
-                        let items = self.under(&["items"], |c| c.type_schema(item, scope, site))?;
-                        Ok(json!({ "type": "array", "items": items, "uniqueItems": true }))
-                    }
-                    ("HashMap" | "BTreeMap", [_, value, ..]) => {
-                        let values = self.under(&["additionalProperties"], |c| {
-                            c.type_schema(value, scope, site)
-                        })?;
-                        Ok(json!({ "type": "object", "additionalProperties": values }))
-                    }
-                    _ => {
+                    (Meaning::Value | Meaning::JsonMap, _) => {
                         let (def, args) = self.find(ty, scope, site)?;
                         self.named(def, args, ty, site)
                     }
+                    (Meaning::Option | Meaning::Pointer, [inner, ..]) => {
+                        self.type_schema(inner, scope, site)
+                    }
+                    (Meaning::Seq { unique }, [item, ..]) => {
+                        let items = self.under(&["items"], |c| c.type_schema(item, scope, site))?;
+                        Ok(types::array(items, unique))
+                    }
+                    (Meaning::Map, [_, value, ..]) => {
+                        let values = self.under(&["additionalProperties"], |c| {
+                            c.type_schema(value, scope, site)
+                        })?;
+                        Ok(types::open_map(values))
+                    }
+                    _ => match known.schema() {
+                        Some(schema) => Ok(schema),
+                        None => {
+                            let (def, args) = self.find(ty, scope, site)?;
+                            self.named(def, args, ty, site)
+                        }
+                    },
                 }
             }
             _ => Err(self.unresolved(ty, site, "this type has no JSON form")),
@@ -596,23 +527,20 @@ impl<'k> Composer<'k> {
         site: &Site,
     ) -> Result<Value, Problem> {
         let id = self.identity(def, &args);
-        if self.stack.contains(&id) {
-            self.recursive.insert(id.clone());
-            return Ok(if self.root.as_ref() == Some(&id) {
-                json!({ "$ref": "#" })
-            } else {
-                json!({ "$ref": neuralis_core::input::definition_ref(&self.schema_name(def, &args)) })
-            });
+        let name = self.schema_name(def, &args);
+        if let Some(reference) = self.recursion.enter(&id, || name.clone()) {
+            return Ok(reference);
         }
-        self.stack.push(id.clone());
-        let schema = self.data_type(def, args.clone(), site);
-        self.stack.pop();
-        let schema = schema?;
-        if self.recursive.contains(&id) && self.root.as_ref() != Some(&id) {
-            self.definitions
-                .insert(self.schema_name(def, &args), schema.clone());
+        match self.data_type(def, args, site) {
+            Ok(schema) => {
+                self.recursion.leave(&id, || name, &schema);
+                Ok(schema)
+            }
+            Err(e) => {
+                self.recursion.abandon();
+                Err(e)
+            }
         }
-        Ok(schema)
     }
 
     fn schema_name(&self, def: usize, args: &[(Type, Scope)]) -> String {
@@ -635,7 +563,7 @@ impl<'k> Composer<'k> {
         let cx = Ctxt::new();
         let cont = Container::from_ast(&cx, di);
         if let Some(cont) = &cont {
-            check(&cx, cont, Front::Build);
+            check(&cx, cont);
         }
         let owner = t.ident.to_string();
         let cont = match (cx.check(), cont) {
@@ -820,7 +748,7 @@ impl<'k> Composer<'k> {
         };
         let texts = self.doc_parts(parts, &here)?;
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let text = neuralis_core::input::join_doc(&refs);
+        let text = neuralis_model::input::join_doc(&refs);
         Ok((!text.is_empty()).then_some(text))
     }
 

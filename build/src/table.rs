@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::Produced;
+use crate::run::Produced;
 
 /// The file name in `OUT_DIR`.
 pub const FILE: &str = "neuralis_package.rs";

@@ -55,9 +55,7 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
     let cx = Ctxt::new();
     let tool = parse_tool(&cx, args(tf), &tf.func);
     if let Err(e) = cx.check() {
-        let name = tool
-            .as_ref()
-            .map_or_else(|| tf.func.sig.ident.to_string(), |t| t.name.value.clone());
+        let name = tool.name.value.clone();
         let first = e.into_iter().next();
         return Err(Rejected {
             name,
@@ -68,13 +66,6 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
             loc: loc(first.map_or_else(|| tf.attr.span(), |e| e.span())),
         });
     }
-    let Some(tool) = tool else {
-        return Err(Rejected {
-            name: tf.func.sig.ident.to_string(),
-            reason: "the `#[tool]` arguments do not parse".into(),
-            loc: loc(tf.attr.span()),
-        });
-    };
     let mut locations = vec![("/x-neuralis".to_owned(), loc(tf.attr.path().span()))];
     let mut at = |pointer: &str, span: Option<Span>| {
         if let Some(span) = span {
@@ -103,7 +94,7 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
     // token that decides it.
     for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
         at(
-            &neuralis_core::contract::push_pointer("/x-neuralis/defaults", &d.key.value),
+            &neuralis_model::contract::push_pointer("/x-neuralis/defaults", &d.key.value),
             Some(d.value.span),
         );
     }

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use neuralis_build::Profile;
 use neuralis_build::{Builder, Cfg, Error, Summary};
-use neuralis_core::contract::Profile;
 use serde_json::Value;
 
 struct Pkg {

@@ -53,3 +53,17 @@ fn catalog() {
 fn todos() {
     fresh("todos", &["todos_update"]);
 }
+
+#[test]
+fn probe() {
+    fresh(
+        "probe",
+        &[
+            "probe_big",
+            "probe_gated",
+            "probe_panic",
+            "probe_stuck",
+            "probe_whoami",
+        ],
+    );
+}

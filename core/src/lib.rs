@@ -11,6 +11,8 @@
 //! - [`result`]: tool results: content blocks, normalization, bounding, status, cards, the
 //!   iframe payload.
 //! - [`dispatch`]: the call pipeline: gate, defaults, validation, handler, bounded result.
+//! - [`wasm`]: the single WASM entry of a package (`neuralis::wasm_entry!()`): request and
+//!   response buffers, and the answer to a call a panic aborts.
 //!
 //! The crate works on bytes and values; reading directories sits behind the default
 //! `fs` feature, so the checker builds for `wasm32-unknown-unknown`.
@@ -18,14 +20,14 @@
 pub mod catalog;
 pub mod contract;
 pub mod dispatch;
-pub mod input;
-pub mod name;
 pub mod package;
-pub mod remote;
 pub mod result;
-pub mod schema;
-pub mod shape;
 pub mod tool;
+pub mod wasm;
+
+// The half that the macros and the build script share, with no validator (see
+// `neuralis-model`): re-exported under the paths it always had.
+pub use neuralis_model::{input, name, remote, schema, shape};
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};
 pub use input::ToolInput;

@@ -32,7 +32,7 @@
 
 use std::fmt;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::catalog::ToolMeta;
 use crate::dispatch::Call;
@@ -166,15 +166,7 @@ impl ToolDescriptor {
     /// description and the `x-neuralis` block.
     #[must_use]
     pub fn document(&self) -> Value {
-        let mut root = match (self.schema)() {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
-        if let Some(d) = self.description() {
-            root.insert("description".into(), Value::String(d));
-        }
-        root.insert("x-neuralis".into(), self.x_neuralis());
-        Value::Object(root)
+        crate::input::tool_document((self.schema)(), self.description(), self.x_neuralis())
     }
 }
 
@@ -192,7 +184,7 @@ pub mod private {
         AbortSignal, AsyncCall, BoxFuture, CallError, Handler, SyncCall, ToolContext,
         ToolDescriptor,
     };
-    pub use crate::dispatch::__private::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
+    pub use crate::dispatch::returned::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};
     pub use crate::result::ToolResult;

@@ -1,13 +1,13 @@
 //! Model → tokens: the plan from `neuralis_syntax::render`, composed at run time through
 //! `::neuralis::__private`.
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::{Container, Data, Field, Style};
 use neuralis_syntax::attr::Spanned;
 use neuralis_syntax::attr::docs::DocPart;
 use neuralis_syntax::attr::schema::SchemaAttrs;
-use neuralis_syntax::check::{Front, check};
+use neuralis_syntax::check::check;
 use neuralis_syntax::render::{IsObject, KeyPlan, Member, Plan, Rendered, render};
 use neuralis_syntax::types::TypeKind;
 use proc_macro2::TokenStream;
@@ -22,7 +22,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, input);
     if let Some(cont) = &cont {
-        check(&cx, cont, Front::Macro);
+        check(&cx, cont);
     }
     match (cx.check(), cont) {
         (Ok(()), Some(cont)) => expand(&cont),

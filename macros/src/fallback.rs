@@ -3,7 +3,7 @@
 //! `input-not-struct`, `askonkeys-undeclared` or `defaults-undeclared` at a `#[tool]`
 //! that takes the type: the stub carries the root keys the source declares.
 
-use neuralis_core::contract::rules::RESERVED_INPUT_KEYS;
+use neuralis_model::contract::rules::RESERVED_INPUT_KEYS;
 use neuralis_syntax::ast::{Container, Data, Style};
 use proc_macro2::TokenStream;
 use quote::quote;

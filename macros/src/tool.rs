@@ -24,8 +24,8 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         Err(_) => {
             let msg = format!(
                 "{}: `#[tool]` goes on a function: the handler of the tool\n= help: {}",
-                neuralis_core::RuleId::HandlerSignature,
-                neuralis_core::RuleId::HandlerSignature.rule().hint
+                neuralis_model::RuleId::HandlerSignature,
+                neuralis_model::RuleId::HandlerSignature.rule().hint
             );
             let err = syn::Error::new(Span::call_site(), msg).to_compile_error();
             return quote!(#err #item);
@@ -33,14 +33,9 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let cx = Ctxt::new();
     let tool = parse_tool(&cx, args, &item_fn);
-    match (cx.check(), tool) {
-        (Ok(()), Some(tool)) => expand(&item_fn, &tool),
-        (Err(e), tool) => fallback(&item_fn, tool.as_ref(), &e),
-        (Ok(()), None) => fallback(
-            &item_fn,
-            None,
-            &syn::Error::new(Span::call_site(), "bug in neuralis-macros, please report"),
-        ),
+    match cx.check() {
+        Ok(()) => expand(&item_fn, &tool),
+        Err(e) => fallback(&item_fn, Some(&tool), &e),
     }
 }
 
@@ -202,16 +197,16 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
     // The input need not be marked `#[schema(root)]`: being a tool's input makes it one.
     let not_object = const_message(&format!(
         "{}: `{ty_name}` is a tool's input, but its schema is not an object with named fields\n= help: {}",
-        neuralis_core::RuleId::InputNotStruct,
-        neuralis_core::RuleId::InputNotStruct.rule().hint
+        neuralis_model::RuleId::InputNotStruct,
+        neuralis_model::RuleId::InputNotStruct.rule().hint
     ));
     let reserved_head = format!(
         "{}: root property `",
-        neuralis_core::RuleId::ReservedInputKey
+        neuralis_model::RuleId::ReservedInputKey
     );
     let reserved_tail = format!(
         "` of `{ty_name}` uses a reserved session-context name\n= help: {}",
-        neuralis_core::RuleId::ReservedInputKey.rule().hint
+        neuralis_model::RuleId::ReservedInputKey.rule().hint
     );
     out.push(quote_spanned! {input.span()=>
         ::core::assert!(<#input as #p::ToolInput>::IS_OBJECT, #not_object);
@@ -228,7 +223,7 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
         let message = const_message(&format!(
             "askonkeys-undeclared: `ask_on_keys` names `{}`, which is not a root property of `{ty_name}`\n= help: {}",
             key.value,
-            neuralis_core::RuleId::AskonkeysUndeclared.rule().hint
+            neuralis_model::RuleId::AskonkeysUndeclared.rule().hint
         ));
         let name = &key.value;
         out.push(quote_spanned! {key.span=>

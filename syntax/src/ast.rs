@@ -1,7 +1,7 @@
 //! The model of a `#[derive(ToolInput)]` item: serde names, types, docs and `#[schema]`
 //! keys, each node keeping its syntax for spans.
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use proc_macro2::Span;
 use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;

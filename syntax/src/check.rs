@@ -1,7 +1,7 @@
 //! Contract rules the source decides, one function per rule id.
 
-use neuralis_core::RuleId;
-use neuralis_core::contract::rules::RESERVED_INPUT_KEYS;
+use neuralis_model::RuleId;
+use neuralis_model::contract::rules::RESERVED_INPUT_KEYS;
 use proc_macro2::Span;
 use serde_json::Value;
 use syn::spanned::Spanned as _;
@@ -11,19 +11,10 @@ use crate::attr::Spanned;
 use crate::report::Ctxt;
 use crate::types::{TypeKind, unsupported_reason};
 
-/// Who runs the checks: the macro reports spanned errors; the build emitter skips items
-/// the macro will reject.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Front {
-    /// `#[derive(ToolInput)]`, `#[tool]`.
-    Macro,
-    /// `neuralis_build`.
-    Build,
-}
-
-/// Runs every check on a parsed container.
-pub fn check(cx: &Ctxt, cont: &Container, front: Front) {
-    let _ = front;
+/// Runs every check on a parsed container. The macro and the build emitter run the same
+/// checks: the macro reports the errors with their spans, the emitter skips an item
+/// that has any (the compiler shows the macro's message).
+pub fn check(cx: &Ctxt, cont: &Container) {
     check_input_not_struct(cx, cont);
     check_reserved_input_key(cx, cont);
     check_shape(cx, cont);

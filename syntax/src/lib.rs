@@ -5,7 +5,7 @@
 //! [`Ctxt`] and reported at once:
 //!
 //! ```
-//! use neuralis_syntax::{Ctxt, ast::Container, check::{check, Front}, render::render};
+//! use neuralis_syntax::{Ctxt, ast::Container, check::check, render::render};
 //!
 //! let input: syn::DeriveInput = syn::parse_quote! {
 //!     #[serde(rename_all = "camelCase")]
@@ -13,7 +13,7 @@
 //! };
 //! let cx = Ctxt::new();
 //! let cont = Container::from_ast(&cx, &input).expect("a struct");
-//! check(&cx, &cont, Front::Macro);
+//! check(&cx, &cont);
 //! cx.check().expect("no errors");
 //! let rendered = render(&cont);
 //! assert!(rendered.root_keys.is_some());

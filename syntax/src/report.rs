@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::fmt::Display;
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use proc_macro2::Span;
 use quote::ToTokens;
 

@@ -1,11 +1,15 @@
-//! The type table: what a field's Rust type means as a schema, decided from syntax.
+//! A field's type classified from syntax, by the one type table
+//! (`neuralis_model::types`), whose entries the run-time `ToolInput` impls and the build
+//! script's static view read too.
 //!
-//! The macro composes schemas through the `ToolInput` trait at run time; this table is
-//! what compile-time checks use (which `#[schema]` keys fit, whether a `default` fits,
-//! whether the field is optional) and what the build emitter renders from. Types are
-//! recognised by their last path segment, as serde recognises `Option`: a type alias of
-//! a known type is treated as a nested `ToolInput` type.
+//! The macro composes schemas through the `ToolInput` trait at run time; this
+//! classification is what the compile-time checks use (which `#[schema]` keys fit,
+//! whether a `default` fits, whether the field is optional, which literal shape a
+//! `defaults` entry is checked against). Types are recognised by their last path
+//! segment, as serde recognises `Option`; the schema itself is always the trait's (a
+//! type alias of a known type is a nested `ToolInput` type here, and the trait decides).
 
+use neuralis_model::types::{self, Meaning};
 use syn::{GenericArgument, PathArguments, Type};
 
 /// What a type means as a schema.
@@ -90,71 +94,9 @@ impl TypeKind {
     }
 }
 
-const INTS: &[(&str, i128, u128)] = &[
-    ("i8", i8::MIN as i128, i8::MAX as u128),
-    ("i16", i16::MIN as i128, i16::MAX as u128),
-    ("i32", i32::MIN as i128, i32::MAX as u128),
-    ("i64", i64::MIN as i128, i64::MAX as u128),
-    ("isize", i64::MIN as i128, i64::MAX as u128),
-    ("i128", i128::MIN, i128::MAX as u128),
-    ("u8", 0, u8::MAX as u128),
-    ("u16", 0, u16::MAX as u128),
-    ("u32", 0, u32::MAX as u128),
-    ("u64", 0, u64::MAX as u128),
-    ("usize", 0, u64::MAX as u128),
-    ("u128", 0, u128::MAX),
-];
-
-const FORMATS: &[(&str, &str, &str)] = &[
-    ("Uuid", "uuid", "uuid"),
-    ("DateTime", "date-time", "chrono"),
-    ("NaiveDateTime", "", "chrono"),
-    ("NaiveDate", "date", "chrono"),
-    ("NaiveTime", "", "chrono"),
-    ("Url", "uri", "url"),
-    ("OffsetDateTime", "date-time", "time"),
-];
-
-const UNSUPPORTED: &[(&str, &str)] = &[
-    (
-        "Duration",
-        "serde writes a `Duration` as `{ secs, nanos }`; use an integer of seconds or milliseconds",
-    ),
-    (
-        "SystemTime",
-        "serde writes a `SystemTime` as `{ secs_since_epoch, nanos_since_epoch }`; use a string with `format`",
-    ),
-    ("Instant", "an `Instant` cannot be deserialized"),
-    ("PathBuf", "a path is platform-specific; use a `String`"),
-    ("Path", "a path is platform-specific; use a `String`"),
-    (
-        "OsString",
-        "an `OsString` is platform-specific; use a `String`",
-    ),
-    (
-        "IpAddr",
-        "use a `String` with `#[schema(format = \"ipv4\")]` or `\"ipv6\"`",
-    ),
-    (
-        "Ipv4Addr",
-        "use a `String` with `#[schema(format = \"ipv4\")]`",
-    ),
-    (
-        "Ipv6Addr",
-        "use a `String` with `#[schema(format = \"ipv6\")]`",
-    ),
-    ("SocketAddr", "use a `String`"),
-    ("Cell", "interior mutability has no place in an input"),
-    ("RefCell", "interior mutability has no place in an input"),
-    ("Mutex", "interior mutability has no place in an input"),
-    ("RwLock", "interior mutability has no place in an input"),
-    (
-        "PhantomData",
-        "`PhantomData` deserializes from `null` only; skip the field with `#[serde(skip)]`",
-    ),
-];
-
-fn type_args(args: &PathArguments) -> Vec<&Type> {
+/// The type arguments of a path segment (`<K, V>`), lifetimes and consts left out.
+#[must_use]
+pub fn type_args(args: &PathArguments) -> Vec<&Type> {
     match args {
         PathArguments::AngleBracketed(a) => a
             .args
@@ -222,40 +164,35 @@ pub fn classify(ty: &Type) -> TypeKind {
 }
 
 fn classify_segment(name: &str, args: &[&Type]) -> TypeKind {
-    if let Some((n, min, max)) = INTS.iter().find(|(n, ..)| *n == name) {
-        return TypeKind::Int {
-            name: n,
-            min: *min,
-            max: *max,
-        };
-    }
-    if let Some((_, format, feature)) = FORMATS.iter().find(|(n, ..)| *n == name) {
-        return TypeKind::Format { format, feature };
-    }
-    if let Some((_, why)) = UNSUPPORTED.iter().find(|(n, _)| *n == name) {
-        return TypeKind::Unsupported((*why).to_owned());
-    }
+    let Some(known) = types::lookup(name) else {
+        return TypeKind::Nested;
+    };
     let first = args.first().map(|t| classify(t));
-    match (name, first) {
-        ("bool", _) => TypeKind::Bool,
-        ("f32" | "f64", _) => TypeKind::Float,
-        ("String" | "str", _) => TypeKind::Str,
-        ("char", _) => TypeKind::Char,
-        ("Value", _) => TypeKind::Value,
-        ("Map", _) if args.len() == 2 && is_string_key(args[0]) => TypeKind::JsonMap,
-        ("Option", Some(inner)) => TypeKind::Option(Box::new(inner)),
-        ("Box" | "Rc" | "Arc" | "Cow", Some(inner)) => inner,
-        ("Vec" | "VecDeque" | "LinkedList", Some(item)) => TypeKind::Seq {
+    match (known.meaning, first) {
+        (Meaning::Bool, _) => TypeKind::Bool,
+        (Meaning::Int { min, max }, _) => TypeKind::Int {
+            name: known.name,
+            min,
+            max,
+        },
+        (Meaning::Float, _) => TypeKind::Float,
+        (Meaning::Str, _) => TypeKind::Str,
+        (Meaning::Char, _) => TypeKind::Char,
+        (Meaning::Value, _) => TypeKind::Value,
+        (Meaning::JsonMap, _) if args.len() == 2 && is_string_key(args[0]) => TypeKind::JsonMap,
+        (Meaning::Format { format, .. }, _) => TypeKind::Format {
+            format,
+            feature: known.feature.unwrap_or_default(),
+        },
+        (Meaning::Unsupported(why), _) => TypeKind::Unsupported(why.to_owned()),
+        (Meaning::Option, Some(inner)) => TypeKind::Option(Box::new(inner)),
+        (Meaning::Pointer, Some(inner)) => inner,
+        (Meaning::Seq { unique }, Some(item)) => TypeKind::Seq {
             item: Box::new(item),
-            unique: false,
+            unique,
             len: None,
         },
-        ("HashSet" | "BTreeSet", Some(item)) => TypeKind::Seq {
-            item: Box::new(item),
-            unique: true,
-            len: None,
-        },
-        ("HashMap" | "BTreeMap", Some(_)) if args.len() >= 2 => {
+        (Meaning::Map, Some(_)) if args.len() >= 2 => {
             if is_string_key(args[0]) {
                 TypeKind::Map(Box::new(classify(args[1])))
             } else {

@@ -3,14 +3,14 @@
 
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
-use neuralis_syntax::check::{Front, check};
+use neuralis_syntax::check::check;
 use neuralis_syntax::render::{KeyPlan, render};
 use syn::{DeriveInput, parse_quote};
 
 fn errors(input: &DeriveInput) -> Vec<String> {
     let cx = Ctxt::new();
     if let Some(cont) = Container::from_ast(&cx, input) {
-        check(&cx, &cont, Front::Macro);
+        check(&cx, &cont);
     }
     cx.check()
         .err()

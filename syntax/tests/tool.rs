@@ -8,7 +8,7 @@ use quote::quote;
 use serde_json::Value;
 use syn::{ItemFn, parse_quote};
 
-fn parse(args: TokenStream, item: &ItemFn) -> (Option<Tool>, Vec<String>) {
+fn parse(args: TokenStream, item: &ItemFn) -> (Tool, Vec<String>) {
     let cx = Ctxt::new();
     let tool = parse_tool(&cx, args, item);
     let errors = cx
@@ -59,7 +59,7 @@ fn weather_forecast_block_is_the_seeds() {
         &item,
     );
     assert_eq!(errors, Vec::<String>::new());
-    let tool = tool.expect("a model");
+
     let block = tool.x_neuralis();
     let seed = seed_block("examples/weather/tools/weather_forecast.json");
     assert_eq!(block, seed);
@@ -238,7 +238,7 @@ mod props {
             prop_assert_eq!(dup, repeats);
             prop_assert_eq!(many, usize::from(distinct.len() > 8));
             prop_assert_eq!(errors.len(), dup + many);
-            let block = tool.expect("a model").x_neuralis();
+            let block = tool.x_neuralis();
             prop_assert_eq!(&block["askOnKeys"], &serde_json::json!(names));
         }
     }

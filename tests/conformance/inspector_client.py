@@ -131,10 +131,7 @@ def main():
     parser.add_argument("--modules", default=os.path.join(HERE, "node_modules"))
     parser.add_argument("--package")
     args = parser.parse_args()
-    with open(os.path.join(HERE, "packages.json"), encoding="utf-8") as f:
-        packages = json.load(f)["packages"]
-    if args.package:
-        packages = [p for p in packages if p["name"] == args.package]
+    packages = wire.packages(args.package)
     failed = 0
     for package in packages:
         label = f"inspector 2.12.0 · {package['name']}"

@@ -11,7 +11,6 @@ checked on the raw wire (see wire.py) as well as through the SDK, which must not
 """
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -29,7 +28,19 @@ def server_command(args, package, log_dir):
     return sys.executable, [os.path.join(HERE, "wire_tee.py"), log_dir, *command]
 
 
-class V2:
+class Sdk:
+    """What both SDK generations spell the same way."""
+
+    @staticmethod
+    async def list_tools(client):
+        return (await client.list_tools()).tools
+
+    @staticmethod
+    async def call(client, name, arguments, progress=None):
+        return await client.call_tool(name, arguments, progress_callback=progress)
+
+
+class V2(Sdk):
     """`mcp` 2.x: `mcp.Client`."""
 
     def __init__(self, mode):
@@ -45,41 +56,11 @@ class V2:
         return client.protocol_version
 
     @staticmethod
-    async def list_tools(client):
-        return (await client.list_tools()).tools
-
-    @staticmethod
-    async def call(client, name, arguments, progress=None):
-        return await client.call_tool(name, arguments, progress_callback=progress)
-
-    async def cancel(self, client, w, name, arguments, on_progress_first):
-        """Cancel through the SDK itself: abandoning the call sends notifications/cancelled."""
-        started = anyio.Event()
-
-        async def progress(done, total, message):
-            started.set()
-
-        with anyio.move_on_after(20):
-            async with anyio.create_task_group() as tg:
-                scope = anyio.CancelScope()
-
-                async def run():
-                    with scope:
-                        await client.call_tool(name, arguments, progress_callback=progress)
-
-                tg.start_soon(run)
-                request = await anyio.to_thread.run_sync(lambda: w.request(
-                    "tools/call",
-                    lambda p: p.get("name") == name and (p.get("arguments") or {}) == arguments))
-                if on_progress_first:
-                    await started.wait()
-                else:
-                    await anyio.sleep(0.5)
-                scope.cancel()
-        return request
+    async def notify_cancelled(client, request_id):
+        """Nothing to send: abandoning the call makes the SDK send notifications/cancelled."""
 
 
-class V1:
+class V1(Sdk):
     """`mcp` 1.x: `ClientSession` over `stdio_client`."""
 
     era_value = None
@@ -107,44 +88,42 @@ class V1:
         return self.era_value
 
     @staticmethod
-    async def list_tools(client):
-        return (await client.list_tools()).tools
-
-    @staticmethod
-    async def call(client, name, arguments, progress=None):
-        return await client.call_tool(name, arguments, progress_callback=progress)
-
-    async def cancel(self, client, w, name, arguments, on_progress_first):
+    async def notify_cancelled(client, request_id):
         """1.x does not notify the server when a caller abandons a call: send
-        notifications/cancelled for the request's id, read off the wire, as its docs say."""
+        notifications/cancelled for the request's id (read off the wire), as its docs say."""
         import mcp.types as t
 
-        started = anyio.Event()
+        await client.send_notification(t.ClientNotification(t.CancelledNotification(
+            params=t.CancelledNotificationParams(requestId=request_id, reason="conformance test"))))
 
-        async def progress(done, total, message):
-            started.set()
 
-        with anyio.move_on_after(20):
-            async with anyio.create_task_group() as tg:
-                scope = anyio.CancelScope()
+async def cancel(sdk, client, w, name, arguments, on_progress_first):
+    """Start a long call, wait for its first progress report (or half a second), then
+    abandon it the SDK's way; returns the call's request as it went over the wire."""
+    started = anyio.Event()
 
-                async def run():
-                    with scope:
-                        await client.call_tool(name, arguments, progress_callback=progress)
+    async def progress(done, total, message):
+        started.set()
 
-                tg.start_soon(run)
-                request = await anyio.to_thread.run_sync(lambda: w.request(
-                    "tools/call",
-                    lambda p: p.get("name") == name and (p.get("arguments") or {}) == arguments))
-                if on_progress_first:
-                    await started.wait()
-                else:
-                    await anyio.sleep(0.5)
-                await client.send_notification(t.ClientNotification(t.CancelledNotification(
-                    params=t.CancelledNotificationParams(requestId=request["message"]["id"],
-                                                         reason="conformance test"))))
-                scope.cancel()
-        return request
+    with anyio.move_on_after(20):
+        async with anyio.create_task_group() as tg:
+            scope = anyio.CancelScope()
+
+            async def run():
+                with scope:
+                    await sdk.call(client, name, arguments, progress)
+
+            tg.start_soon(run)
+            request = await anyio.to_thread.run_sync(lambda: w.request(
+                "tools/call",
+                lambda p: p.get("name") == name and (p.get("arguments") or {}) == arguments))
+            if on_progress_first:
+                await started.wait()
+            else:
+                await anyio.sleep(0.5)
+            await sdk.notify_cancelled(client, request["message"]["id"])
+            scope.cancel()
+    return request
 
 
 async def run_package(sdk, args, package, expected_era):
@@ -193,8 +172,8 @@ async def run_package(sdk, args, package, expected_era):
                 wire.check_progress(w, request, answer, batches)
                 steps.append("progress")
             if long:
-                request = await sdk.cancel(client, w, long["tool"], long["arguments"],
-                                           long["progress"])
+                request = await cancel(sdk, client, w, long["tool"], long["arguments"],
+                                       long["progress"])
                 wire.check_cancelled(w, request, long["progress"])
                 # The server is still there, and answers the next call.
                 await sdk.call(client, call["tool"], call["arguments"])
@@ -210,10 +189,7 @@ async def main():
     parser.add_argument("--mode", choices=["auto", "legacy", "v1"], required=True)
     parser.add_argument("--package")
     args = parser.parse_args()
-    with open(os.path.join(HERE, "packages.json"), encoding="utf-8") as f:
-        packages = json.load(f)["packages"]
-    if args.package:
-        packages = [p for p in packages if p["name"] == args.package]
+    packages = wire.packages(args.package)
     import importlib.metadata
 
     version = importlib.metadata.version("mcp")

@@ -90,6 +90,14 @@ class Wire:
         return req, self.response(req, timeout)
 
 
+def packages(only=None):
+    """The example packages of packages.json (or only the one named `only`)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "packages.json"), encoding="utf-8") as f:
+        listed = json.load(f)["packages"]
+    return [p for p in listed if only is None or p["name"] == only]
+
+
 def load_tools(root, spec):
     """The package's tool files: {name: document}."""
     paths = spec if isinstance(spec, list) else sorted(glob.glob(os.path.join(root, spec, "*.json")))

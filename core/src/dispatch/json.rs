@@ -4,13 +4,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{Approval, AskReason, Package, SessionContext};
+use crate::result::ToolResult;
 
 /// A request to [`Package::call_json`].
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Request {
+pub(crate) struct Request {
     #[serde(default)]
-    op: Op,
+    pub(crate) op: Op,
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
@@ -19,9 +20,9 @@ struct Request {
 }
 
 /// What a request asks for.
-#[derive(Deserialize, Default, Clone, Copy)]
+#[derive(Deserialize, Default, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
-enum Op {
+pub(crate) enum Op {
     #[default]
     Call,
     Catalog,
@@ -80,8 +81,19 @@ impl SessionWire {
     }
 }
 
-fn error(message: impl Into<String>) -> String {
+/// The response to a request that is not one: `{ "error": ... }`.
+pub(crate) fn error(message: impl Into<String>) -> String {
     json!({ "error": message.into() }).to_string()
+}
+
+/// Reads a request, or gives the `{ "error": ... }` response to it.
+pub(crate) fn parse(request: &str) -> Result<Request, String> {
+    serde_json::from_str(request).map_err(|e| error(format!("malformed request: {e}")))
+}
+
+/// The response to a `call`: what the model reads and the whole bounded result.
+pub(crate) fn call_response(result: &ToolResult) -> String {
+    json!({ "model": result.for_model(), "ui": result.for_ui() }).to_string()
 }
 
 impl Package {
@@ -140,10 +152,14 @@ impl Package {
     /// ```
     #[must_use]
     pub fn call_json(&self, request: &str) -> String {
-        let request: Request = match serde_json::from_str(request) {
-            Ok(r) => r,
-            Err(e) => return error(format!("malformed request: {e}")),
-        };
+        match parse(request) {
+            Ok(request) => self.answer(request),
+            Err(error) => error,
+        }
+    }
+
+    /// The response to a parsed request (see [`call_json`](Self::call_json)).
+    pub(crate) fn answer(&self, request: Request) -> String {
         let session = request.session.into_session();
         match request.op {
             Op::Catalog => {
@@ -157,8 +173,7 @@ impl Package {
                 if let Op::Approval = request.op {
                     return approval_json(self, &name, &request.arguments, &session);
                 }
-                let result = self.dispatch_blocking(&name, request.arguments, &session);
-                json!({ "model": result.for_model(), "ui": result.for_ui() }).to_string()
+                call_response(&self.dispatch_blocking(&name, request.arguments, &session))
             }
         }
     }

@@ -8,3 +8,4 @@ pub mod reindex;
 mod store;
 
 neuralis::package!();
+neuralis::wasm_entry!();

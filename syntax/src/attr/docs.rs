@@ -55,7 +55,7 @@ impl Docs {
                 DocPart::Expr(_) => return None,
             }
         }
-        let text = neuralis_core::input::join_doc(&lines);
+        let text = neuralis_model::input::join_doc(&lines);
         (!text.is_empty()).then_some(text)
     }
 

@@ -1,6 +1,6 @@
 //! `#[schema(...)]`: JSON Schema keywords and the `root` marker.
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use proc_macro2::Span;
 use serde_json::{Number, Value};
 use syn::meta::ParseNestedMeta;

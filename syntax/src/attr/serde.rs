@@ -1,7 +1,7 @@
 //! `#[serde(...)]`: the attributes that change what serde accepts are modelled; the ones
 //! that only change serialization are accepted; anything else is `serde-unsupported`.
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;

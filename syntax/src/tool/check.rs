@@ -2,9 +2,9 @@
 //! rules that need the input type's root keys (`askonkeys-undeclared`,
 //! `defaults-undeclared`) are `const` assertions in the expansion.
 
-use neuralis_core::RuleId;
-use neuralis_core::contract::rules::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, CATEGORIES};
-use neuralis_core::name::is_wire_safe_tool_name;
+use neuralis_model::RuleId;
+use neuralis_model::contract::rules::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, CATEGORIES};
+use neuralis_model::name::is_wire_safe_tool_name;
 
 use super::{Param, Tool};
 use crate::attr::did_you_mean;
@@ -56,7 +56,8 @@ fn check_category(cx: &Ctxt, tool: &Tool) {
     match &tool.annotations.category {
         None => cx.error_at(
             RuleId::CategoryMissing,
-            tool.annotations.span.unwrap_or(tool.attr_span),
+            // In a macro, the call site is the whole `#[tool(...)]` attribute.
+            tool.annotations.span.unwrap_or_else(proc_macro2::Span::call_site),
             "the tool declares no category",
             "add `annotations(category = \"...\")` with one of `read`, `write`, `execute`, `network`, `machine`, `credential`, `admin`, `unknown`",
         ),

@@ -16,7 +16,7 @@
 //!     async fn weather_forecast(input: Forecast) -> ToolResult { todo!() }
 //! };
 //! let cx = Ctxt::new();
-//! let tool = parse_tool(&cx, args, &item).expect("a model");
+//! let tool = parse_tool(&cx, args, &item);
 //! cx.check().expect("no errors");
 //! assert_eq!(tool.name.value, "weather_forecast");
 //! assert_eq!(tool.description().as_deref(), Some("Forecast the weather."));
@@ -81,8 +81,6 @@ pub struct Tool {
     pub requires: Requires,
     /// `ask_on_keys(...)`, in order, duplicates kept (the check reports them).
     pub ask_on_keys: Option<Spanned<Vec<Spanned<String>>>>,
-    /// The span of the whole `#[tool(...)]` argument list, for errors about a missing key.
-    pub attr_span: Span,
 }
 
 /// One `defaults(key = value)` entry.
@@ -173,10 +171,10 @@ impl Tool {
 /// Parses `#[tool(args)]` on `item` and runs every check the source decides (see
 /// [`check_tool`]), reporting each violation into `cx` led by its rule id.
 ///
-/// Returns `None` only when the arguments could not be read at all; a model with errors
-/// is still returned, so the caller can emit what it has.
-pub fn parse_tool(cx: &Ctxt, args: proc_macro2::TokenStream, item: &syn::ItemFn) -> Option<Tool> {
-    let tool = parse::parse(cx, args, item)?;
+/// A model with errors is still returned (what could be read), so the caller can emit
+/// what it has.
+pub fn parse_tool(cx: &Ctxt, args: proc_macro2::TokenStream, item: &syn::ItemFn) -> Tool {
+    let tool = parse::parse(cx, args, item);
     check_tool(cx, &tool);
-    Some(tool)
+    tool
 }

@@ -1,7 +1,7 @@
 //! The `#[tool(...)]` grammar. Every value is read whole before it is judged, so one bad
 //! value is reported and the rest of the list is still read.
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
 use syn::ext::IdentExt as _;
@@ -87,7 +87,7 @@ impl Level {
     }
 }
 
-pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Option<Tool> {
+pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Tool {
     let ident = item.sig.ident.clone();
     let mut tool = Tool {
         name: Spanned::new(ident.unraw().to_string(), ident.span()),
@@ -108,14 +108,13 @@ pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Option<
         ui: Ui::default(),
         requires: Requires::default(),
         ask_on_keys: None,
-        attr_span: Span::call_site(),
     };
     let parser = syn::meta::parser(|meta| top(cx, &mut tool, &meta));
     if let Err(e) = parser.parse2(args) {
         cx.push(e);
     }
     sig::read(cx, &mut tool, &item.sig);
-    Some(tool)
+    tool
 }
 
 fn key_of(meta: &ParseNestedMeta) -> (String, Span) {
@@ -368,7 +367,7 @@ fn ui(cx: &Ctxt, u: &mut Ui, meta: &ParseNestedMeta) -> syn::Result<()> {
     duplicate(cx, slot.is_some(), &key, span);
     if let Some(v) = v {
         if key == "presentation" {
-            let known = neuralis_core::contract::rules::known_keys::PRESENTATIONS;
+            let known = neuralis_model::contract::rules::known_keys::PRESENTATIONS;
             if !known.contains(&v.value.as_str()) {
                 let help = did_you_mean(&v.value, known).map_or_else(
                     || format!("use one of `{}`", known.join("`, `")),

@@ -3,7 +3,7 @@
 //! the return type is not classified here at all: the generated code lets the type system
 //! decide how it becomes a result (`neuralis_core::dispatch::__private`).
 
-use neuralis_core::RuleId;
+use neuralis_model::RuleId;
 use proc_macro2::Span;
 use syn::spanned::Spanned as _;
 use syn::{FnArg, ReturnType, Signature, Type};

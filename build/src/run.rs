@@ -1,0 +1,256 @@
+//! The run: discover the crate, read each handler's `#[tool]`, compose and check each
+//! tool's document, write the files and the package table.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use neuralis_model::contract::CheckOptions;
+use neuralis_model::schema::to_canonical_string;
+use neuralis_model::{RuleId, input};
+use serde_json::{Map, Value};
+
+use crate::compose::{Composer, Problem, Site};
+use crate::diag::{Loc, Run, one_line};
+use crate::discover::Crate;
+use crate::write::relative;
+use crate::{Builder, Cfg, Error, Summary, table, tool};
+
+impl Builder {
+    /// Runs the emitter without printing (see [`Summary::cargo_lines`]).
+    ///
+    /// # Errors
+    ///
+    /// A contract error in a produced document, `duplicate-tool`, a type that cannot be
+    /// resolved with certainty, a tool with errors of the `mcp-remote` profile, or a file
+    /// that cannot be written: every one found.
+    pub fn run(&self) -> Result<Summary, Error> {
+        let mut run = Run::default();
+        let manifest_dir = match &self.manifest_dir {
+            Some(d) => d.clone(),
+            None => match std::env::var_os("CARGO_MANIFEST_DIR") {
+                Some(d) => PathBuf::from(d),
+                None => {
+                    return Err(Error {
+                        messages: vec![
+                            "neuralis-build: `CARGO_MANIFEST_DIR` is not set: call `emit()` from a build script, or set `Builder::manifest_dir`".into(),
+                        ],
+                        summary: Box::default(),
+                    });
+                }
+            },
+        };
+        let root = match &self.root {
+            Some(r) => manifest_dir.join(r),
+            None => {
+                let lib = manifest_dir.join("src/lib.rs");
+                if lib.is_file() {
+                    lib
+                } else {
+                    manifest_dir.join("src/main.rs")
+                }
+            }
+        };
+        let tools_dir = manifest_dir.join(self.tools_dir.as_deref().unwrap_or(Path::new("tools")));
+        let out_dir = self
+            .out_dir
+            .clone()
+            .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from));
+        let cfg = self.cfg.clone().unwrap_or_else(Cfg::from_env);
+        let krate = Crate::read(&root, &manifest_dir, &cfg);
+        let options = CheckOptions {
+            cards: self.cards.clone(),
+            profile: self.profile,
+        };
+        for u in &krate.unreadable {
+            run.warn(format!(
+                "{}: not read ({}); the compiler reports why",
+                relative(&u.path, &manifest_dir),
+                one_line(&u.reason)
+            ));
+        }
+
+        let mut extra_files = Vec::new();
+        // Tool names whose file must be kept even though nothing was produced now.
+        let mut claimed = BTreeSet::new();
+        let mut produced: BTreeMap<String, Produced> = BTreeMap::new();
+        let decls = self.read_tools(&krate, &mut run, &mut claimed);
+        for (name, group) in &decls {
+            if group.len() > 1 {
+                let places: Vec<String> = group
+                    .iter()
+                    .map(|d| {
+                        format!(
+                            "`{}` ({})",
+                            krate.tools[d.index].func.sig.ident,
+                            d.decl.name_loc.display(&krate)
+                        )
+                    })
+                    .collect();
+                run.error(
+                    &krate,
+                    &group[1].decl.name_loc,
+                    RuleId::DuplicateTool,
+                    &format!("tool `{name}` is claimed by {}", places.join(" and ")),
+                    RuleId::DuplicateTool.rule().hint,
+                );
+                claimed.insert(name.clone());
+                continue;
+            }
+            let d = &group[0];
+            let module = krate.tools[d.index].module;
+            let mut composer = Composer::new(&krate);
+            match compose_tool(&mut composer, module, &d.decl) {
+                Ok((doc, locations)) => {
+                    extra_files.append(&mut composer.extra_files);
+                    let locations: Vec<(String, Loc)> = locations
+                        .into_iter()
+                        .chain(d.decl.locations.clone())
+                        .collect();
+                    match run.check(&krate, name, &doc, &locations, &d.decl.name_loc, &options) {
+                        Ok(()) => {
+                            produced.insert(
+                                name.clone(),
+                                Produced {
+                                    text: to_canonical_string(&doc),
+                                    handler: handler_path(&krate, module, &d.decl.handler),
+                                    descriptor: format!(
+                                        "{}::{}",
+                                        krate.module_name(module),
+                                        table::descriptor_ident(&d.decl.handler)
+                                    ),
+                                    krate: d.decl.krate.clone(),
+                                },
+                            );
+                        }
+                        Err(()) => {
+                            claimed.insert(name.clone());
+                        }
+                    }
+                }
+                Err(Problem::Skip { item, reason }) => {
+                    run.skip(name, &format!("`{item}`: {}", one_line(&reason)));
+                    claimed.insert(name.clone());
+                }
+                Err(Problem::Unresolved { loc, message, help }) => {
+                    run.error(&krate, &loc, RuleId::UnsupportedType, &message, &help);
+                    claimed.insert(name.clone());
+                }
+            }
+        }
+
+        // Written files take the time of the newest input, not the clock: cargo stamps a
+        // build script's run with its start time and would see its own output as a
+        // change, rerunning the script and recompiling the crate on the next build.
+        let stamp = krate
+            .sources
+            .iter()
+            .map(|s| s.path.as_path())
+            .chain(extra_files.iter().map(PathBuf::as_path))
+            .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+            .max();
+        run.write_tools(
+            &tools_dir,
+            &produced,
+            &claimed,
+            self.prune,
+            stamp,
+            &manifest_dir,
+        );
+        if let Some(out) = &out_dir {
+            let tables = table::package(&tools_dir, &produced);
+            run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
+        }
+        for s in &krate.sources {
+            run.lines
+                .push(format!("cargo:rerun-if-changed={}", s.path.display()));
+        }
+        for u in &krate.unreadable {
+            run.lines
+                .push(format!("cargo:rerun-if-changed={}", u.path.display()));
+        }
+        for f in &extra_files {
+            run.lines
+                .push(format!("cargo:rerun-if-changed={}", f.display()));
+        }
+        // A path that does not exist would make cargo rerun the script on every build.
+        if tools_dir.exists() {
+            run.lines
+                .push(format!("cargo:rerun-if-changed={}", tools_dir.display()));
+        }
+        run.summary.tools = produced.keys().cloned().collect();
+        run.finish()
+    }
+
+    fn read_tools(
+        &self,
+        krate: &Crate,
+        run: &mut Run,
+        claimed: &mut BTreeSet<String>,
+    ) -> BTreeMap<String, Vec<Indexed>> {
+        let mut by_name: BTreeMap<String, Vec<Indexed>> = BTreeMap::new();
+        for (index, tf) in krate.tools.iter().enumerate() {
+            let file = krate.modules[tf.module].file;
+            match tool::read(tf, file) {
+                Ok(decl) => by_name
+                    .entry(decl.name.clone())
+                    .or_default()
+                    .push(Indexed { index, decl }),
+                Err(rejected) => {
+                    run.skip(
+                        &rejected.name,
+                        &format!("{}: {}", rejected.loc.display(krate), rejected.reason),
+                    );
+                    claimed.insert(rejected.name);
+                }
+            }
+        }
+        by_name
+    }
+}
+
+struct Indexed {
+    index: usize,
+    decl: tool::ToolDecl,
+}
+
+/// A tool composed and checked: its file's text and its handler's path.
+pub(crate) struct Produced {
+    pub(crate) text: String,
+    pub(crate) handler: String,
+    /// The path of the `ToolDescriptor` that `#[tool]` puts beside the handler.
+    pub(crate) descriptor: String,
+    /// `crate = "..."` of the handler's `#[tool]`.
+    pub(crate) krate: Option<String>,
+}
+
+fn handler_path(krate: &Crate, module: usize, ident: &syn::Ident) -> String {
+    format!("{}::{ident}", krate.module_name(module))
+}
+
+/// The root document of one tool: the input's schema, the handler's description, the
+/// `x-neuralis` block.
+fn compose_tool(
+    composer: &mut Composer,
+    module: usize,
+    decl: &tool::ToolDecl,
+) -> Result<(Value, Vec<(String, Loc)>), Problem> {
+    let (root, locations) = match &decl.input {
+        Some(ty) => {
+            let site = Site {
+                owner: format!("fn {}", decl.handler),
+                field: "input".into(),
+                loc: decl.name_loc.clone(),
+            };
+            let c = composer.root(ty, module, &site)?;
+            (c.schema, c.locations)
+        }
+        None => (
+            input::root_document(serde_json::json!({ "type": "object" }), Map::new()),
+            Vec::new(),
+        ),
+    };
+    let description =
+        composer.doc_text(&decl.docs.parts, module, &format!("fn {}", decl.handler))?;
+    let doc = input::tool_document(root, description, decl.x_neuralis.clone());
+    Ok((doc, locations))
+}

@@ -1,0 +1,70 @@
+//! The approval posture of a call: `askOnKeys` presence and the `unknown` category.
+
+use serde_json::Value;
+
+use super::{Package, Refusal, SessionContext};
+use crate::catalog::Category;
+
+/// The approval posture of one call (see [`Package::approval`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approval {
+    /// The tool's declaration makes this call ask a person first.
+    Ask(AskReason),
+    /// The declaration adds no ask: the host's floor for this category decides (a
+    /// declaration can only make a call ask, never grant one).
+    Floor(Category),
+}
+
+impl Approval {
+    /// Whether the declaration makes this call ask.
+    #[must_use]
+    pub fn asks(&self) -> bool {
+        matches!(self, Approval::Ask(_))
+    }
+}
+
+/// Why a call asks for approval.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AskReason {
+    /// The tool's category is `unknown`: every call asks.
+    UnknownCategory,
+    /// The call sends these keys of `askOnKeys` (presence, whatever their values).
+    Keys(Vec<String>),
+}
+
+impl Package {
+    /// The approval posture of calling `name` with `args`: `askOnKeys` presence (a sent
+    /// key asks whatever its value, `{"delete": false}` too), and category `unknown`
+    /// always asks. Values are never read; defaults do not count as sent.
+    ///
+    /// # Errors
+    ///
+    /// The generic [`Refusal`] for a tool that is unknown or not granted to `session`,
+    /// the same in both cases.
+    pub fn approval(
+        &self,
+        name: &str,
+        args: &Value,
+        session: &SessionContext,
+    ) -> Result<Approval, Refusal> {
+        let slot = self.gated(name, session)?;
+        let meta = &slot.entry.meta;
+        if meta.annotations.category == Category::Unknown {
+            return Ok(Approval::Ask(AskReason::UnknownCategory));
+        }
+        let sent: Vec<String> = match args.as_object() {
+            Some(map) => meta
+                .ask_on_keys
+                .iter()
+                .filter(|k| map.contains_key(k.as_str()))
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        if sent.is_empty() {
+            Ok(Approval::Floor(meta.annotations.category))
+        } else {
+            Ok(Approval::Ask(AskReason::Keys(sent)))
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! [`PackageBuilder`]: tool files and handlers in, a checked [`Package`] out.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use super::{Handler, Package, Slot};
+use crate::contract::CheckOptions;
+use crate::package::{FileReport, load_package_from_sources_with};
+use crate::result::BoundCaps;
+
+/// Builds a [`Package`] from tool files and handlers; see [`Package::builder`].
+///
+/// The generated dispatch table of a package calls [`tool`](Self::tool) once per tool,
+/// with the bytes of the emitted `tools/<name>.json` and a handler made by [`sync_fn`](super::sync_fn),
+/// [`sync_fn_cx`](super::sync_fn_cx), [`async_fn`](super::async_fn) or
+/// [`async_fn_cx`](super::async_fn_cx).
+#[must_use]
+pub struct PackageBuilder {
+    sources: Vec<(String, Vec<u8>)>,
+    handlers: Vec<(String, Box<dyn Handler>)>,
+    caps: BoundCaps,
+    state: Option<Arc<dyn Any + Send + Sync>>,
+    options: CheckOptions,
+}
+
+impl fmt::Debug for PackageBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PackageBuilder")
+            .field(
+                "tools",
+                &self.sources.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            )
+            .field(
+                "handlers",
+                &self.handlers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            )
+            .field("caps", &self.caps)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Package {
+    /// Starts a package.
+    pub fn builder() -> PackageBuilder {
+        PackageBuilder {
+            sources: Vec::new(),
+            handlers: Vec::new(),
+            caps: BoundCaps::default(),
+            state: None,
+            options: CheckOptions::default(),
+        }
+    }
+}
+
+impl PackageBuilder {
+    /// Adds a tool: its name (the file stem), the bytes of its `tools/<name>.json`, and its
+    /// handler.
+    pub fn tool(
+        self,
+        name: impl Into<String>,
+        file: impl AsRef<[u8]>,
+        handler: impl Handler,
+    ) -> Self {
+        let name = name.into();
+        self.tool_file(name.clone(), file).handler(name, handler)
+    }
+
+    /// Adds a tool file alone; its handler comes with [`handler`](Self::handler).
+    pub fn tool_file(mut self, name: impl Into<String>, file: impl AsRef<[u8]>) -> Self {
+        self.sources.push((name.into(), file.as_ref().to_vec()));
+        self
+    }
+
+    /// Adds the handler of the tool `name`.
+    pub fn handler(mut self, name: impl Into<String>, handler: impl Handler) -> Self {
+        self.handlers.push((name.into(), Box::new(handler)));
+        self
+    }
+
+    /// The caps every result is bounded to (default: [`BoundCaps::default`]).
+    pub fn caps(mut self, caps: BoundCaps) -> Self {
+        self.caps = caps;
+        self
+    }
+
+    /// State every handler can read with [`ToolContext::state`](super::ToolContext::state) (a client, a cache...).
+    pub fn state<T: Any + Send + Sync>(mut self, state: T) -> Self {
+        self.state = Some(Arc::new(state));
+        self
+    }
+
+    /// The checker options the tool files are loaded with (the declared cards).
+    pub fn check_options(mut self, options: CheckOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Checks every tool file and matches it with its handler.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] listing every problem: a file with a contract error (with its
+    /// diagnostics), a tool without a handler, a handler without a tool, two handlers for
+    /// one tool. Warnings do not fail the build: they are in [`Package::files`].
+    pub fn build(self) -> Result<Package, BuildError> {
+        let loaded = load_package_from_sources_with(
+            self.sources.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
+            &self.options,
+        );
+        let mut problems: Vec<BuildProblem> = loaded
+            .files
+            .iter()
+            .filter(|f| f.has_errors())
+            .cloned()
+            .map(BuildProblem::File)
+            .collect();
+        let mut handlers: HashMap<String, Box<dyn Handler>> = HashMap::new();
+        for (name, handler) in self.handlers {
+            match handlers.entry(name) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    problems.push(BuildProblem::DuplicateHandler(e.key().clone()));
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(handler);
+                }
+            }
+        }
+        let mut tools = Vec::with_capacity(loaded.tools.len());
+        let mut index = HashMap::with_capacity(loaded.tools.len());
+        for entry in loaded.tools {
+            let Some(handler) = handlers.remove(&entry.name) else {
+                problems.push(BuildProblem::NoHandler(entry.name));
+                continue;
+            };
+            index.insert(entry.name.clone(), tools.len());
+            tools.push(Slot {
+                name: Arc::from(entry.name.as_str()),
+                cancellable: entry.meta.annotations.cancellable == Some(true),
+                entry,
+                handler,
+                validator: OnceLock::new(),
+            });
+        }
+        let failed: std::collections::HashSet<&str> = loaded
+            .files
+            .iter()
+            .filter(|f| !f.loaded)
+            .map(|f| f.name.as_str())
+            .collect();
+        let mut orphans: Vec<String> = handlers
+            .into_keys()
+            .filter(|n| !failed.contains(n.as_str()))
+            .collect();
+        orphans.sort();
+        problems.extend(orphans.into_iter().map(BuildProblem::NoTool));
+        if problems.is_empty() {
+            Ok(Package {
+                tools,
+                index,
+                caps: self.caps,
+                state: self.state,
+                files: loaded.files,
+            })
+        } else {
+            Err(BuildError { problems })
+        }
+    }
+}
+
+/// Why a [`Package`] could not be built: every problem found, in order.
+#[derive(Debug, Clone)]
+pub struct BuildError {
+    /// The problems.
+    pub problems: Vec<BuildProblem>,
+}
+
+/// One reason a [`Package`] could not be built.
+#[derive(Debug, Clone)]
+pub enum BuildProblem {
+    /// A tool file with at least one contract error; its report has every diagnostic.
+    File(FileReport),
+    /// A tool file with no handler.
+    NoHandler(String),
+    /// A handler for a name no tool file has.
+    NoTool(String),
+    /// A second handler for one tool (`duplicate-tool`).
+    DuplicateHandler(String),
+}
+
+impl fmt::Display for BuildProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildProblem::File(report) => {
+                write!(f, "`{}` has contract errors", report.file)?;
+                for d in report.diagnostics.iter().filter(|d| d.is_error()) {
+                    write!(f, "\n  {d}")?;
+                }
+                Ok(())
+            }
+            BuildProblem::NoHandler(name) => write!(
+                f,
+                "the tool `{name}` has no handler; register one with `handler(\"{name}\", ...)`"
+            ),
+            BuildProblem::NoTool(name) => write!(
+                f,
+                "a handler is registered for `{name}`, but no tool file has that name; add `tools/{name}.json`"
+            ),
+            BuildProblem::DuplicateHandler(name) => write!(
+                f,
+                "duplicate-tool: two handlers claim the tool `{name}`; keep one"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the package has {} problem(s)", self.problems.len())?;
+        for p in &self.problems {
+            write!(f, "\n- {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BuildError {}

@@ -1,0 +1,171 @@
+//! [`Package::dispatch`]: gate, defaults, validation, deserialization, handler, result
+//! (see the [module docs](super)).
+
+use std::future::{Future, poll_fn};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::Poll;
+
+use serde_json::{Map, Value};
+
+use super::errors::{arguments_result, cancelled_result, panic_result, validation_errors};
+use super::{AbortSignal, Call, CallOptions, Package, SessionContext, Slot, ToolContext, block_on};
+use crate::result::{ToolResult, bound_result_owned};
+
+impl Package {
+    /// Runs one call through the pipeline (see the [module docs](super)) and returns the
+    /// bounded result. Never panics on any `name`, `args` or handler.
+    ///
+    /// `args` `null` reads as `{}` (clients that send no arguments); `abort` is the run's
+    /// signal ([`AbortSignal::never`] when there is none).
+    pub async fn dispatch(
+        &self,
+        name: &str,
+        args: Value,
+        session: &SessionContext,
+        abort: AbortSignal,
+    ) -> ToolResult {
+        self.dispatch_with(name, args, session, CallOptions::new().abort(abort))
+            .await
+    }
+
+    /// [`dispatch`](Self::dispatch) with the host's [`CallOptions`]: the abort signal and
+    /// a [`ProgressSink`] for the handler's [`ToolContext::progress`] reports.
+    pub async fn dispatch_with(
+        &self,
+        name: &str,
+        args: Value,
+        session: &SessionContext,
+        options: CallOptions,
+    ) -> ToolResult {
+        let result = self.run(name, args, session, options).await;
+        bound_result_owned(result, &self.caps).0
+    }
+
+    /// The pipeline before bounding.
+    async fn run(
+        &self,
+        name: &str,
+        args: Value,
+        session: &SessionContext,
+        options: CallOptions,
+    ) -> ToolResult {
+        let CallOptions { abort, progress } = options;
+        let slot = match self.gated(name, session) {
+            Ok(slot) => slot,
+            Err(refusal) => return refusal.to_result(),
+        };
+        let args = match self.prepare(slot, args) {
+            Ok(args) => args,
+            Err(refused) => return *refused,
+        };
+        if abort.is_aborted() {
+            return cancelled_result();
+        }
+        let cx = ToolContext {
+            tool: Arc::clone(&slot.name),
+            session: session.clone(),
+            abort: slot.cancellable.then(|| abort.clone()),
+            state: self.state.clone(),
+            progress,
+        };
+        let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
+            Ok(call) => call,
+            Err(payload) => return panic_result(&*payload),
+        };
+        let mut future = match call {
+            Call::Ready(result) => return result,
+            Call::Pending(future) => future,
+        };
+        // Once a poll has panicked, or the race is decided, the future is never polled again.
+        if slot.cancellable {
+            let mut cancelled = pin!(abort.cancelled());
+            poll_fn(|task| {
+                match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(task))) {
+                    Ok(Poll::Ready(result)) => return Poll::Ready(result),
+                    Ok(Poll::Pending) => {}
+                    Err(payload) => return Poll::Ready(panic_result(&*payload)),
+                }
+                match cancelled.as_mut().poll(task) {
+                    Poll::Ready(()) => Poll::Ready(cancelled_result()),
+                    Poll::Pending => Poll::Pending,
+                }
+            })
+            .await
+        } else {
+            poll_fn(
+                |task| match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(task))) {
+                    Ok(poll) => poll,
+                    Err(payload) => Poll::Ready(panic_result(&*payload)),
+                },
+            )
+            .await
+        }
+    }
+
+    /// Defaults, then validation: the arguments the handler may see, or the `isError`
+    /// result the model reads.
+    fn prepare(&self, slot: &Slot, args: Value) -> Result<Value, Box<ToolResult>> {
+        let mut args = match args {
+            Value::Null => Value::Object(Map::new()),
+            other => other,
+        };
+        if let Value::Object(map) = &mut args {
+            for (key, value) in &slot.entry.meta.defaults {
+                if !map.contains_key(key) {
+                    map.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        let validator = match slot.validator() {
+            Ok(v) => v,
+            Err(e) => {
+                return Err(Box::new(ToolResult::error(format!(
+                    "the tool `{}` cannot validate its arguments: its schema does not compile ({e})",
+                    slot.name
+                ))));
+            }
+        };
+        if validator.is_valid(&args) {
+            return Ok(args);
+        }
+        let mut errors = Vec::new();
+        for error in validator.iter_errors(&args) {
+            validation_errors(&error, &mut errors);
+        }
+        Err(Box::new(arguments_result(
+            &slot.name,
+            "they do not match the tool's schema",
+            &errors,
+        )))
+    }
+
+    /// [`dispatch`](Self::dispatch) for sync callers, with no abort signal, driven by
+    /// [`block_on`]. An async handler that waits on a specific runtime (tokio I/O or
+    /// timers) needs that runtime: call `dispatch` from it instead.
+    ///
+    /// On `wasm32`, a handler whose future stays pending (nothing can wake it on one
+    /// thread) gives an `isError` result instead of hanging.
+    pub fn dispatch_blocking(
+        &self,
+        name: &str,
+        args: Value,
+        session: &SessionContext,
+    ) -> ToolResult {
+        let mut future = pin!(self.dispatch(name, args, session, AbortSignal::never()));
+        // A sync handler completes on the first poll: no waker to allocate for it.
+        if let Poll::Ready(result) = future
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+        {
+            return result;
+        }
+        block_on(future).unwrap_or_else(|| {
+            ToolResult::error(
+                "the tool's handler is waiting on something this host cannot drive; \
+                 the host must call it asynchronously",
+            )
+        })
+    }
+}

@@ -1,0 +1,513 @@
+//! Section 2 of the contract: the root schema, and the rules that look at every subschema.
+
+use serde_json::{Map, Value};
+
+use super::words::{did_you_mean, display_pointer, list, short};
+use super::{DRAFT_07, Draft07, Violation};
+use crate::contract::diag::{Diagnostic, push_pointer};
+use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
+
+// schema-draft: `$schema`, when present, is draft-07, and the document passes the draft-07
+// meta-schema. Reason: the platform validates arguments with a draft-07 validator.
+pub(super) fn check_schema_draft(
+    schema: &Value,
+    root: &Map<String, Value>,
+    validator: Option<&dyn Draft07>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if let Some(declared) = root.get("$schema")
+        && declared.as_str() != Some(DRAFT_07)
+    {
+        out.push(
+            Diagnostic::new(RuleId::SchemaDraft, "/$schema")
+                .with_message(format!("`$schema` is `{}`, not draft-07", short(declared)))
+                .with_hint(format!("set `\"$schema\": \"{DRAFT_07}\"`")),
+        );
+    }
+    let Some(validator) = validator else {
+        return;
+    };
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for violation in validator.meta_violations(schema) {
+        let pointer = violation.pointer.clone();
+        let message = meta_message(&pointer, &violation);
+        if seen.iter().any(|(p, m)| *p == pointer && *m == message) {
+            continue;
+        }
+        seen.push((pointer.clone(), message.clone()));
+        out.push(
+            Diagnostic::new(RuleId::SchemaDraft, pointer.clone()).with_message(
+                if pointer.is_empty() {
+                    format!("the document is not a valid draft-07 schema: {message}")
+                } else {
+                    format!(
+                        "`{}` is not a valid draft-07 schema: {message}",
+                        display_pointer(&pointer)
+                    )
+                },
+            ),
+        );
+    }
+}
+
+/// The JSON Schema type names (`type` keyword values).
+const SIMPLE_TYPES: &[&str] = &[
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
+/// A meta-schema error in words: the validator's own message without the (possibly huge)
+/// instance, plus the value when it is a scalar, and a suggestion for a misspelt `type`.
+fn meta_message(pointer: &str, violation: &Violation) -> String {
+    if pointer.ends_with("/type")
+        && let Some(Value::String(t)) = &violation.found
+        && !SIMPLE_TYPES.contains(&t.as_str())
+    {
+        let suggestion = did_you_mean(t, SIMPLE_TYPES)
+            .map(|close| format!("did you mean `{close}`? "))
+            .unwrap_or_default();
+        return format!(
+            "`{t}` is not a JSON Schema type ({suggestion}types are {})",
+            list(SIMPLE_TYPES)
+        );
+    }
+    match &violation.found {
+        Some(found) => format!("{} (found `{}`)", violation.message, short(found)),
+        None => violation.message.clone(),
+    }
+}
+
+// root-type: the root says `"type": "object"`.
+// Reason: tool arguments are always one JSON object.
+pub(super) fn check_root_type(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        Some(other) => out.push(
+            Diagnostic::new(RuleId::RootType, "/type").with_message(format!(
+                "the root `type` is `{}`; a tool's input must be `\"type\": \"object\"`",
+                short(other)
+            )),
+        ),
+        None => out.push(Diagnostic::new(RuleId::RootType, "").with_message(
+            "the root schema has no `type`; a tool's input must be `\"type\": \"object\"`",
+        )),
+    }
+}
+
+// root-closed: the root says `"additionalProperties": false`.
+// Reason: an open root lets the model send keys no check ever sees.
+pub(super) fn check_root_closed(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
+    match root.get("additionalProperties") {
+        Some(Value::Bool(false)) => {}
+        Some(other) => out.push(
+            Diagnostic::new(RuleId::RootClosed, "/additionalProperties").with_message(format!(
+                "the root's `additionalProperties` is `{}`; the root must be closed with `false`",
+                short(other)
+            )),
+        ),
+        None => out.push(Diagnostic::new(RuleId::RootClosed, "").with_message(
+            "the root schema has no `additionalProperties`; the root must be closed with `\"additionalProperties\": false`",
+        )),
+    }
+}
+
+/// Keywords whose value is one subschema reached through composition.
+const BRANCH_ONE: &[&str] = &["if", "then", "else", "not"];
+/// Keywords whose value is an array of subschemas reached through composition.
+const BRANCH_MANY: &[&str] = &["allOf", "anyOf", "oneOf"];
+
+// root-composition: root keys come only from the root's own `properties`.
+// Reason: `$ref`, `patternProperties` and property-declaring branches smuggle keys past the checks.
+pub(super) fn check_root_composition(
+    schema: &Value,
+    root: &Map<String, Value>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (key, value) in root {
+        let key = key.as_str();
+        match key {
+            "patternProperties" | "$ref" => out.push(
+                Diagnostic::new(RuleId::RootComposition, push_pointer("", key)).with_message(
+                    if key == "$ref" {
+                        "the root uses `$ref`: draft-07 ignores every sibling of `$ref`, so the root's own checks would not apply".to_owned()
+                    } else {
+                        "the root uses `patternProperties`: root keys must each be declared in `properties`".to_owned()
+                    },
+                ),
+            ),
+            _ if BRANCH_ONE.contains(&key) => {
+                let pointer = push_pointer("", key);
+                root_branch(schema, value, &pointer, key, out);
+            }
+            _ if BRANCH_MANY.contains(&key) => {
+                for (i, branch) in value.as_array().into_iter().flatten().enumerate() {
+                    let pointer = push_pointer(&push_pointer("", key), &i.to_string());
+                    root_branch(schema, branch, &pointer, key, out);
+                }
+            }
+            "dependencies" => {
+                for (name, dep) in value.as_object().into_iter().flatten() {
+                    if dep.is_object() {
+                        let pointer = push_pointer("/dependencies", name);
+                        root_branch(schema, dep, &pointer, key, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn root_branch(schema: &Value, branch: &Value, pointer: &str, kw: &str, out: &mut Vec<Diagnostic>) {
+    let mut seen = Vec::new();
+    if let Some(found) = declares_properties(schema, branch, pointer, &mut seen) {
+        let via = if found.starts_with(pointer) {
+            String::new()
+        } else {
+            format!(
+                " (reached through `$ref` to `#{}`)",
+                found.trim_end_matches("/properties")
+            )
+        };
+        out.push(
+            Diagnostic::new(RuleId::RootComposition, pointer).with_message(format!(
+                "a root `{kw}` branch declares `properties` at `{found}`{via}; root keys must be declared only in the root's own `properties`"
+            )),
+        );
+    }
+}
+
+/// Where `value` (at `pointer`) declares `properties`, itself, through nested composition
+/// or through a local `$ref` (each target followed once).
+fn declares_properties(
+    schema: &Value,
+    value: &Value,
+    pointer: &str,
+    seen: &mut Vec<String>,
+) -> Option<String> {
+    let obj = value.as_object()?;
+    if obj.contains_key("properties") {
+        return Some(push_pointer(pointer, "properties"));
+    }
+    if let Some(target) = obj.get("$ref").and_then(Value::as_str).and_then(local_ref)
+        && !seen.contains(&target)
+    {
+        seen.push(target.clone());
+        if let Some(found) = schema
+            .pointer(&target)
+            .and_then(|t| declares_properties(schema, t, &target, seen))
+        {
+            return Some(found);
+        }
+    }
+    for (key, sub) in obj {
+        let key = key.as_str();
+        let found = if BRANCH_ONE.contains(&key) {
+            declares_properties(schema, sub, &push_pointer(pointer, key), seen)
+        } else if BRANCH_MANY.contains(&key) {
+            let base = push_pointer(pointer, key);
+            sub.as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .find_map(|(i, b)| {
+                    declares_properties(schema, b, &push_pointer(&base, &i.to_string()), seen)
+                })
+        } else if key == "dependencies" {
+            let base = push_pointer(pointer, key);
+            sub.as_object().into_iter().flatten().find_map(|(name, d)| {
+                declares_properties(schema, d, &push_pointer(&base, name), seen)
+            })
+        } else {
+            None
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// The JSON pointer of a same-document `$ref` (`#/definitions/x` → `/definitions/x`).
+fn local_ref(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !(fragment.is_empty() || fragment.starts_with('/')) {
+        return None;
+    }
+    // URI fragments may percent-encode characters of the pointer.
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = fragment.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// How a subschema was reached from its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    /// The document itself.
+    Root,
+    /// A value-describing keyword: `properties`, `items`, `definitions`...
+    Child,
+    /// Composition (`allOf`/`anyOf`/`oneOf`/`if`/`then`/`else`/`not`) or `dependencies`:
+    /// the branch constrains the same object as the schema that holds it.
+    Branch,
+}
+
+/// What a schema keyword holds.
+#[derive(Debug, Clone, Copy)]
+enum Nest {
+    /// One subschema.
+    One,
+    /// An array of subschemas.
+    Many,
+    /// One subschema or an array of them (`items`).
+    OneOrMany,
+    /// An object whose values are subschemas.
+    Map,
+}
+
+/// One subschema on the walk, with how it was reached.
+struct Frame<'a> {
+    properties: Option<&'a Map<String, Value>>,
+    edge: Edge,
+}
+
+/// The keywords the per-subschema rules read, gathered in one pass over a schema's keys
+/// (cheaper than one hashed lookup per rule).
+#[derive(Default)]
+struct Keywords<'a> {
+    has_properties: bool,
+    properties: Option<&'a Map<String, Value>>,
+    required: Option<&'a Vec<Value>>,
+    has_additional_properties: bool,
+    object_type: bool,
+}
+
+impl<'a> Keywords<'a> {
+    fn of(schema: &'a Map<String, Value>) -> Self {
+        let mut k = Self::default();
+        for (key, value) in schema {
+            match key.as_str() {
+                "properties" => {
+                    k.has_properties = true;
+                    k.properties = value.as_object();
+                }
+                "required" => k.required = value.as_array(),
+                "additionalProperties" => k.has_additional_properties = true,
+                "type" => {
+                    k.object_type = match value {
+                        Value::String(t) => t == "object",
+                        Value::Array(ts) => ts.iter().any(|t| t == "object"),
+                        _ => false,
+                    };
+                }
+                _ => {}
+            }
+        }
+        k
+    }
+}
+
+/// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
+/// `examples`, unknown keywords or `x-neuralis`) and applies the per-subschema rules.
+pub(super) fn walk_schemas(schema: &Value, out: &mut Vec<Diagnostic>) {
+    let mut path = Vec::new();
+    let mut stack = Vec::new();
+    walk(schema, Edge::Root, &mut path, &mut stack, out);
+}
+
+/// One reference token of the walk's current position; the pointer string is only built
+/// when a rule reports something.
+#[derive(Debug, Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The RFC 6901 pointer of a path.
+fn render(path: &[Seg<'_>]) -> String {
+    let mut pointer = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(key) => pointer = push_pointer(&pointer, key),
+            Seg::Index(i) => pointer = push_pointer(&pointer, &i.to_string()),
+        }
+    }
+    pointer
+}
+
+fn walk<'a>(
+    value: &'a Value,
+    edge: Edge,
+    path: &mut Vec<Seg<'a>>,
+    stack: &mut Vec<Frame<'a>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(schema) = value.as_object() else {
+        return;
+    };
+    let keywords = Keywords::of(schema);
+    check_required_undeclared(&keywords, edge, stack, path, out);
+    check_open_object_implicit(&keywords, edge, path, out);
+    stack.push(Frame {
+        properties: keywords.properties,
+        edge,
+    });
+    for (key, sub) in schema {
+        let (edge, how) = match key.as_str() {
+            "properties" | "patternProperties" | "definitions" => (Edge::Child, Nest::Map),
+            "dependencies" => (Edge::Branch, Nest::Map),
+            "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
+                (Edge::Child, Nest::One)
+            }
+            "items" => (Edge::Child, Nest::OneOrMany),
+            "allOf" | "anyOf" | "oneOf" => (Edge::Branch, Nest::Many),
+            "if" | "then" | "else" | "not" => (Edge::Branch, Nest::One),
+            _ => continue,
+        };
+        path.push(Seg::Key(key));
+        match (how, sub) {
+            (Nest::Map, Value::Object(map)) => {
+                for (name, sub) in map {
+                    path.push(Seg::Key(name));
+                    walk(sub, edge, path, stack, out);
+                    path.pop();
+                }
+            }
+            (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
+                for (i, sub) in items.iter().enumerate() {
+                    path.push(Seg::Index(i));
+                    walk(sub, edge, path, stack, out);
+                    path.pop();
+                }
+            }
+            (Nest::One | Nest::OneOrMany, _) => walk(sub, edge, path, stack, out),
+            (Nest::Map | Nest::Many, _) => {}
+        }
+        path.pop();
+    }
+    stack.pop();
+}
+
+// required-undeclared: each `required` name is declared in `properties` of the object it
+// constrains. Reason: a required key nobody declares can never be sent correctly.
+fn check_required_undeclared(
+    keywords: &Keywords<'_>,
+    edge: Edge,
+    stack: &[Frame<'_>],
+    path: &[Seg<'_>],
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(required) = keywords.required else {
+        return;
+    };
+    let declared = |name: &str| {
+        if declares(keywords.properties, name) {
+            return true;
+        }
+        // A branch constrains the object of the schema that holds it (and so on up).
+        let mut edge = edge;
+        for frame in stack.iter().rev() {
+            if edge != Edge::Branch {
+                break;
+            }
+            if declares(frame.properties, name) {
+                return true;
+            }
+            edge = frame.edge;
+        }
+        false
+    };
+    for (i, name) in required.iter().enumerate() {
+        let Some(name) = name.as_str() else { continue };
+        if !declared(name) {
+            let where_ = if path.is_empty() {
+                "the root"
+            } else {
+                "this object"
+            };
+            let pointer = push_pointer(&push_pointer(&render(path), "required"), &i.to_string());
+            out.push(
+                Diagnostic::new(RuleId::RequiredUndeclared, pointer)
+                    .with_message(format!(
+                        "`required` names `{name}`, which {where_} does not declare in `properties`"
+                    ))
+                    .with_hint(format!(
+                        "declare `{name}` in `properties`, or remove it from `required`"
+                    )),
+            );
+        }
+    }
+}
+
+fn declares(properties: Option<&Map<String, Value>>, name: &str) -> bool {
+    properties.is_some_and(|p| p.contains_key(name))
+}
+
+// open-object-implicit (warning): a nested object schema says whether it accepts other keys.
+// Reason: without `additionalProperties` it accepts any key and gets no `propertyNames` guard.
+fn check_open_object_implicit(
+    keywords: &Keywords<'_>,
+    edge: Edge,
+    path: &[Seg<'_>],
+    out: &mut Vec<Diagnostic>,
+) {
+    // Composition branches constrain their holder's object, which says it for them.
+    if edge != Edge::Child || keywords.has_additional_properties {
+        return;
+    }
+    let is_object = keywords.has_properties || keywords.object_type;
+    if is_object {
+        let pointer = render(path);
+        out.push(
+            Diagnostic::new(RuleId::OpenObjectImplicit, pointer.clone()).with_message(format!(
+                "the object schema at `{pointer}` does not say whether it accepts other keys"
+            )),
+        );
+    }
+}
+
+// reserved-input-key: no root property takes a session-context name (exact, case-sensitive).
+// Reason: caller identity comes from the verified session, never from arguments.
+pub(super) fn check_reserved_input_key(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
+    let Some(Value::Object(properties)) = root.get("properties") else {
+        return;
+    };
+    for name in properties.keys() {
+        if RESERVED_INPUT_KEYS.contains(&name.as_str()) {
+            out.push(
+                Diagnostic::new(RuleId::ReservedInputKey, push_pointer("/properties", name))
+                    .with_message(format!(
+                        "root property `{name}` uses a reserved session-context name"
+                    )),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_refs_decode_percent_escapes() {
+        assert_eq!(
+            local_ref("#/definitions/a%20b").as_deref(),
+            Some("/definitions/a b")
+        );
+        assert_eq!(local_ref("#").as_deref(), Some(""));
+        assert_eq!(local_ref("other.json#/a"), None);
+        assert_eq!(local_ref("#anchor"), None);
+    }
+}

@@ -1,0 +1,114 @@
+//! Diagnostics: one violation of one rule, at one place.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::rules::{RuleId, Severity};
+
+/// A line and column in a file, both counted from 1 (columns in characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Location {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1.
+    pub column: usize,
+}
+
+/// One violation of one rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// The rule broken.
+    pub rule: RuleId,
+    /// The rule's severity.
+    pub severity: Severity,
+    /// An RFC 6901 JSON pointer to the offending value (`""` is the whole document).
+    pub pointer: String,
+    /// What is wrong, led by nothing: renderers add the rule id.
+    pub message: String,
+    /// What to do about it.
+    pub hint: String,
+    /// Where in the file, when the diagnostic came from bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+impl Serialize for Severity {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl Diagnostic {
+    /// A diagnostic with the rule's own message and hint.
+    #[must_use]
+    pub fn new(rule: RuleId, pointer: impl Into<String>) -> Self {
+        let row = rule.rule();
+        Self {
+            rule,
+            severity: row.severity,
+            pointer: pointer.into(),
+            message: row.message.to_owned(),
+            hint: row.hint.to_owned(),
+            location: None,
+        }
+    }
+
+    /// Replaces the message with a more specific one.
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+
+    /// Replaces the hint with a more specific one.
+    #[must_use]
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = hint.into();
+        self
+    }
+
+    /// Sets the location in the file.
+    #[must_use]
+    pub fn at(mut self, location: Location) -> Self {
+        self.location = Some(location);
+        self
+    }
+
+    /// Whether this is an error (not a warning).
+    #[must_use]
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]: {}", self.severity, self.rule, self.message)?;
+        if !self.pointer.is_empty() {
+            write!(f, " (at `{}`)", self.pointer)?;
+        }
+        Ok(())
+    }
+}
+
+/// Appends one reference token to an RFC 6901 pointer, escaping `~` and `/`.
+///
+/// ```
+/// use neuralis_model::contract::push_pointer;
+/// assert_eq!(push_pointer("/properties", "a/b~c"), "/properties/a~1b~0c");
+/// ```
+#[must_use]
+pub fn push_pointer(base: &str, token: &str) -> String {
+    let mut out = String::with_capacity(base.len() + token.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}

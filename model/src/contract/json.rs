@@ -1,0 +1,584 @@
+//! Reading a tool file at the byte level: size and depth limits, strict parsing, locations.
+//!
+//! Everything here is linear in the input and free of recursion that the input controls:
+//! [`read`] measures the nesting depth with a byte scan before anything builds a tree, and
+//! [`locate`] finds the line and column a JSON pointer names by scanning the text again
+//! instead of keeping positions in a second tree.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
+use serde_json::{Map, Value};
+
+use super::diag::{Diagnostic, Location};
+use super::rules::RuleId;
+
+/// The largest file the checker reads: 4 MiB (a file of exactly this size is fine).
+pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+/// The deepest nesting of objects and arrays the checker reads (the top-level object is
+/// level 1).
+pub const MAX_DEPTH: usize = 128;
+
+/// Reads the bytes of a tool file into a JSON object.
+///
+/// Refuses with `depth-limit` a file over [`MAX_FILE_BYTES`] or nested deeper than
+/// [`MAX_DEPTH`] (measured before parsing), and with `json-syntax` (with its location)
+/// invalid UTF-8, invalid JSON, an empty file, a top level that is not an object,
+/// trailing content and duplicate keys.
+///
+/// ```
+/// use neuralis_model::contract::{RuleId, json};
+/// assert!(json::read(br#"{"type": "object"}"#).is_ok());
+/// let err = json::read(br#"{"a": 1, "a": 2}"#).unwrap_err();
+/// assert_eq!(err.rule, RuleId::JsonSyntax);
+/// assert_eq!(err.location.map(|l| l.line), Some(1));
+/// ```
+///
+/// # Errors
+///
+/// The one diagnostic that stops the file from being read.
+pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(Box::new(
+            Diagnostic::new(RuleId::DepthLimit, "").with_message(format!(
+                "the file is {} bytes, over the 4 MiB limit ({MAX_FILE_BYTES} bytes)",
+                bytes.len()
+            )),
+        ));
+    }
+    if let Some(offset) = too_deep_at(bytes) {
+        return Err(Box::new(
+            Diagnostic::new(RuleId::DepthLimit, "")
+                .with_message(format!(
+                    "the document is nested deeper than {MAX_DEPTH} levels of objects and arrays"
+                ))
+                .at(location_of(bytes, offset)),
+        ));
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = e.valid_up_to();
+            return Err(syntax(
+                format!("the file is not valid UTF-8 (byte {at})"),
+                location_of(bytes, at),
+            ));
+        }
+    };
+    let Some(first) = text.bytes().position(|b| !b.is_ascii_whitespace()) else {
+        return Err(syntax(
+            "the file is empty: a tool file is one JSON object".to_owned(),
+            Location { line: 1, column: 1 },
+        ));
+    };
+    if text.as_bytes()[first] != b'{' {
+        return Err(syntax(
+            describe_start(&text[first..]),
+            location_of(bytes, first),
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    // The depth was measured above, so the parser's own limit (127 levels) must not cut in
+    // first: a document of exactly 128 levels is fine.
+    de.disable_recursion_limit();
+    let value = StrictValue
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| syntax_from_serde(text, &e))?;
+    Ok(value)
+}
+
+fn syntax(message: String, location: Location) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(RuleId::JsonSyntax, "")
+            .with_message(message)
+            .at(location),
+    )
+}
+
+fn syntax_from_serde(text: &str, e: &serde_json::Error) -> Box<Diagnostic> {
+    let message = e.to_string();
+    // serde_json appends " at line L column C"; the location is carried separately.
+    let message = message
+        .rfind(" at line ")
+        .map_or(message.as_str(), |i| &message[..i]);
+    let mut offset = byte_offset(text, e.line(), e.column());
+    if message.starts_with(DUPLICATE) {
+        // serde_json stops on the key's closing quote: point at its opening one instead.
+        offset = key_start(text.as_bytes(), offset);
+    }
+    syntax(
+        format!("invalid JSON: {message}"),
+        location_of(text.as_bytes(), offset),
+    )
+}
+
+const DUPLICATE: &str = "duplicate key";
+
+/// The byte offset of serde_json's position (line from 1, column in bytes from 1).
+fn byte_offset(text: &str, line: usize, byte_column: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(i, _)| i + 1)
+    };
+    (start + byte_column.saturating_sub(1)).min(text.len())
+}
+
+/// The offset of the opening quote of the key whose closing quote is at `end`.
+fn key_start(bytes: &[u8], end: usize) -> usize {
+    let mut i = end.min(bytes.len());
+    while i > 0 {
+        i -= 1;
+        if bytes[i] == b'"' && (i == 0 || bytes[i - 1] != b'\\') {
+            return i;
+        }
+    }
+    end
+}
+
+/// Why a text that does not start with `{` is not a tool file.
+fn describe_start(text: &str) -> String {
+    let what = match text.as_bytes().first() {
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "`null`",
+        Some(b'-' | b'0'..=b'9') => "a number",
+        _ if text.starts_with('\u{feff}') => {
+            return "the file starts with a byte order mark: save it as UTF-8 without one"
+                .to_owned();
+        }
+        _ => return "invalid JSON: the file does not start with a JSON object".to_owned(),
+    };
+    format!("the top level is {what}, not a JSON object")
+}
+
+/// The offset of the first bracket that opens level `MAX_DEPTH + 1`, if any.
+///
+/// Inside a string only `"` and `\\` matter, outside only `"` and brackets, so each state
+/// skips ahead to its next interesting byte.
+fn too_deep_at(bytes: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let step = bytes[i..]
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'))?;
+        i += step;
+        match bytes[i] {
+            b'"' => {
+                // Skip the string, escapes included.
+                i += 1;
+                loop {
+                    let step = bytes
+                        .get(i..)?
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\')?;
+                    i += step;
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            _ => depth = depth.saturating_sub(1),
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Builds a [`Value`] like serde_json does, but refuses a key repeated within one object.
+struct StrictValue;
+
+impl<'de> DeserializeSeed<'de> for StrictValue {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StrictValue {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        // JSON numbers are finite, and serde_json refuses out-of-range ones itself.
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(v) = seq.next_element_seed(StrictValue)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match out.entry(key) {
+                Entry::Vacant(slot) => {
+                    slot.insert(map.next_value_seed(StrictValue)?);
+                }
+                Entry::Occupied(slot) => {
+                    return Err(de::Error::custom(format_args!(
+                        "{DUPLICATE} `{}` in one object",
+                        slot.key()
+                    )));
+                }
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// The line and column (from 1, columns in characters) of byte `offset` in `bytes`.
+fn location_of(bytes: &[u8], offset: usize) -> Location {
+    let offset = offset.min(bytes.len());
+    let before = &bytes[..offset];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    // Count characters: every byte that does not continue a UTF-8 sequence starts one.
+    let column = 1 + before[line_start..]
+        .iter()
+        .filter(|&&b| (b & 0xC0) != 0x80)
+        .count();
+    Location { line, column }
+}
+
+/// The line and column of what `pointer` names in the JSON text `bytes`: the key, for an
+/// object member, or the value, for an array element or the whole document (`""`).
+///
+/// Works on the text alone, without building a tree, and never panics: it returns `None`
+/// when the pointer is malformed or names nothing, or the text is not JSON.
+///
+/// ```
+/// use neuralis_model::contract::{Location, json::locate};
+/// let text = b"{\n  \"properties\": {\n    \"a/b\": {}\n  }\n}";
+/// assert_eq!(locate(text, "/properties/a~1b"), Some(Location { line: 3, column: 5 }));
+/// assert_eq!(locate(text, ""), Some(Location { line: 1, column: 1 }));
+/// assert_eq!(locate(text, "/nope"), None);
+/// ```
+#[must_use]
+pub fn locate(bytes: &[u8], pointer: &str) -> Option<Location> {
+    let tokens = parse_pointer(pointer)?;
+    let mut s = Scanner { bytes, pos: 0 };
+    s.skip_ws();
+    let mut at = s.pos;
+    for token in &tokens {
+        s.skip_ws();
+        match s.peek()? {
+            b'{' => {
+                s.pos += 1;
+                at = s.find_member(token)?;
+            }
+            b'[' => {
+                s.pos += 1;
+                let index = parse_index(token)?;
+                s.find_element(index)?;
+                at = s.pos;
+            }
+            _ => return None,
+        }
+    }
+    if at >= bytes.len() {
+        return None;
+    }
+    Some(location_of(bytes, at))
+}
+
+/// Splits an RFC 6901 pointer into its unescaped reference tokens.
+fn parse_pointer(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    rest.split('/')
+        .map(|raw| {
+            let mut out = String::with_capacity(raw.len());
+            let mut chars = raw.chars();
+            while let Some(c) = chars.next() {
+                if c == '~' {
+                    match chars.next()? {
+                        '0' => out.push('~'),
+                        '1' => out.push('/'),
+                        _ => return None,
+                    }
+                } else {
+                    out.push(c);
+                }
+            }
+            Some(out)
+        })
+        .collect()
+}
+
+fn parse_index(token: &str) -> Option<usize> {
+    if token.is_empty() || (token.len() > 1 && token.starts_with('0')) {
+        return None;
+    }
+    if !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, b: u8) -> Option<()> {
+        self.skip_ws();
+        (self.peek()? == b).then(|| self.pos += 1)
+    }
+
+    /// After `{`: finds the member named `key`; returns the key's offset and leaves the
+    /// scanner at its value.
+    fn find_member(&mut self, key: &str) -> Option<usize> {
+        loop {
+            self.skip_ws();
+            match self.peek()? {
+                b'}' => return None,
+                b',' => {
+                    self.pos += 1;
+                    continue;
+                }
+                b'"' => {}
+                _ => return None,
+            }
+            let key_at = self.pos;
+            let name = self.string()?;
+            self.expect(b':')?;
+            self.skip_ws();
+            if name == key {
+                return Some(key_at);
+            }
+            self.skip_value()?;
+        }
+    }
+
+    /// After `[`: moves to element `index`.
+    fn find_element(&mut self, index: usize) -> Option<()> {
+        for _ in 0..index {
+            self.skip_ws();
+            if matches!(self.peek()?, b']') {
+                return None;
+            }
+            self.skip_value()?;
+            self.expect(b',')?;
+        }
+        self.skip_ws();
+        (!matches!(self.peek()?, b']')).then_some(())
+    }
+
+    /// Reads a string token at the cursor, unescaped.
+    fn string(&mut self) -> Option<String> {
+        let start = self.pos;
+        self.skip_string()?;
+        let raw = self.bytes.get(start..self.pos)?;
+        if raw.contains(&b'\\') {
+            serde_json::from_slice(raw).ok()
+        } else {
+            std::str::from_utf8(raw.get(1..raw.len() - 1)?)
+                .ok()
+                .map(str::to_owned)
+        }
+    }
+
+    /// Skips a string token at the cursor (which is on its opening quote).
+    fn skip_string(&mut self) -> Option<()> {
+        self.pos += 1;
+        loop {
+            match self.peek()? {
+                b'\\' => self.pos += 2,
+                b'"' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Skips one value at the cursor, nested ones included, without recursion.
+    fn skip_value(&mut self) -> Option<()> {
+        self.skip_ws();
+        match self.peek()? {
+            b'"' => self.skip_string(),
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match self.peek()? {
+                        b'"' => self.skip_string()?,
+                        b'{' | b'[' => {
+                            depth += 1;
+                            self.pos += 1;
+                        }
+                        b'}' | b']' => {
+                            depth = depth.saturating_sub(1);
+                            self.pos += 1;
+                            if depth == 0 {
+                                return Some(());
+                            }
+                        }
+                        _ => self.pos += 1,
+                    }
+                }
+            }
+            _ => {
+                while let Some(b) = self.peek() {
+                    if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+                Some(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested(levels: usize) -> String {
+        let mut s = String::new();
+        s.push('{');
+        for _ in 1..levels {
+            s.push_str("\"a\":{");
+        }
+        for _ in 0..levels {
+            s.push('}');
+        }
+        s
+    }
+
+    #[test]
+    fn depth_is_measured_before_parsing() {
+        assert!(read(nested(128).as_bytes()).is_ok());
+        let err = read(nested(129).as_bytes()).expect_err("too deep");
+        assert_eq!(err.rule, RuleId::DepthLimit);
+    }
+
+    #[test]
+    fn brackets_in_strings_do_not_count() {
+        let s = format!("{{\"a\": \"{}\\\"[\"}}", "[".repeat(300));
+        assert!(read(s.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn size_limit_is_inclusive() {
+        let mut ok = b"{}".to_vec();
+        ok.resize(MAX_FILE_BYTES, b' ');
+        assert!(read(&ok).is_ok());
+        ok.push(b' ');
+        assert_eq!(read(&ok).expect_err("too big").rule, RuleId::DepthLimit);
+    }
+
+    #[test]
+    fn syntax_errors_have_locations() {
+        for (text, line, column) in [
+            (&b""[..], 1, 1),
+            (b"  \n ", 1, 1),
+            (b"[1]", 1, 1),
+            (b"\n 3", 2, 2),
+            (b"{\"a\": 1,\n \"a\": 2}", 2, 2),
+            (b"{} x", 1, 4),
+            (b"{\"a\": \xff}", 1, 7),
+        ] {
+            let err = read(text).expect_err("refused");
+            assert_eq!(err.rule, RuleId::JsonSyntax, "{text:?}");
+            assert_eq!(
+                err.location,
+                Some(Location { line, column }),
+                "{text:?}: {}",
+                err.message
+            );
+        }
+    }
+
+    #[test]
+    fn locate_finds_keys_and_elements() {
+        let text = "{\n  \"a\": [1, {\"b~\": \"x\"}, [2]],\n  \"é\": {\"k\\\"\": true}\n}";
+        let b = text.as_bytes();
+        assert_eq!(locate(b, "/a"), Some(Location { line: 2, column: 3 }));
+        assert_eq!(locate(b, "/a/0"), Some(Location { line: 2, column: 9 }));
+        assert_eq!(
+            locate(b, "/a/1/b~0"),
+            Some(Location {
+                line: 2,
+                column: 13
+            })
+        );
+        assert_eq!(
+            locate(b, "/a/2"),
+            Some(Location {
+                line: 2,
+                column: 25
+            })
+        );
+        assert_eq!(locate(b, "/a/3"), None);
+        assert_eq!(locate(b, "/é/k\""), Some(Location { line: 3, column: 9 }));
+        assert_eq!(locate(b, "/a/01"), None);
+        assert_eq!(locate(b, "a"), None);
+        assert_eq!(locate(b, "/a/1/b~2"), None);
+    }
+}

@@ -1,0 +1,13 @@
+//! The contract: rule table, diagnostics, and the checker for any `tools/*.json`.
+
+mod check;
+mod diag;
+pub mod json;
+pub mod rules;
+
+pub use check::{
+    CheckOptions, Compiled, DRAFT_07, Draft07, Profile, Report, Violation, check_bytes_using,
+    check_value_using,
+};
+pub use diag::{Diagnostic, Location, push_pointer};
+pub use rules::{RULES, Rule, RuleId, Severity};

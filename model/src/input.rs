@@ -1,0 +1,777 @@
+//! Tool inputs as Rust types: the [`ToolInput`] trait and its run-time composition.
+//!
+//! `#[derive(ToolInput)]` (in the `neuralis` facade, feature `derive`) implements the trait
+//! for structs and enums; this module implements it for the standard types a field may
+//! have. A type's schema is composed through the trait, the way `schemars` composes, so a
+//! `ToolInput` type from another crate nests like a local one.
+//!
+//! ```
+//! use neuralis_model::input::ToolInput;
+//! assert_eq!(<u8 as ToolInput>::schema_fragment(), serde_json::json!({
+//!     "type": "integer", "minimum": 0, "maximum": 255
+//! }));
+//! ```
+
+use std::any::type_name;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use crate::shape::{Message, Shape, str_eq};
+use crate::types;
+
+/// The JSON Schema dialect of every emitted document.
+pub use crate::contract::DRAFT_07;
+
+/// One entry of a type's root keys: the property names a closed object schema declares.
+///
+/// Keys brought in by `#[serde(flatten)]` are kept as a reference to the flattened type's
+/// own list, so `const` code can walk them without allocating (see [`has_root_key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootKey {
+    /// A property name, after serde renaming.
+    Name(&'static str),
+    /// The root keys of a flattened type.
+    Flatten(&'static [RootKey]),
+}
+
+/// A type whose JSON Schema is exactly what serde accepts for it.
+///
+/// Derive it with `#[derive(ToolInput)]`; the trait is implemented here for `bool`, the
+/// integers (with their natural `minimum`/`maximum`), the floats, `String`, `char`,
+/// `Cow<str>`, `Option<T>`, the sequences and sets, string-keyed maps (open bags),
+/// `serde_json::Value` and `Map`, and the smart pointers.
+#[diagnostic::on_unimplemented(
+    message = "unsupported-type: `{Self}` has no schema",
+    label = "this type has no schema",
+    note = "derive `ToolInput` on it, use `#[schema(with = ...)]` on the field, or enable the `neuralis` feature for its crate (`uuid`, `chrono`, `url`, `time`)"
+)]
+pub trait ToolInput {
+    /// The property names of this type's object schema, after serde renaming and
+    /// flatten; empty for a type whose schema is not an object with properties.
+    const ROOT_KEYS: &'static [RootKey] = &[];
+
+    /// Whether the schema is a closed object with `properties`, so that
+    /// `#[serde(flatten)]` can merge it into another object.
+    const IS_OBJECT: bool = false;
+
+    /// The root keys with the kinds of their types, for `const` checks of
+    /// `#[tool(defaults(...))]` literals (see [`crate::shape`]).
+    const ROOT_SHAPES: &'static [crate::shape::KeyShape] = &[];
+
+    /// What the schema accepts, as far as a literal can tell (see [`crate::shape`]): the
+    /// variant names of a unit enum, `Object` for a struct. [`Shape::Any`] (the default)
+    /// passes every literal.
+    const SHAPE: Shape = Shape::Any;
+
+    /// Whether `#[derive(ToolInput)]` already refuses reserved root keys of this type
+    /// (a `#[schema(root)]` type), so `#[tool]` does not report them a second time.
+    #[doc(hidden)]
+    const RESERVED_CHECKED: bool = false;
+
+    /// Whether the type may nest itself, so [`Composer`] must track it for recursion.
+    /// `false` for leaf types, which saves the bookkeeping.
+    #[doc(hidden)]
+    const COMPOSITE: bool = false;
+
+    /// The name under `definitions` when the type is recursive: the type's name with
+    /// every path dropped, its generic arguments' too (`Page<Item>` for
+    /// `a::Page<b::Item>`), the rule the build emitter's static view follows.
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(short_type_name(type_name::<Self>()))
+    }
+
+    /// The schema of this type in a nested position, composed through `cx`.
+    fn schema_in(cx: &mut Composer) -> Value;
+
+    /// [`Composer::subschema`] of this type, for generated code: named through the trait,
+    /// so that a type without an impl is one error however often the derive names it.
+    #[doc(hidden)]
+    fn __subschema(cx: &mut Composer) -> Value {
+        cx.subschema::<Self>()
+    }
+
+    /// The schema of this type in a nested position, with a fresh [`Composer`].
+    fn schema_fragment() -> Value {
+        Composer::new().subschema::<Self>()
+    }
+
+    /// The normalized, draft-07 root document for this type: `$schema`, `type: object`,
+    /// `additionalProperties: false`, the doc comment as `description`, `properties` and
+    /// `required`. Meaningful for structs with named fields, the only valid tool inputs.
+    fn schema() -> Value {
+        root_schema::<Self>()
+    }
+}
+
+/// Composes nested schemas and notices recursion.
+///
+/// A type that reaches itself is written once: the root as `{"$ref": "#"}`, any other
+/// type under the root's `definitions`. Every other subschema is inlined.
+#[derive(Debug, Default)]
+pub struct Composer {
+    recursion: Recursion<&'static str>,
+}
+
+impl Composer {
+    /// A composer for a nested fragment.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The schema of `T`, inlined, or a `$ref` when `T` is already being composed.
+    pub fn subschema<T: ToolInput + ?Sized>(&mut self) -> Value {
+        if !T::COMPOSITE {
+            return T::schema_in(self);
+        }
+        let id = type_name::<T>();
+        if let Some(reference) = self.recursion.enter(&id, || T::schema_name().into_owned()) {
+            return reference;
+        }
+        let schema = T::schema_in(self);
+        self.recursion
+            .leave(&id, || T::schema_name().into_owned(), &schema);
+        schema
+    }
+}
+
+/// The recursion bookkeeping of a composition, keyed by a type's identity: the run-time
+/// [`Composer`] keys by `std::any::type_name`, the build script's static view by the
+/// resolved path it reads from source, and both write the same `$ref`s and `definitions`.
+#[derive(Debug)]
+pub struct Recursion<K> {
+    stack: Vec<K>,
+    root: Option<K>,
+    recursive: BTreeSet<K>,
+    definitions: Map<String, Value>,
+}
+
+impl<K> Default for Recursion<K> {
+    fn default() -> Self {
+        Self {
+            stack: Vec::new(),
+            root: None,
+            recursive: BTreeSet::new(),
+            definitions: Map::new(),
+        }
+    }
+}
+
+impl<K: Ord + Clone> Recursion<K> {
+    /// Marks `id` as the root type: it refers to itself as `#`.
+    pub fn set_root(&mut self, id: K) {
+        self.root = Some(id);
+    }
+
+    /// Enters `id`, or, when `id` is already being composed, returns the `$ref` to write
+    /// in its place (`#` for the root, else `#/definitions/<name>`). After an entered
+    /// type's schema is composed, call [`Recursion::leave`].
+    pub fn enter(&mut self, id: &K, name: impl FnOnce() -> String) -> Option<Value> {
+        if self.stack.contains(id) {
+            self.recursive.insert(id.clone());
+            return Some(if self.root.as_ref() == Some(id) {
+                json!({ "$ref": "#" })
+            } else {
+                json!({ "$ref": definition_ref(&name()) })
+            });
+        }
+        self.stack.push(id.clone());
+        None
+    }
+
+    /// Leaves `id`, whose schema is `schema`: a recursive type other than the root is
+    /// kept under `definitions`.
+    pub fn leave(&mut self, id: &K, name: impl FnOnce() -> String, schema: &Value) {
+        self.stack.pop();
+        if self.recursive.contains(id) && self.root.as_ref() != Some(id) {
+            self.definitions.insert(name(), schema.clone());
+        }
+    }
+
+    /// Leaves `id` whose schema could not be composed.
+    pub fn abandon(&mut self) {
+        self.stack.pop();
+    }
+
+    /// The `definitions` the composition needs, taken out.
+    pub fn take_definitions(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.definitions)
+    }
+}
+
+/// The `$ref` to `#/definitions/<name>`: the name escaped as a JSON pointer token and
+/// percent-encoded where a URI fragment cannot hold it (`Page<Item>` is
+/// `#/definitions/Page%3CItem%3E`).
+///
+/// ```
+/// use neuralis_model::input::definition_ref;
+/// assert_eq!(definition_ref("Node"), "#/definitions/Node");
+/// assert_eq!(definition_ref("Page<Item>"), "#/definitions/Page%3CItem%3E");
+/// ```
+#[must_use]
+pub fn definition_ref(name: &str) -> String {
+    let token = name.replace('~', "~0").replace('/', "~1");
+    let mut out = String::from("#/definitions/");
+    for b in token.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A type name with every path dropped: `a::Page<b::Item, [c::X; 2]>` is
+/// `Page<Item, [X; 2]>`.
+#[must_use]
+pub fn short_type_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        let start = run.rfind("::").map_or(0, |i| i + 2);
+        out.push_str(&run[start..]);
+        run.clear();
+    };
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// The root document of `T`, normalized (see [`ToolInput::schema`]).
+pub fn root_schema<T: ToolInput + ?Sized>() -> Value {
+    let mut cx = Composer::new();
+    cx.recursion.set_root(type_name::<T>());
+    let fragment = cx.subschema::<T>();
+    root_document(fragment, cx.recursion.take_definitions())
+}
+
+/// The root document around a root type's schema `fragment`: draft-07 `$schema`, its
+/// title and description, a closed `type: object` root with `properties` and `required`,
+/// the `definitions` recursion needed, normalized. The run-time composition
+/// ([`root_schema`]) and the build emitter's static view both end here, so the two
+/// cannot lay out a root differently.
+#[must_use]
+pub fn root_document(fragment: Value, definitions: Map<String, Value>) -> Value {
+    let mut root = Map::new();
+    root.insert("$schema".into(), Value::String(DRAFT_07.into()));
+    match fragment {
+        Value::Object(mut frag) => {
+            let is_object = frag.get("type").and_then(Value::as_str) == Some("object");
+            for key in ["title", "description"] {
+                if let Some(v) = frag.remove(key) {
+                    root.insert(key.into(), v);
+                }
+            }
+            if let Some(v) = frag.remove("type") {
+                root.insert("type".into(), v);
+            }
+            if is_object {
+                root.insert("additionalProperties".into(), Value::Bool(false));
+                frag.remove("additionalProperties");
+                let props = frag
+                    .remove("properties")
+                    .unwrap_or_else(|| Value::Object(Map::new()));
+                root.insert("properties".into(), props);
+                let required = frag
+                    .remove("required")
+                    .unwrap_or_else(|| Value::Array(Vec::new()));
+                root.insert("required".into(), required);
+            }
+            root.extend(frag);
+        }
+        other => {
+            root.insert("allOf".into(), Value::Array(vec![other]));
+        }
+    }
+    if !definitions.is_empty() {
+        root.insert("definitions".into(), Value::Object(definitions));
+    }
+    let mut root = Value::Object(root);
+    crate::schema::normalize(&mut root);
+    root
+}
+
+/// A tool's document: the input's root document (see [`root_document`]) with the
+/// handler's description, when it has one, and its `x-neuralis` block. The run-time
+/// `ToolDescriptor::document` and the build script both end here.
+///
+/// ```
+/// use neuralis_model::input::{root_schema, tool_document};
+/// let doc = tool_document(
+///     root_schema::<std::collections::BTreeMap<String, bool>>(),
+///     Some("Store flags.".into()),
+///     serde_json::json!({ "annotations": { "category": "write" } }),
+/// );
+/// assert_eq!(doc["description"], "Store flags.");
+/// assert_eq!(doc["x-neuralis"]["annotations"]["category"], "write");
+/// ```
+#[must_use]
+pub fn tool_document(root: Value, description: Option<String>, x_neuralis: Value) -> Value {
+    let mut root = match root {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    if let Some(text) = description.filter(|t| !t.is_empty()) {
+        root.insert("description".into(), Value::String(text));
+    }
+    root.insert("x-neuralis".into(), x_neuralis);
+    Value::Object(root)
+}
+
+/// Every root key of `keys`, flattened, in declaration order.
+///
+/// ```
+/// use neuralis_model::input::{RootKey, root_key_names};
+/// const INNER: &[RootKey] = &[RootKey::Name("b")];
+/// const OUTER: &[RootKey] = &[RootKey::Name("a"), RootKey::Flatten(INNER)];
+/// assert_eq!(root_key_names(OUTER), ["a", "b"]);
+/// ```
+#[must_use]
+pub fn root_key_names(keys: &[RootKey]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    fn walk(keys: &[RootKey], out: &mut Vec<&'static str>) {
+        for key in keys {
+            match key {
+                RootKey::Name(n) => out.push(n),
+                RootKey::Flatten(inner) => walk(inner, out),
+            }
+        }
+    }
+    walk(keys, &mut out);
+    out
+}
+
+/// Whether `keys` (flattened) contains `name`; usable in `const` assertions.
+///
+/// ```
+/// use neuralis_model::input::{RootKey, has_root_key};
+/// const KEYS: &[RootKey] = &[RootKey::Flatten(&[RootKey::Name("city")])];
+/// const _: () = assert!(has_root_key(KEYS, "city"));
+/// assert!(!has_root_key(KEYS, "City"));
+/// ```
+#[must_use]
+pub const fn has_root_key(keys: &[RootKey], name: &str) -> bool {
+    let mut i = 0;
+    while i < keys.len() {
+        match keys[i] {
+            RootKey::Name(n) => {
+                if str_eq(n, name) {
+                    return true;
+                }
+            }
+            RootKey::Flatten(inner) => {
+                if has_root_key(inner, name) {
+                    return true;
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The first root key of `keys` (flattened) that is a reserved session-context name
+/// (`reserved-input-key`); usable in `const` assertions.
+///
+/// ```
+/// use neuralis_model::input::{RootKey, reserved_root_key};
+/// assert_eq!(reserved_root_key(&[RootKey::Name("userId")]), Some("userId"));
+/// assert_eq!(reserved_root_key(&[RootKey::Name("UserId")]), None);
+/// ```
+#[must_use]
+pub const fn reserved_root_key(keys: &[RootKey]) -> Option<&'static str> {
+    let reserved = crate::contract::rules::RESERVED_INPUT_KEYS;
+    let mut i = 0;
+    while i < keys.len() {
+        match keys[i] {
+            RootKey::Name(n) => {
+                let mut j = 0;
+                while j < reserved.len() {
+                    if str_eq(n, reserved[j]) {
+                        return Some(n);
+                    }
+                    j += 1;
+                }
+            }
+            RootKey::Flatten(inner) => {
+                if let Some(n) = reserved_root_key(inner) {
+                    return Some(n);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The `reserved-input-key` message for the first reserved root key of `keys`, naming
+/// it between `head` and `tail`; empty when there is none. For `const` assertions.
+///
+/// ```
+/// use neuralis_model::input::{RootKey, reserved_key_message};
+/// const M: neuralis_model::shape::Message =
+///     reserved_key_message(&[RootKey::Name("city"), RootKey::Name("role")], "`", "` is reserved");
+/// assert_eq!(M.as_str(), "`role` is reserved");
+/// ```
+#[must_use]
+pub const fn reserved_key_message(keys: &[RootKey], head: &str, tail: &str) -> Message {
+    match reserved_root_key(keys) {
+        Some(key) => Message::new().push(head).push(key).push(tail),
+        None => Message::new(),
+    }
+}
+
+/// The leaf types: schema and shape straight from the type table.
+macro_rules! leaf {
+    ($($ty:ty => $known:ident;)*) => {$(
+        impl ToolInput for $ty {
+            const SHAPE: Shape = types::$known.shape();
+            fn schema_in(_: &mut Composer) -> Value {
+                types::$known.schema().unwrap_or(Value::Null)
+            }
+        }
+    )*};
+}
+
+leaf! {
+    bool => BOOL;
+    i8 => I8;
+    i16 => I16;
+    i32 => I32;
+    i64 => I64;
+    isize => ISIZE;
+    i128 => I128;
+    u8 => U8;
+    u16 => U16;
+    u32 => U32;
+    u64 => U64;
+    usize => USIZE;
+    u128 => U128;
+    f32 => F32;
+    f64 => F64;
+    String => STRING;
+    str => STR;
+    char => CHAR;
+    Value => JSON_VALUE;
+    Map<String, Value> => JSON_MAP;
+}
+
+/// The wrappers: `T`'s schema and every `const` of `T`. `Option<T>` is one of them: in a
+/// struct, the field is simply not required (no `null` in a type array).
+macro_rules! pointer {
+    ($([$($generics:tt)*] $ty:ty => $inner:ty;)*) => {$(
+        impl<$($generics)*> ToolInput for $ty {
+            const ROOT_KEYS: &'static [RootKey] = <$inner>::ROOT_KEYS;
+            const IS_OBJECT: bool = <$inner>::IS_OBJECT;
+            const ROOT_SHAPES: &'static [crate::shape::KeyShape] = <$inner>::ROOT_SHAPES;
+            const SHAPE: Shape = <$inner>::SHAPE;
+            const RESERVED_CHECKED: bool = <$inner>::RESERVED_CHECKED;
+            fn schema_in(cx: &mut Composer) -> Value {
+                cx.subschema::<$inner>()
+            }
+        }
+    )*};
+}
+
+pointer! {
+    [T: ToolInput + ?Sized] Box<T> => T;
+    [T: ToolInput + ?Sized] Rc<T> => T;
+    [T: ToolInput + ?Sized] Arc<T> => T;
+    [T: ToolInput + ?Sized] &T => T;
+    [T: ToolInput + ToOwned + ?Sized] Cow<'_, T> => T;
+    [T: ToolInput] Option<T> => T;
+}
+
+macro_rules! seq {
+    ($($ty:ident $(: $bound:path)? => $unique:expr),*) => {$(
+        impl<T: ToolInput $(+ $bound)?> ToolInput for $ty<T> {
+            const SHAPE: Shape = Shape::Array(&T::SHAPE);
+            fn schema_in(cx: &mut Composer) -> Value {
+                types::array(cx.subschema::<T>(), $unique)
+            }
+        }
+    )*};
+}
+
+seq!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet: Ord => true);
+
+impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
+    const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    fn schema_in(cx: &mut Composer) -> Value {
+        types::array(cx.subschema::<T>(), true)
+    }
+}
+
+impl<T: ToolInput> ToolInput for [T] {
+    const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    fn schema_in(cx: &mut Composer) -> Value {
+        types::array(cx.subschema::<T>(), false)
+    }
+}
+
+impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
+    const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    fn schema_in(cx: &mut Composer) -> Value {
+        types::fixed_array(cx.subschema::<T>(), N)
+    }
+}
+
+/// Types of well-known crates, behind the features of the same name: strings with a
+/// `format` (or a `pattern` where no draft-07 format matches serde's text), from the type
+/// table.
+mod formats {
+    #[allow(unused_imports)]
+    use super::{Composer, Shape, ToolInput, Value, types};
+
+    #[allow(unused_macros)]
+    macro_rules! formatted {
+        ($($(#[$cfg:meta])* [$($generics:tt)*] $ty:ty => $known:ident;)*) => {$(
+            $(#[$cfg])*
+            impl<$($generics)*> ToolInput for $ty {
+                const SHAPE: Shape = types::$known.shape();
+                fn schema_in(_: &mut Composer) -> Value {
+                    types::$known.schema().unwrap_or(Value::Null)
+                }
+            }
+        )*};
+    }
+
+    formatted! {
+        #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
+        #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
+        #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
+        #[cfg(feature = "chrono")] [] chrono::NaiveDateTime => CHRONO_NAIVE_DATE_TIME;
+        #[cfg(feature = "chrono")] [] chrono::NaiveTime => CHRONO_NAIVE_TIME;
+        #[cfg(feature = "url")] [] url::Url => URL;
+        #[cfg(feature = "time")] [] time::OffsetDateTime => TIME_OFFSET_DATE_TIME;
+    }
+}
+
+/// A key type of a map that serializes as a JSON string.
+pub trait StringKey {}
+impl StringKey for String {}
+impl StringKey for str {}
+impl StringKey for Box<str> {}
+impl StringKey for Rc<str> {}
+impl StringKey for Arc<str> {}
+impl StringKey for Cow<'_, str> {}
+
+impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
+    const SHAPE: Shape = Shape::Object;
+    fn schema_in(cx: &mut Composer) -> Value {
+        types::open_map(cx.subschema::<V>())
+    }
+}
+
+impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
+    const SHAPE: Shape = Shape::Object;
+    fn schema_in(cx: &mut Composer) -> Value {
+        types::open_map(cx.subschema::<V>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_have_natural_bounds() {
+        assert_eq!(
+            i8::schema_fragment(),
+            json!({"type": "integer", "minimum": -128, "maximum": 127})
+        );
+        assert_eq!(
+            u64::schema_fragment(),
+            json!({"type": "integer", "minimum": 0, "maximum": u64::MAX})
+        );
+        assert_eq!(
+            Option::<bool>::schema_fragment(),
+            json!({"type": "boolean"})
+        );
+        assert_eq!(
+            <[u8; 2]>::schema_fragment()["minItems"],
+            json!(2),
+            "arrays have a fixed length"
+        );
+        assert_eq!(
+            HashSet::<String>::schema_fragment(),
+            json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true})
+        );
+        assert_eq!(
+            BTreeMap::<String, u8>::schema_fragment()["additionalProperties"]["maximum"],
+            json!(255)
+        );
+    }
+
+    #[test]
+    fn reserved_keys_are_found_through_flatten() {
+        const INNER: &[RootKey] = &[RootKey::Name("role")];
+        const OUTER: &[RootKey] = &[RootKey::Name("city"), RootKey::Flatten(INNER)];
+        assert_eq!(reserved_root_key(OUTER), Some("role"));
+        assert_eq!(reserved_root_key(&[RootKey::Name("roles")]), None);
+        assert!(has_root_key(OUTER, "role"));
+        assert!(!has_root_key(OUTER, "rol"));
+    }
+
+    #[test]
+    fn short_names() {
+        assert_eq!(short_type_name("a::b::Node"), "Node");
+        assert_eq!(short_type_name("a::Page<b::Item>"), "Page<Item>");
+        assert_eq!(
+            short_type_name("alloc::vec::Vec<&[core::option::Option<u8>; 2]>"),
+            "Vec<&[Option<u8>; 2]>"
+        );
+    }
+}
+
+/// Helpers for code generated by `#[derive(ToolInput)]`. Not public API.
+#[doc(hidden)]
+pub mod private {
+    pub use super::{Composer, RootKey, ToolInput, has_root_key, reserved_root_key};
+    pub use serde_json::{Map, Value};
+
+    /// Parses JSON text the derive wrote; the text is always an object or a schema.
+    #[must_use]
+    pub fn json(text: &str) -> Value {
+        serde_json::from_str(text).unwrap_or(Value::Null)
+    }
+
+    /// Parses the derive's JSON text for an object's own keywords.
+    #[must_use]
+    pub fn object(text: &str) -> Map<String, Value> {
+        match json(text) {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    /// Sets the field's own keywords (`description`, constraints) over a composed schema.
+    /// A `$ref` ignores its siblings in draft-07, so there the keywords wrap it.
+    #[must_use]
+    pub fn overlay(schema: Value, text: &str) -> Value {
+        let extra = object(text);
+        overlay_map(schema, extra)
+    }
+
+    /// Sets a run-time description (a doc comment with `include_str!`) over a schema.
+    #[must_use]
+    pub fn describe(schema: Value, parts: &[&str]) -> Value {
+        let mut extra = Map::new();
+        extra.insert("description".into(), Value::String(super::join_doc(parts)));
+        overlay_map(schema, extra)
+    }
+
+    fn overlay_map(schema: Value, extra: Map<String, Value>) -> Value {
+        if extra.is_empty() {
+            return schema;
+        }
+        match schema {
+            Value::Object(mut map) if !map.contains_key("$ref") => {
+                map.extend(extra);
+                Value::Object(map)
+            }
+            other => {
+                let mut map = extra;
+                map.insert("allOf".into(), Value::Array(vec![other]));
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// Adds one property to an object schema under construction.
+    pub fn property(object: &mut Map<String, Value>, name: &str, schema: Value, required: bool) {
+        if let Value::Object(props) = object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()))
+        {
+            props.insert(name.to_owned(), schema);
+        }
+        if !required {
+            return;
+        }
+        if let Value::Array(req) = object
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            req.push(Value::String(name.to_owned()));
+        }
+    }
+
+    /// Merges the properties of a flattened object schema (`#[serde(flatten)]`).
+    pub fn flatten(object: &mut Map<String, Value>, schema: Value, required: bool) {
+        let Value::Object(mut inner) = schema else {
+            return;
+        };
+        let names: Vec<String> = inner
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(Value::Object(props)) = inner.remove("properties") {
+            for (name, schema) in props {
+                let req = required && names.contains(&name);
+                property(object, &name, schema, req);
+            }
+        }
+    }
+
+    /// Closes an object schema under construction and returns it.
+    #[must_use]
+    pub fn close(mut object: Map<String, Value>) -> Value {
+        object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        object.insert("additionalProperties".into(), Value::Bool(false));
+        Value::Object(object)
+    }
+
+    /// `oneOf` (tagged enums) or `anyOf` (untagged) over the branches, with the enum's
+    /// own keywords.
+    #[must_use]
+    pub fn choice<const N: usize>(text: &str, keyword: &str, branches: [Value; N]) -> Value {
+        let mut map = object(text);
+        map.insert(keyword.into(), Value::Array(branches.into()));
+        Value::Object(map)
+    }
+}
+
+/// Joins doc-comment lines as rustdoc does: common indentation removed, blank lines at
+/// both ends dropped, lines joined with `\n`.
+///
+/// ```
+/// use neuralis_model::input::join_doc;
+/// assert_eq!(join_doc(&[" City name.", "", "   Indented."]), "City name.\n\n  Indented.");
+/// assert_eq!(join_doc(&["a\r\nb\n"]), "a\nb");
+/// ```
+#[must_use]
+pub fn join_doc(parts: &[&str]) -> String {
+    let lines: Vec<&str> = parts.iter().flat_map(|p| p.split('\n')).collect();
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    let body: Vec<&str> = lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect();
+    body.join("\n").trim_matches('\n').to_owned()
+}

@@ -1,0 +1,29 @@
+//! neuralis-model: what the compile-time and the run-time halves of neuralis both read.
+//!
+//! Not used directly: `neuralis-core` (and the `neuralis` facade) re-export every module
+//! under the same path. The crate exists so that the host side (the proc macros and the
+//! build script) never compiles a validator: cargo builds host units apart from target
+//! units, so whatever the macros and `build.rs` depend on is compiled twice in a package's
+//! build.
+//!
+//! - [`contract`]: the rule table, [`Diagnostic`], byte-level JSON reading, and the
+//!   checker, whose three validator-backed checks take a [`contract::Draft07`] from the
+//!   caller (`neuralis-core` passes `jsonschema`; the build script runs without one).
+//! - [`input`]: the [`ToolInput`] trait, its impls for the standard types (the one type
+//!   table: the run-time impls, the build script's static view and the derive's checks
+//!   all read [`types`]), and the run-time composition.
+//! - [`shape`]: the `const` shapes that literals are checked against.
+//! - [`schema`]: open-bag normalization and the canonical writer.
+//! - [`name`]: the wire-safe tool name.
+//! - [`remote`]: the `mcp-remote` profile.
+
+pub mod contract;
+pub mod input;
+pub mod name;
+pub mod remote;
+pub mod schema;
+pub mod shape;
+pub mod types;
+
+pub use contract::{Diagnostic, RuleId, Severity};
+pub use input::ToolInput;
