@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::plain;
 use super::words::short;
 use super::{Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
@@ -20,6 +21,8 @@ pub(super) fn check_default_invalid(
 ) {
     let mut found = Vec::new();
     collect(schema, String::new(), &mut found);
+    // A plain leaf whose values it certainly accepts needs no validator (see `plain`).
+    found.retain(|(_, sub)| !plainly_fits(sub));
     if found.is_empty() {
         return;
     }
@@ -58,6 +61,15 @@ pub(super) fn check_default_invalid(
             }
         }
     }
+}
+
+/// Whether the `default` and every `examples` entry of `sub` certainly validate against it.
+fn plainly_fits(sub: &Map<String, Value>) -> bool {
+    let examples = sub.get("examples").and_then(Value::as_array);
+    sub.get("default")
+        .into_iter()
+        .chain(examples.into_iter().flatten())
+        .all(|value| plain::fits(sub, value) == Some(true))
 }
 
 fn diagnostic(pointer: String, message: String) -> Diagnostic {
@@ -154,11 +166,13 @@ fn probe<'a>(
     }
     let mut definitions = Map::new();
     definitions.insert(ROOT_SLOT.to_owned(), root);
-    let document = serde_json::json!({
-        "definitions": definitions,
-        "$ref": format!("#/definitions/{ROOT_SLOT}{}", fragment(pointer)),
-    });
-    validator.compile(&document)
+    let mut document = Map::new();
+    document.insert("definitions".to_owned(), Value::Object(definitions));
+    document.insert(
+        "$ref".to_owned(),
+        Value::String(format!("#/definitions/{ROOT_SLOT}{}", fragment(pointer))),
+    );
+    validator.compile(&Value::Object(document))
 }
 
 /// A JSON pointer as a URI fragment: characters outside the fragment set percent-encoded.
