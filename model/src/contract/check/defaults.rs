@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::plain;
+use super::root::{Seg, render};
 use super::words::short;
 use super::{Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
@@ -20,9 +21,7 @@ pub(super) fn check_default_invalid(
     out: &mut Vec<Diagnostic>,
 ) {
     let mut found = Vec::new();
-    collect(schema, String::new(), &mut found);
-    // A plain leaf whose values it certainly accepts needs no validator (see `plain`).
-    found.retain(|(_, sub)| !plainly_fits(sub));
+    collect(schema, &mut Vec::new(), &mut found);
     if found.is_empty() {
         return;
     }
@@ -63,7 +62,8 @@ pub(super) fn check_default_invalid(
     }
 }
 
-/// Whether the `default` and every `examples` entry of `sub` certainly validate against it.
+/// Whether the `default` and every `examples` entry of `sub` certainly validate against it
+/// (a plain leaf needs no compiled validator, see `plain`).
 fn plainly_fits(sub: &Map<String, Value>) -> bool {
     let examples = sub.get("examples").and_then(Value::as_array);
     sub.get("default")
@@ -88,24 +88,29 @@ fn refusal(compiled: &dyn Compiled, value: &Value) -> Option<String> {
 }
 
 /// Every subschema (schema keywords only, as `walk_schemas` visits them) that holds a
-/// `default` or `examples`, with its pointer.
+/// `default` or `examples` that [`plainly_fits`] cannot vouch for, with its pointer (built
+/// only for those).
 fn collect<'a>(
     value: &'a Value,
-    pointer: String,
+    path: &mut Vec<Seg<'a>>,
     found: &mut Vec<(String, &'a Map<String, Value>)>,
 ) {
     let Some(schema) = value.as_object() else {
         return;
     };
-    if schema.contains_key("default") || schema.get("examples").is_some_and(Value::is_array) {
-        found.push((pointer.clone(), schema));
+    if (schema.contains_key("default") || schema.get("examples").is_some_and(Value::is_array))
+        && !plainly_fits(schema)
+    {
+        found.push((render(path), schema));
     }
     for (key, sub) in schema {
-        let at = push_pointer(&pointer, key);
+        path.push(Seg::Key(key));
         match key.as_str() {
             "properties" | "patternProperties" | "definitions" | "dependencies" => {
                 for (name, sub) in sub.as_object().into_iter().flatten() {
-                    collect(sub, push_pointer(&at, name), found);
+                    path.push(Seg::Key(name));
+                    collect(sub, path, found);
+                    path.pop();
                 }
             }
             "additionalProperties"
@@ -115,17 +120,20 @@ fn collect<'a>(
             | "if"
             | "then"
             | "else"
-            | "not" => collect(sub, at, found),
+            | "not" => collect(sub, path, found),
             "items" | "allOf" | "anyOf" | "oneOf" => match sub {
                 Value::Array(items) => {
                     for (i, sub) in items.iter().enumerate() {
-                        collect(sub, push_pointer(&at, &i.to_string()), found);
+                        path.push(Seg::Index(i));
+                        collect(sub, path, found);
+                        path.pop();
                     }
                 }
-                other => collect(other, at, found),
+                other => collect(other, path, found),
             },
             _ => {}
         }
+        path.pop();
     }
 }
 

@@ -330,13 +330,13 @@ pub(super) fn walk_schemas(schema: &Value, out: &mut Vec<Diagnostic>) {
 /// One reference token of the walk's current position; the pointer string is only built
 /// when a rule reports something.
 #[derive(Debug, Clone, Copy)]
-enum Seg<'a> {
+pub(super) enum Seg<'a> {
     Key(&'a str),
     Index(usize),
 }
 
 /// The RFC 6901 pointer of a path.
-fn render(path: &[Seg<'_>]) -> String {
+pub(super) fn render(path: &[Seg<'_>]) -> String {
     let mut pointer = String::new();
     for seg in path {
         match seg {
