@@ -1,7 +1,8 @@
 //! Reading a tool file at the byte level: size and depth limits, strict parsing, locations.
 //!
 //! Everything here is linear in the input and free of recursion that the input controls:
-//! [`read`] measures the nesting depth with a byte scan before anything builds a tree, and
+//! [`read`] measures the nesting depth with a byte scan before anything builds a tree (then
+//! parses a well-formed file once, and a broken one a second time for its location), and
 //! [`locate`] finds the line and column a JSON pointer names by scanning the text again
 //! instead of keeping positions in a second tree.
 
@@ -79,15 +80,25 @@ pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
             location_of(bytes, first),
         ));
     }
+    // A well-formed file is parsed once, into maps and arrays sized when they close; any
+    // error is found again by the parse that stops where it is, for its location.
+    if let Ok(value) = parse(text, Stacked::default()) {
+        return Ok(value);
+    }
+    parse(text, StrictValue).map_err(|e| syntax_from_serde(text, &e))
+}
+
+/// Parses `text` with the seed `S` (one of the two strict builders).
+fn parse<'de, S: DeserializeSeed<'de, Value = Value>>(
+    text: &'de str,
+    seed: S,
+) -> Result<Value, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    // The depth was measured above, so the parser's own limit (127 levels) must not cut in
+    // The depth was measured before, so the parser's own limit (127 levels) must not cut in
     // first: a document of exactly 128 levels is fine.
     de.disable_recursion_limit();
-    let value = StrictValue
-        .deserialize(&mut de)
+    seed.deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| syntax_from_serde(text, &e))?;
-    Ok(value)
 }
 
 fn syntax(message: String, location: Location) -> Box<Diagnostic> {
@@ -266,6 +277,97 @@ impl<'de> Visitor<'de> for StrictValue {
                         slot.key()
                     )));
                 }
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// Builds the same [`Value`] as [`StrictValue`], faster: the members of the objects and
+/// the items of the arrays being read wait on one shared stack, and each object or array
+/// is allocated at its final size when it closes (instead of growing, and rehashing, as
+/// its members arrive). A repeated key is refused when its object closes, so the error's
+/// position is not the key's: [`read`] then parses again with [`StrictValue`].
+#[derive(Default)]
+struct Stacked {
+    members: Vec<(String, Value)>,
+    items: Vec<Value>,
+}
+
+impl<'de> DeserializeSeed<'de> for Stacked {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(mut self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(StackedSeed(&mut self))
+    }
+}
+
+/// [`Stacked`]'s seed for one value, borrowing the shared stacks.
+struct StackedSeed<'s>(&'s mut Stacked);
+
+impl<'de> DeserializeSeed<'de> for StackedSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StackedSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let stacks = self.0;
+        let base = stacks.items.len();
+        while let Some(v) = seq.next_element_seed(StackedSeed(&mut *stacks))? {
+            stacks.items.push(v);
+        }
+        Ok(Value::Array(stacks.items.drain(base..).collect()))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let stacks = self.0;
+        let base = stacks.members.len();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(StackedSeed(&mut *stacks))?;
+            stacks.members.push((key, value));
+        }
+        let mut out = Map::with_capacity(stacks.members.len() - base);
+        for (key, value) in stacks.members.drain(base..) {
+            if out.insert(key, value).is_some() {
+                return Err(de::Error::custom(DUPLICATE));
             }
         }
         Ok(Value::Object(out))
@@ -520,6 +622,30 @@ mod tests {
     fn brackets_in_strings_do_not_count() {
         let s = format!("{{\"a\": \"{}\\\"[\"}}", "[".repeat(300));
         assert!(read(s.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn both_builders_build_the_same_tree() {
+        let texts = [
+            "{}",
+            r#"{"a": [], "b": {}, "c": [[], [{}], {"x": []}]}"#,
+            r#"{"z": 1, "a": -2, "m": 1.5, "k": 1e300, "s": "\u00e9\"", "t": true, "n": null}"#,
+            r#"{"p": {"q": {"r": [1, {"s": [2, 3, {"t": "u"}]}, 4]}, "v": [5]}, "w": "x"}"#,
+        ];
+        for text in texts {
+            let stacked = parse(text, Stacked::default()).expect("parses");
+            let strict = parse(text, StrictValue).expect("parses");
+            assert_eq!(stacked, strict, "{text}");
+            let keys: Vec<_> = stacked.as_object().expect("object").keys().collect();
+            let order: Vec<_> = strict.as_object().expect("object").keys().collect();
+            assert_eq!(keys, order, "{text}: document order");
+        }
+        // A key repeated deep inside is refused by both, and located by the strict one.
+        let text = "{\"a\": [{\"b\": {\"c\": 1,\n \"c\": 2}}]}";
+        assert!(parse(text, Stacked::default()).is_err());
+        let err = read(text.as_bytes()).expect_err("refused");
+        assert_eq!(err.location, Some(Location { line: 2, column: 2 }));
+        assert!(err.message.contains("duplicate key `c`"), "{}", err.message);
     }
 
     #[test]
