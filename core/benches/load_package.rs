@@ -5,6 +5,8 @@
 //! - `parse`: `serde_json::from_slice::<Value>` of every file, each tree dropped at once;
 //! - `parse_keep_all`: the same, keeping every tree (what any loader that returns a
 //!   catalog of trees must do);
+//! - `json_read_keep_all`: the loader's own parse (`contract::json::read`: size, depth,
+//!   UTF-8, duplicate keys), keeping every tree;
 //! - `load_package_from_sources`: check + normalize + type every file;
 //! - `load_package_fs`: the same from a temporary directory (1,000 tools only).
 //!
@@ -23,6 +25,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use neuralis_core::contract::json;
 use neuralis_core::package::{load_package, load_package_from_sources};
 use serde_json::{Map, Value, json};
 
@@ -256,6 +259,15 @@ fn bench_size(c: &mut Criterion, tools: usize) {
             files
                 .iter()
                 .map(|(_, bytes)| serde_json::from_slice::<Value>(black_box(bytes)).unwrap())
+                .collect::<Vec<_>>()
+        });
+    });
+    // The loader's own parse (depth, UTF-8, duplicate keys), every tree kept.
+    group.bench_function("json_read_keep_all", |b| {
+        b.iter_with_large_drop(|| {
+            files
+                .iter()
+                .map(|(_, bytes)| json::read(black_box(bytes)).unwrap())
                 .collect::<Vec<_>>()
         });
     });

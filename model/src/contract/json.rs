@@ -1,8 +1,9 @@
 //! Reading a tool file at the byte level: size and depth limits, strict parsing, locations.
 //!
 //! Everything here is linear in the input and free of recursion that the input controls:
-//! [`read`] measures the nesting depth with a byte scan before anything builds a tree (then
-//! parses a well-formed file once, and a broken one a second time for its location), and
+//! [`read`] parses a well-formed file once, refusing to open level 129 of the tree, and
+//! reads any other file again for its one diagnostic (the depth measured by a byte scan
+//! before anything builds a tree), and
 //! [`locate`] finds the line and column a JSON pointer names by scanning the text again
 //! instead of keeping positions in a second tree.
 
@@ -25,7 +26,7 @@ pub const MAX_DEPTH: usize = 128;
 /// Reads the bytes of a tool file into a JSON object.
 ///
 /// Refuses with `depth-limit` a file over [`MAX_FILE_BYTES`] or nested deeper than
-/// [`MAX_DEPTH`] (measured before parsing), and with `json-syntax` (with its location)
+/// [`MAX_DEPTH`] (never parsed past that depth), and with `json-syntax` (with its location)
 /// invalid UTF-8, invalid JSON, an empty file, a top level that is not an object,
 /// trailing content and duplicate keys.
 ///
@@ -48,6 +49,13 @@ pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
                 bytes.len()
             )),
         ));
+    }
+    // A well-formed file is parsed once: into maps and arrays sized when they close, the
+    // parse refusing to open level `MAX_DEPTH + 1` (so neither the stack nor the tree ever
+    // holds more). Any other file is read again, step by step, for its one diagnostic:
+    // the depth first, by a byte scan that builds nothing.
+    if let Some(value) = read_well_formed(bytes) {
+        return Ok(value);
     }
     if let Some(offset) = too_deep_at(bytes) {
         return Err(Box::new(
@@ -80,12 +88,18 @@ pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
             location_of(bytes, first),
         ));
     }
-    // A well-formed file is parsed once, into maps and arrays sized when they close; any
-    // error is found again by the parse that stops where it is, for its location.
-    if let Ok(value) = parse(text, Stacked::default()) {
-        return Ok(value);
-    }
     parse(text, StrictValue).map_err(|e| syntax_from_serde(text, &e))
+}
+
+/// The document, when `bytes` are UTF-8 text holding one JSON object with no key repeated
+/// within an object, nested at most [`MAX_DEPTH`] levels deep.
+fn read_well_formed(bytes: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let first = text.bytes().find(|b| !b.is_ascii_whitespace())?;
+    if first != b'{' {
+        return None;
+    }
+    parse(text, Stacked::default()).ok()
 }
 
 /// Parses `text` with the seed `S` (one of the two strict builders).
@@ -94,8 +108,9 @@ fn parse<'de, S: DeserializeSeed<'de, Value = Value>>(
     seed: S,
 ) -> Result<Value, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    // The depth was measured before, so the parser's own limit (127 levels) must not cut in
-    // first: a document of exactly 128 levels is fine.
+    // The depth is bounded by the seed ([`Stacked`]) or was measured before
+    // ([`StrictValue`]), so the parser's own limit (127 levels) must not cut in first: a
+    // document of exactly 128 levels is fine.
     de.disable_recursion_limit();
     seed.deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
@@ -333,6 +348,19 @@ impl<'de> Visitor<'de> for StrictValue {
 struct Stacked {
     members: Vec<(String, Value)>,
     items: Vec<Value>,
+    /// How many objects and arrays are open.
+    depth: usize,
+}
+
+impl Stacked {
+    /// Opens one more object or array, refusing level `MAX_DEPTH + 1`.
+    fn open<E: de::Error>(&mut self) -> Result<(), E> {
+        if self.depth == MAX_DEPTH {
+            return Err(E::custom("too deep"));
+        }
+        self.depth += 1;
+        Ok(())
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Stacked {
@@ -391,20 +419,24 @@ impl<'de> Visitor<'de> for StackedSeed<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let stacks = self.0;
+        stacks.open()?;
         let base = stacks.items.len();
         while let Some(v) = seq.next_element_seed(StackedSeed(&mut *stacks))? {
             stacks.items.push(v);
         }
+        stacks.depth -= 1;
         Ok(Value::Array(stacks.items.drain(base..).collect()))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let stacks = self.0;
+        stacks.open()?;
         let base = stacks.members.len();
         while let Some(key) = map.next_key::<String>()? {
             let value = map.next_value_seed(StackedSeed(&mut *stacks))?;
             stacks.members.push((key, value));
         }
+        stacks.depth -= 1;
         let mut out = Map::with_capacity(stacks.members.len() - base);
         for (key, value) in stacks.members.drain(base..) {
             if out.insert(key, value).is_some() {
@@ -753,6 +785,12 @@ mod tests {
             let order: Vec<_> = strict.as_object().expect("object").keys().collect();
             assert_eq!(keys, order, "{text}: document order");
         }
+        // The stacked parse never opens level `MAX_DEPTH + 1` (the strict one relies on the
+        // byte scan that runs before it).
+        assert!(parse(&nested(MAX_DEPTH), Stacked::default()).is_ok());
+        assert!(parse(&nested(MAX_DEPTH + 1), Stacked::default()).is_err());
+        let arrays = format!("{{\"a\":{}{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse(&arrays, Stacked::default()).is_err());
         // A key repeated deep inside is refused by both, and located by the strict one.
         let text = "{\"a\": [{\"b\": {\"c\": 1,\n \"c\": 2}}]}";
         assert!(parse(text, Stacked::default()).is_err());

@@ -98,9 +98,11 @@ fn collect<'a>(
     let Some(schema) = value.as_object() else {
         return;
     };
-    if (schema.contains_key("default") || schema.get("examples").is_some_and(Value::is_array))
-        && !plainly_fits(schema)
-    {
+    // One pass over the keys (no hashed lookups: this runs on every subschema).
+    let holds_values = schema
+        .iter()
+        .any(|(k, v)| k == "default" || (k == "examples" && v.is_array()));
+    if holds_values && !plainly_fits(schema) {
         found.push((render(path), schema));
     }
     for (key, sub) in schema {
