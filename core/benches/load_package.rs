@@ -19,12 +19,17 @@
 //! objects, nested closed objects, open maps; `definitions` with `$ref`s in one tool of
 //! four; descriptions everywhere; a valid `x-neuralis` block). 10,000 tools are about 58 MB.
 //!
+//! Times are the benchmark thread's CPU time (`support/cpu.rs`; `NEURALIS_BENCH_WALL=1` for
+//! wall time). `benches/ratios.sh load_package load_ parse,parse_keep_all` gives the
+//! ratios over rounds.
+//!
 //! Run: `cargo bench -p neuralis-core --bench load_package -- --warm-up-time 1 --measurement-time 3`
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::{Measurement, WallTime};
+use criterion::{Criterion, Throughput};
 use neuralis_core::contract::json;
 use neuralis_core::package::{load_package, load_package_from_sources};
 use serde_json::{Map, Value, json};
@@ -219,13 +224,16 @@ fn corpus(tools: usize) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
+#[path = "support/cpu.rs"]
+mod cpu;
+
+fn bench<M: Measurement>(c: &mut Criterion<M>) {
     for tools in SIZES {
         bench_size(c, tools);
     }
 }
 
-fn bench_size(c: &mut Criterion, tools: usize) {
+fn bench_size<M: Measurement>(c: &mut Criterion<M>, tools: usize) {
     let files = corpus(tools);
     let bytes: u64 = files.iter().map(|(_, b)| b.len() as u64).sum();
 
@@ -286,5 +294,6 @@ fn bench_size(c: &mut Criterion, tools: usize) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    cpu::run(bench::<cpu::ThreadCpu>, bench::<WallTime>);
+}

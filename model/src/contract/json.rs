@@ -112,8 +112,7 @@ fn parse<'de, S: DeserializeSeed<'de, Value = Value>>(
     // ([`StrictValue`]), so the parser's own limit (127 levels) must not cut in first: a
     // document of exactly 128 levels is fine.
     de.disable_recursion_limit();
-    seed.deserialize(&mut de)
-        .and_then(|v| de.end().map(|()| v))
+    seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v))
 }
 
 fn syntax(message: String, location: Location) -> Box<Diagnostic> {
@@ -759,7 +758,10 @@ mod tests {
             "{too_deep} of 4000 documents went past the limit"
         );
         let deep = nested(200);
-        assert_eq!(too_deep_at(deep.as_bytes()), too_deep_at_bytewise(deep.as_bytes()));
+        assert_eq!(
+            too_deep_at(deep.as_bytes()),
+            too_deep_at_bytewise(deep.as_bytes())
+        );
         assert!(too_deep_at(deep.as_bytes()).is_some());
     }
 
@@ -789,7 +791,11 @@ mod tests {
         // byte scan that runs before it).
         assert!(parse(&nested(MAX_DEPTH), Stacked::default()).is_ok());
         assert!(parse(&nested(MAX_DEPTH + 1), Stacked::default()).is_err());
-        let arrays = format!("{{\"a\":{}{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let arrays = format!(
+            "{{\"a\":{}{}}}",
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
         assert!(parse(&arrays, Stacked::default()).is_err());
         // A key repeated deep inside is refused by both, and located by the strict one.
         let text = "{\"a\": [{\"b\": {\"c\": 1,\n \"c\": 2}}]}";

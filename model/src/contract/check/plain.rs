@@ -129,7 +129,10 @@ mod tests {
         assert_eq!(check(s, json!(null)), Some(true));
         assert_eq!(check(json!({"type": "boolean"}), json!(false)), Some(true));
         assert_eq!(check(json!({"const": 3}), json!(3)), Some(true));
-        assert_eq!(check(json!({"exclusiveMaximum": -1}), json!(-2)), Some(true));
+        assert_eq!(
+            check(json!({"exclusiveMaximum": -1}), json!(-2)),
+            Some(true)
+        );
     }
 
     #[test]
