@@ -102,7 +102,11 @@ fn document() -> impl Strategy<Value = Value> {
                     prop::sample::select(KEYWORDS)
                         .prop_map(str::to_owned)
                         .boxed()
-                        .prop_union(prop::sample::select(STRINGS).prop_map(str::to_owned).boxed()),
+                        .prop_union(
+                            prop::sample::select(STRINGS)
+                                .prop_map(str::to_owned)
+                                .boxed()
+                        ),
                     inner
                 ),
                 0..5
@@ -142,7 +146,10 @@ fn the_generator_reaches_both_verdicts() {
             refused += 1;
         }
     }
-    assert!(vouched > 200 && refused > 200, "vouched {vouched}, refused {refused}");
+    assert!(
+        vouched > 200 && refused > 200,
+        "vouched {vouched}, refused {refused}"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::plain;
-use super::root::{Seg, render};
+use super::root::HeldValues;
 use super::words::short;
 use super::{Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
@@ -17,11 +17,10 @@ const ROOT_SLOT: &str = "__neuralis_root";
 // a client that fills in the default sends an argument the tool refuses.
 pub(super) fn check_default_invalid(
     schema: &Value,
+    found: HeldValues<'_>,
     validator: &dyn Draft07,
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut found = Vec::new();
-    collect(schema, &mut Vec::new(), &mut found);
     if found.is_empty() {
         return;
     }
@@ -64,7 +63,7 @@ pub(super) fn check_default_invalid(
 
 /// Whether the `default` and every `examples` entry of `sub` certainly validate against it
 /// (a plain leaf needs no compiled validator, see `plain`).
-fn plainly_fits(sub: &Map<String, Value>) -> bool {
+pub(super) fn plainly_fits(sub: &Map<String, Value>) -> bool {
     let examples = sub.get("examples").and_then(Value::as_array);
     sub.get("default")
         .into_iter()
@@ -85,58 +84,6 @@ fn shown(value: &Value) -> String {
 
 fn refusal(compiled: &dyn Compiled, value: &Value) -> Option<String> {
     compiled.first_violation(value).map(|v| v.message)
-}
-
-/// Every subschema (schema keywords only, as `walk_schemas` visits them) that holds a
-/// `default` or `examples` that [`plainly_fits`] cannot vouch for, with its pointer (built
-/// only for those).
-fn collect<'a>(
-    value: &'a Value,
-    path: &mut Vec<Seg<'a>>,
-    found: &mut Vec<(String, &'a Map<String, Value>)>,
-) {
-    let Some(schema) = value.as_object() else {
-        return;
-    };
-    // One pass over the keys (no hashed lookups: this runs on every subschema).
-    let holds_values = schema
-        .iter()
-        .any(|(k, v)| k == "default" || (k == "examples" && v.is_array()));
-    if holds_values && !plainly_fits(schema) {
-        found.push((render(path), schema));
-    }
-    for (key, sub) in schema {
-        path.push(Seg::Key(key));
-        match key.as_str() {
-            "properties" | "patternProperties" | "definitions" | "dependencies" => {
-                for (name, sub) in sub.as_object().into_iter().flatten() {
-                    path.push(Seg::Key(name));
-                    collect(sub, path, found);
-                    path.pop();
-                }
-            }
-            "additionalProperties"
-            | "additionalItems"
-            | "contains"
-            | "propertyNames"
-            | "if"
-            | "then"
-            | "else"
-            | "not" => collect(sub, path, found),
-            "items" | "allOf" | "anyOf" | "oneOf" => match sub {
-                Value::Array(items) => {
-                    for (i, sub) in items.iter().enumerate() {
-                        path.push(Seg::Index(i));
-                        collect(sub, path, found);
-                        path.pop();
-                    }
-                }
-                other => collect(other, path, found),
-            },
-            _ => {}
-        }
-        path.pop();
-    }
 }
 
 /// The document with every same-document `$ref` (`#...`) moved under
