@@ -114,7 +114,7 @@ mod tests {
     use serde_json::json;
 
     fn check(schema: Value, value: Value) -> Option<bool> {
-        fits(schema.as_object().unwrap(), &value)
+        fits(schema.as_object().expect("an object schema"), &value)
     }
 
     #[test]
