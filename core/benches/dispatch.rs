@@ -12,11 +12,16 @@
 //! `pipeline <= parse_and_validate` at all three sizes. The validator inside the package is
 //! compiled on its first call (the warm-up), never per call.
 //!
+//! Times are the benchmark thread's CPU time (`support/cpu.rs`; `NEURALIS_BENCH_WALL=1` for
+//! wall time). `benches/ratios.sh dispatch dispatch_ parse_and_validate` gives the ratios
+//! over rounds.
+//!
 //! Run: `cargo bench -p neuralis-core --bench dispatch -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::Criterion;
+use criterion::measurement::{Measurement, WallTime};
 use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
 use neuralis_core::result::ToolResult;
 use serde::Deserialize;
@@ -79,14 +84,17 @@ fn large() -> String {
     )
 }
 
-fn bench(c: &mut Criterion) {
+#[path = "support/cpu.rs"]
+mod cpu;
+
+fn bench<M: Measurement>(c: &mut Criterion<M>) {
     let large = large();
     for args in [SMALL, MEDIUM, large.as_str()] {
         bench_args(c, args);
     }
 }
 
-fn bench_args(c: &mut Criterion, args: &str) {
+fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
     let schema = schema();
     let file = serde_json::to_vec(&schema).expect("schema");
     let package = Package::builder()
@@ -134,5 +142,6 @@ fn bench_args(c: &mut Criterion, args: &str) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    cpu::run(bench::<cpu::ThreadCpu>, bench::<WallTime>);
+}
