@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::{Handler, Package, Slot};
+use serde_json::Value;
+
+use super::output::{MismatchSink, OutputSchema};
+use super::{Handler, OutputMismatch, Package, Slot};
 use crate::contract::CheckOptions;
 use crate::package::{FileReport, load_package_from_sources_with};
 use crate::result::BoundCaps;
@@ -23,6 +26,8 @@ pub struct PackageBuilder {
     caps: BoundCaps,
     state: Option<Arc<dyn Any + Send + Sync>>,
     options: CheckOptions,
+    outputs: Vec<(String, Value)>,
+    mismatch: MismatchSink,
 }
 
 impl fmt::Debug for PackageBuilder {
@@ -50,6 +55,8 @@ impl Package {
             caps: BoundCaps::default(),
             state: None,
             options: CheckOptions::default(),
+            outputs: Vec::new(),
+            mismatch: MismatchSink::default(),
         }
     }
 }
@@ -91,6 +98,48 @@ impl PackageBuilder {
         self
     }
 
+    /// The output schema of the tool `name` (MCP `outputSchema`): the shape of the
+    /// `structuredContent` of its successful results, in place of the one its handler
+    /// declares (a `#[tool]` handler declares its return type's). A result that breaks it
+    /// never reaches the caller (see [`output`](super::output)). The schema must be a valid
+    /// draft-07 schema, and should be an object schema (wrap others with
+    /// [`wrap_output_schema`](super::wrap_output_schema)).
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
+    /// use serde_json::{Value, json};
+    ///
+    /// let file = br#"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    ///   "additionalProperties": false, "description": "Count.", "properties": {},
+    ///   "x-neuralis": {"annotations": {"category": "read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("count", &file[..], sync_fn(|_: Value| json!({"structuredContent": {"n": "three"},
+    ///         "content": [{"type": "text", "text": "three"}]})))
+    ///     .output_schema("count", json!({"type": "object", "properties": {"n": {"type": "integer"}},
+    ///         "required": ["n"]}))
+    ///     .on_output_mismatch(|m| assert_eq!(m.pointer, "/structuredContent/n"))
+    ///     .build()
+    ///     .expect("a valid package");
+    /// let result = package.dispatch_blocking("count", json!({}), &SessionContext::builder("u").build());
+    /// assert!(result.is_error);
+    /// assert_eq!(result.structured_content, Some(json!({"ok": false, "error": "internal"})));
+    /// ```
+    pub fn output_schema(mut self, name: impl Into<String>, schema: Value) -> Self {
+        self.outputs.push((name.into(), schema));
+        self
+    }
+
+    /// Where the package reports a result that broke its tool's output schema (the
+    /// tool's bug: the caller only gets a generic `isError` result). By default a line on
+    /// standard error.
+    pub fn on_output_mismatch(
+        mut self,
+        report: impl Fn(&OutputMismatch) + Send + Sync + 'static,
+    ) -> Self {
+        self.mismatch = MismatchSink(Arc::new(report));
+        self
+    }
+
     /// The checker options the tool files are loaded with (the declared cards).
     pub fn check_options(mut self, options: CheckOptions) -> Self {
         self.options = options;
@@ -127,12 +176,34 @@ impl PackageBuilder {
                 }
             }
         }
+        let mut outputs: HashMap<String, Value> = HashMap::new();
+        for (name, schema) in self.outputs {
+            if outputs.insert(name.clone(), schema).is_some() {
+                problems.push(BuildProblem::OutputSchema(
+                    name,
+                    "two output schemas were given for it; keep one".to_owned(),
+                ));
+            }
+        }
         let mut tools = Vec::with_capacity(loaded.tools.len());
         let mut index = HashMap::with_capacity(loaded.tools.len());
         for entry in loaded.tools {
             let Some(handler) = handlers.remove(&entry.name) else {
+                outputs.remove(&entry.name);
                 problems.push(BuildProblem::NoHandler(entry.name));
                 continue;
+            };
+            let output = match outputs
+                .remove(&entry.name)
+                .or_else(|| handler.output_schema())
+                .map(OutputSchema::new)
+            {
+                None => None,
+                Some(Ok(output)) => Some(output),
+                Some(Err(reason)) => {
+                    problems.push(BuildProblem::OutputSchema(entry.name, reason));
+                    continue;
+                }
             };
             index.insert(entry.name.clone(), tools.len());
             tools.push(Slot {
@@ -141,6 +212,7 @@ impl PackageBuilder {
                 entry,
                 handler,
                 validator: OnceLock::new(),
+                output,
             });
         }
         let failed: std::collections::HashSet<&str> = loaded
@@ -155,6 +227,14 @@ impl PackageBuilder {
             .collect();
         orphans.sort();
         problems.extend(orphans.into_iter().map(BuildProblem::NoTool));
+        let mut stray: Vec<String> = outputs
+            .into_keys()
+            .filter(|n| !failed.contains(n.as_str()))
+            .collect();
+        stray.sort();
+        problems.extend(stray.into_iter().map(|name| {
+            BuildProblem::OutputSchema(name, "no tool file has that name".to_owned())
+        }));
         if problems.is_empty() {
             Ok(Package {
                 tools,
@@ -162,6 +242,7 @@ impl PackageBuilder {
                 caps: self.caps,
                 state: self.state,
                 files: loaded.files,
+                mismatch: self.mismatch,
             })
         } else {
             Err(BuildError { problems })
@@ -187,6 +268,9 @@ pub enum BuildProblem {
     NoTool(String),
     /// A second handler for one tool (`duplicate-tool`).
     DuplicateHandler(String),
+    /// A tool's output schema that cannot be used: not a valid draft-07 schema, given
+    /// twice, or given for a tool the package does not have (the tool, the reason).
+    OutputSchema(String, String),
 }
 
 impl fmt::Display for BuildProblem {
@@ -207,6 +291,9 @@ impl fmt::Display for BuildProblem {
                 f,
                 "a handler is registered for `{name}`, but no tool file has that name; add `tools/{name}.json`"
             ),
+            BuildProblem::OutputSchema(name, reason) => {
+                write!(f, "the output schema of `{name}` cannot be used: {reason}")
+            }
             BuildProblem::DuplicateHandler(name) => write!(
                 f,
                 "duplicate-tool: two handlers claim the tool `{name}`; keep one"

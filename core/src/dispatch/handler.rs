@@ -51,6 +51,13 @@ impl fmt::Debug for Call<'_> {
 pub trait Handler: Send + Sync + 'static {
     /// Runs one call. `args` has passed the tool's schema.
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a>;
+
+    /// The schema of the `structuredContent` this handler's successful results carry (MCP
+    /// `outputSchema`), when it declares one: every such result is checked against it
+    /// (see [`output`](super::output)). `None` by default.
+    fn output_schema(&self) -> Option<Value> {
+        None
+    }
 }
 
 /// What a handler gets besides its input: the verified session, the abort signal (only
