@@ -18,7 +18,13 @@ pub(crate) fn descriptor_ident(handler: &Ident, service: Option<&Ident>) -> Iden
     format_ident!("{}", name, span = handler.span())
 }
 
+/// What `#[tools]` leaves on a method it has read: the method is handed back as is.
+pub(crate) const METHOD_READ: &str = "__neuralis_method";
+
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    if syn::parse2::<Ident>(args.clone()).is_ok_and(|a| a == METHOD_READ) {
+        return item;
+    }
     let item_fn: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {

@@ -65,8 +65,19 @@ pub(crate) fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
         let Some(pos) = method.attrs.iter().position(is_tool_attr) else {
             continue;
         };
-        let attr = method.attrs.remove(pos);
-        if let Some(again) = method.attrs.iter().position(is_tool_attr) {
+        // The attribute stays, with its path as written (so the import that brings it is
+        // used) and the one argument that makes it hand the method back untouched.
+        let attr = method.attrs[pos].clone();
+        let path = attr.path().clone();
+        let read = quote::format_ident!("{}", crate::tool::METHOD_READ);
+        method.attrs[pos] = syn::parse_quote!(#[#path(#read)]);
+        if let Some(again) = method
+            .attrs
+            .iter()
+            .skip(pos + 1)
+            .position(is_tool_attr)
+            .map(|i| i + pos + 1)
+        {
             let extra = method.attrs.remove(again);
             out.extend(error(
                 &extra,
@@ -74,7 +85,8 @@ pub(crate) fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
                 "merge the two attributes into one",
             ));
         }
-        let as_fn = method_as_fn(method);
+        let mut as_fn = method_as_fn(method);
+        as_fn.attrs.remove(pos);
         let cfgs = cfgs(&method.attrs);
         let cx = Ctxt::new();
         let tool = parse_method(&cx, args_of(&attr), &as_fn, service.as_ref());
