@@ -109,7 +109,10 @@ pub(crate) fn meta_check(schema: &Value) -> Result<(), String> {
         Some(e) => {
             let at = e.instance_path().as_str();
             let at = if at.is_empty() { "(root)" } else { at };
-            Err(format!("not a valid draft-07 schema at `{at}`: {}", e.masked()))
+            Err(format!(
+                "not a valid draft-07 schema at `{at}`: {}",
+                e.masked()
+            ))
         }
     })
 }

@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use neuralis_core::dispatch::{
-    BuildProblem, Call, Handler, OutputMismatch, Package, PackageBuilder, SessionContext,
-    ToolContext, sync_fn, wrap_output_schema,
+    BuildProblem, Call, Handler, Json, Output, OutputMismatch, Package, PackageBuilder,
+    SessionContext, ToolContext, sync_fn,
 };
 use neuralis_core::result::BoundCaps;
 use serde_json::{Value, json};
@@ -90,12 +90,19 @@ fn a_result_that_breaks_the_schema_is_a_generic_error_and_the_host_gets_the_poin
         Some(json!({"ok": false, "error": "internal"}))
     );
     let text = serde_json::to_string(&result.for_ui()).unwrap();
-    assert!(!text.contains("oops") && !text.contains("pattern"), "{text}");
+    assert!(
+        !text.contains("oops") && !text.contains("pattern"),
+        "{text}"
+    );
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].tool, "things");
     assert_eq!(seen[0].pointer, "/structuredContent/items/1");
-    assert!(seen[0].message.contains("^item-[0-9]+$"), "{}", seen[0].message);
+    assert!(
+        seen[0].message.contains("^item-[0-9]+$"),
+        "{}",
+        seen[0].message
+    );
     assert!(!seen[0].after_bounding);
 }
 
@@ -122,7 +129,11 @@ fn error_results_are_not_checked() {
             .dispatch_blocking("things", json!({"n": -1}), &session())
             .is_error
     );
-    assert!(package.dispatch_blocking("nope", json!({}), &session()).is_error);
+    assert!(
+        package
+            .dispatch_blocking("nope", json!({}), &session())
+            .is_error
+    );
     assert!(seen.lock().unwrap().is_empty());
 }
 
@@ -168,8 +179,8 @@ impl Handler for Declares {
         Call::Ready(neuralis_core::result::normalize_result(items(args)).0)
     }
 
-    fn output_schema(&self) -> Option<Value> {
-        Some(listing_schema())
+    fn output(&self) -> Option<Output> {
+        Some(Output::from_schema(listing_schema()))
     }
 }
 
@@ -188,9 +199,10 @@ fn a_handler_can_declare_its_schema_and_the_builder_can_replace_it() {
         .unwrap();
     assert_eq!(package.output_schema("things"), Some(&replaced));
     // The catalog a WASM host reads carries it too.
-    let catalog: Value =
-        serde_json::from_str(&package.call_json(r#"{"op": "catalog", "session": {"userId": "u"}}"#))
-            .unwrap();
+    let catalog: Value = serde_json::from_str(
+        &package.call_json(r#"{"op": "catalog", "session": {"userId": "u"}}"#),
+    )
+    .unwrap();
     assert_eq!(catalog["tools"][0]["outputSchema"], replaced);
 }
 
@@ -211,7 +223,9 @@ fn unusable_output_schemas_fail_the_package_build() {
     );
     assert_eq!(invalid.len(), 1);
     assert!(
-        invalid[0].starts_with("the output schema of `things` cannot be used: not a valid draft-07 schema"),
+        invalid[0].starts_with(
+            "the output schema of `things` cannot be used: not a valid draft-07 schema"
+        ),
         "{invalid:?}"
     );
     let stray = problems(
@@ -234,12 +248,34 @@ fn unusable_output_schemas_fail_the_package_build() {
 }
 
 #[test]
-fn non_object_outputs_are_wrapped() {
-    let wrapped = wrap_output_schema(json!({"type": "integer"}));
-    assert_eq!(wrapped["properties"]["result"], json!({"type": "integer"}));
-    assert_eq!(wrapped["required"], json!(["result"]));
-    // A wrapped value validates against the wrapped schema.
-    let validator = jsonschema::draft7::new(&wrapped).unwrap();
-    assert!(validator.is_valid(&json!({"result": 3})));
-    assert!(!validator.is_valid(&json!(3)));
+fn non_object_outputs_are_wrapped_in_the_schema_and_the_result() {
+    let build = |value: Value, seen: &Seen| {
+        let sink = Arc::clone(seen);
+        Package::builder()
+            .tool(
+                "things",
+                file(),
+                sync_fn(move |_: Value| Json(value.clone())),
+            )
+            .output_schema("things", json!({"type": "integer"}))
+            .on_output_mismatch(move |m| sink.lock().unwrap().push(m.clone()))
+            .build()
+            .unwrap()
+    };
+    let seen: Seen = Arc::default();
+    let package = build(json!(3), &seen);
+    let declared = package.output_schema("things").unwrap();
+    assert_eq!(declared["properties"]["result"], json!({"type": "integer"}));
+    assert_eq!(declared["required"], json!(["result"]));
+    let result = package.dispatch_blocking("things", json!({}), &session());
+    assert!(!result.is_error, "{result:?}");
+    assert_eq!(result.structured_content, Some(json!({"result": 3})));
+    let validator = jsonschema::draft7::new(declared).unwrap();
+    assert!(validator.is_valid(result.structured_content.as_ref().unwrap()));
+    assert!(seen.lock().unwrap().is_empty());
+
+    let package = build(json!("three"), &seen);
+    let result = package.dispatch_blocking("things", json!({}), &session());
+    assert!(result.is_error);
+    assert_eq!(seen.lock().unwrap()[0].pointer, "/structuredContent/result");
 }

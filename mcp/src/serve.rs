@@ -98,7 +98,13 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
     }
     tool.insert("inputSchema".into(), Value::Object(schema));
     if let Some(output) = output_schema {
-        tool.insert("outputSchema".into(), output.clone());
+        // As for `inputSchema`: the dialect is draft-07 by the contract, and clients
+        // validating with another draft's meta-schema would refuse the URI.
+        let mut output = output.clone();
+        if let Value::Object(map) = &mut output {
+            map.remove("$schema");
+        }
+        tool.insert("outputSchema".into(), output);
     }
     tool.insert("annotations".into(), Value::Object(annotations));
     Value::Object(tool)

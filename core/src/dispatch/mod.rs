@@ -89,8 +89,8 @@ mod pipeline;
 mod progress;
 pub(crate) mod returned;
 mod session;
+mod state;
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -105,9 +105,10 @@ pub use self::handler::{
     AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
     deserialize_input, sync_fn, sync_fn_cx,
 };
-pub use self::output::{OutputMismatch, wrap_output_schema};
+pub use self::output::{Output, OutputMismatch};
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
+pub use self::state::{DuplicateState, ServiceType, StateMap};
 
 use crate::catalog::ToolEntry;
 use crate::package::FileReport;
@@ -121,7 +122,7 @@ pub struct Package {
     tools: Vec<Slot>,
     index: HashMap<String, usize>,
     caps: BoundCaps,
-    state: Option<Arc<dyn Any + Send + Sync>>,
+    state: Arc<StateMap>,
     files: Vec<FileReport>,
     mismatch: output::MismatchSink,
 }
@@ -153,7 +154,7 @@ impl fmt::Debug for Package {
                 &self.tools.iter().map(|s| &*s.name).collect::<Vec<_>>(),
             )
             .field("caps", &self.caps)
-            .field("state", &self.state.is_some())
+            .field("state", &*self.state)
             .finish_non_exhaustive()
     }
 }
@@ -180,6 +181,13 @@ impl Package {
     #[must_use]
     pub fn caps(&self) -> &BoundCaps {
         &self.caps
+    }
+
+    /// The package's state: its services and the values given to
+    /// [`PackageBuilder::state`], shared by every call.
+    #[must_use]
+    pub fn state(&self) -> &StateMap {
+        &self.state
     }
 
     /// The tool `name` if the session may call it: `None` both for an unknown tool and for
@@ -209,7 +217,7 @@ impl Package {
     #[must_use]
     pub fn output_schema(&self, name: &str) -> Option<&serde_json::Value> {
         let slot = &self.tools[*self.index.get(name)?];
-        slot.output.as_ref().map(|o| &*o.schema)
+        slot.output.as_ref().map(|o| o.output.schema())
     }
 
     /// The tool `name`, when the package has it (whoever asks: a host-side look-up, not

@@ -3,10 +3,12 @@
 //!
 //! Since MCP 2025-06-18 a tool may declare `outputSchema`, and clients validate the
 //! `structuredContent` of its results against it (and reject a result that does not
-//! conform). A tool's output schema comes from its handler ([`Handler::output_schema`],
-//! which `#[tool]` fills from the return type) or from
-//! [`PackageBuilder::output_schema`](super::PackageBuilder::output_schema). The pipeline
-//! checks every successful result against it with a validator compiled once per tool:
+//! conform). A tool's [`Output`] comes from its handler ([`Handler::output`], which
+//! `#[tool]` fills from a return type deriving `ToolOutput`) or from
+//! [`PackageBuilder::output_schema`](super::PackageBuilder::output_schema). Its schema's
+//! root is an object: an output that is not one (a number, a list, an enum written as a
+//! string) is sent as `{"result": <value>}`, and its schema says so. The pipeline checks
+//! every successful result against it with a validator compiled once per tool:
 //!
 //! - a result that breaks it (or has no `structuredContent` at all) is the tool's bug: the
 //!   caller gets a generic `isError` result, and the host gets an [`OutputMismatch`] with
@@ -19,36 +21,116 @@
 //!
 //! `isError` results are not checked: MCP clients validate successful results only.
 //!
-//! [`Handler::output_schema`]: super::Handler::output_schema
+//! [`Handler::output`]: super::Handler::output
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 
+use crate::output::{ToolOutput, is_object_schema, output_root};
 use crate::result::ToolResult;
 
-/// A tool's output schema and its validator, compiled on first use.
+/// What a tool declares of its successful results (MCP `outputSchema`): the schema of
+/// their `structuredContent`, whose root is always an object, and whether the handler's
+/// value is wrapped as `{"result": <value>}` to fit it (an output that is not an object:
+/// a number, a list, an enum written as a string).
+///
+/// ```
+/// use neuralis_core::dispatch::Output;
+/// use serde_json::json;
+///
+/// let listed = Output::from_schema(json!({"type": "array", "items": {"type": "string"}}));
+/// assert!(listed.is_wrapped());
+/// assert_eq!(listed.schema(), &json!({"type": "object",
+///     "properties": {"result": {"type": "array", "items": {"type": "string"}}},
+///     "required": ["result"], "additionalProperties": false}));
+///
+/// let object = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
+/// assert!(!Output::from_schema(object.clone()).is_wrapped());
+///
+/// // From a type deriving `ToolOutput` (what `#[tool]` declares for its return type).
+/// assert!(Output::of::<Vec<u8>>().is_wrapped());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    schema: Value,
+    wrapped: bool,
+}
+
+impl Output {
+    /// The output of a handler returning `T`: `T`'s output schema, wrapped when it is not
+    /// an object schema.
+    #[must_use]
+    pub fn of<T: ToolOutput + ?Sized>() -> Self {
+        let (schema, wrapped) = output_root::<T>();
+        Self { schema, wrapped }
+    }
+
+    /// An output from a schema written by hand: an object schema as it is, any other
+    /// wrapped as the `result` property.
+    #[must_use]
+    pub fn from_schema(schema: Value) -> Self {
+        if is_object_schema(&schema) {
+            return Self {
+                schema,
+                wrapped: false,
+            };
+        }
+        Self {
+            schema: json!({
+                "type": "object",
+                "properties": {"result": schema},
+                "required": ["result"],
+                "additionalProperties": false,
+            }),
+            wrapped: true,
+        }
+    }
+
+    /// The schema of `structuredContent` (an object schema).
+    #[must_use]
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// Whether the handler's value is sent as `{"result": <value>}`.
+    #[must_use]
+    pub fn is_wrapped(&self) -> bool {
+        self.wrapped
+    }
+}
+
+/// A tool's output and its validator, compiled on first use.
 pub(super) struct OutputSchema {
-    pub(super) schema: Arc<Value>,
+    pub(super) output: Output,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
 impl OutputSchema {
-    /// An output schema; `None` when it is not a valid draft-07 schema (the reason).
-    pub(super) fn new(schema: Value) -> Result<Self, String> {
-        if let Err(e) = crate::contract::meta_check(&schema) {
-            return Err(e);
-        }
+    /// A checked output; the reason when its schema is not a valid draft-07 schema.
+    pub(super) fn new(output: Output) -> Result<Self, String> {
+        crate::contract::meta_check(&output.schema)?;
         Ok(Self {
-            schema: Arc::new(schema),
+            output,
             validator: OnceLock::new(),
         })
     }
 
+    /// The handler's result as it leaves: a wrapped output's value under `result`.
+    pub(super) fn shape(&self, mut result: ToolResult) -> ToolResult {
+        if self.output.wrapped
+            && !result.is_error
+            && let Some(value) = result.structured_content.take()
+        {
+            result.structured_content = Some(json!({ "result": value }));
+        }
+        result
+    }
+
     fn validator(&self) -> &Result<jsonschema::Validator, String> {
         self.validator.get_or_init(|| {
-            jsonschema::draft7::new(&self.schema).map_err(|e| e.masked().to_string())
+            jsonschema::draft7::new(&self.output.schema).map_err(|e| e.masked().to_string())
         })
     }
 
@@ -71,7 +153,10 @@ impl OutputSchema {
                     e.masked().to_string(),
                 )
             }),
-            Err(e) => Some((String::new(), format!("the output schema does not compile: {e}"))),
+            Err(e) => Some((
+                String::new(),
+                format!("the output schema does not compile: {e}"),
+            )),
         }
     }
 }
@@ -148,33 +233,4 @@ pub(super) fn mismatch_result(after_bounding: bool) -> ToolResult {
         )
         .with_structured(json!({"ok": false, "error": "internal"}))
     }
-}
-
-/// The schema a non-object output is wrapped in: MCP's `structuredContent` is an object
-/// (before 2026-07-28 it must be), so a tool whose output is not one sends
-/// `{"result": <value>}` and declares this.
-///
-/// ```
-/// use neuralis_core::dispatch::wrap_output_schema;
-/// use serde_json::json;
-///
-/// assert_eq!(
-///     wrap_output_schema(json!({"type": "array", "items": {"type": "string"}})),
-///     json!({"type": "object", "properties": {"result": {"type": "array", "items": {"type": "string"}}},
-///            "required": ["result"], "additionalProperties": false})
-/// );
-/// let object = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
-/// assert_eq!(wrap_output_schema(object.clone()), object);
-/// ```
-#[must_use]
-pub fn wrap_output_schema(schema: Value) -> Value {
-    if schema.get("type").and_then(Value::as_str) == Some("object") {
-        return schema;
-    }
-    json!({
-        "type": "object",
-        "properties": {"result": schema},
-        "required": ["result"],
-        "additionalProperties": false,
-    })
 }

@@ -50,6 +50,7 @@ impl Package {
         };
         // The handler's own result first: a mismatch there is the tool's bug. Then, only
         // when bounding cut something, the result that leaves.
+        let result = output.shape(result);
         if let Some((pointer, message)) = output.violation(&result) {
             return self.output_mismatch(slot, pointer, message, false);
         }
@@ -99,7 +100,7 @@ impl Package {
             tool: Arc::clone(&slot.name),
             session: session.clone(),
             abort: slot.cancellable.then(|| abort.clone()),
-            state: self.state.clone(),
+            state: Arc::clone(&self.state),
             progress,
         };
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
