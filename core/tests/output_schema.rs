@@ -87,7 +87,8 @@ fn a_result_that_breaks_the_schema_is_a_generic_error_and_the_host_gets_the_poin
     assert!(result.is_error);
     assert_eq!(
         result.structured_content,
-        Some(json!({"ok": false, "error": "internal"}))
+        None,
+        "an isError result of a typed tool carries no structuredContent"
     );
     let text = serde_json::to_string(&result.for_ui()).unwrap();
     assert!(
@@ -144,8 +145,8 @@ fn bounding_keeps_a_result_valid_where_the_schema_allows_and_refuses_it_otherwis
         ..BoundCaps::default()
     };
     // Ten items shrink to four from the tail: still at least `minItems` (2), still valid.
-    let (package, seen) = package(sync_fn(items), caps.clone());
-    let result = package.dispatch_blocking("things", json!({"n": 10}), &session());
+    let (four, seen) = package(sync_fn(items), caps.clone());
+    let result = four.dispatch_blocking("things", json!({"n": 10}), &session());
     assert!(!result.is_error, "{result:?}");
     assert_eq!(
         result.structured_content.unwrap()["items"],
@@ -164,7 +165,8 @@ fn bounding_keeps_a_result_valid_where_the_schema_allows_and_refuses_it_otherwis
     assert!(result.is_error);
     assert_eq!(
         result.structured_content,
-        Some(json!({"ok": false, "error": "result-too-large"}))
+        None,
+        "an isError result of a typed tool carries no structuredContent"
     );
     let seen = seen.lock().unwrap();
     assert!(seen[0].after_bounding, "{:?}", seen[0]);
@@ -278,4 +280,32 @@ fn non_object_outputs_are_wrapped_in_the_schema_and_the_result() {
     let result = package.dispatch_blocking("things", json!({}), &session());
     assert!(result.is_error);
     assert_eq!(seen.lock().unwrap()[0].pointer, "/structuredContent/result");
+}
+
+#[test]
+fn an_error_result_of_a_typed_tool_has_no_structured_content() {
+    // A handler's own error, and the pipeline's refusal of bad arguments: the details are
+    // in the text, and nothing a client could check against the output schema is sent.
+    let failing = |_: Value| {
+        json!({"isError": true, "content": [{"type": "text", "text": "the shelf is empty"}],
+               "structuredContent": {"ok": false, "error": "empty"}})
+    };
+    let (package, seen) = package(sync_fn(failing), BoundCaps::default());
+    let result = package.dispatch_blocking("things", json!({}), &session());
+    assert!(result.is_error);
+    assert_eq!(result.structured_content, None);
+    assert_eq!(result.for_model()["content"][0]["text"], "the shelf is empty");
+    let result = package.dispatch_blocking("things", json!({"bogus": 1}), &session());
+    assert!(result.is_error);
+    assert_eq!(result.structured_content, None);
+    let text = result.for_model()["content"][0]["text"].to_string();
+    assert!(text.contains("`/bogus`"), "{text}");
+    assert!(seen.lock().unwrap().is_empty(), "errors are not output mismatches");
+    // Without an output schema the structured error stays.
+    let plain = Package::builder()
+        .tool("things", file(), sync_fn(items))
+        .build()
+        .unwrap();
+    let result = plain.dispatch_blocking("things", json!({"bogus": 1}), &session());
+    assert!(result.structured_content.is_some());
 }

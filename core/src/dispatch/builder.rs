@@ -165,7 +165,8 @@ impl PackageBuilder {
     ///     .expect("a valid package");
     /// let result = package.dispatch_blocking("count", json!({}), &SessionContext::builder("u").build());
     /// assert!(result.is_error);
-    /// assert_eq!(result.structured_content, Some(json!({"ok": false, "error": "internal"})));
+    /// assert_eq!(result.structured_content, None);
+    /// assert!(result.for_model()["content"][0]["text"].as_str().unwrap().contains("internal error"));
     /// ```
     pub fn output_schema(mut self, name: impl Into<String>, schema: Value) -> Self {
         self.outputs

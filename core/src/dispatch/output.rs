@@ -19,7 +19,9 @@
 //!   clipped string that no longer matches its `pattern`), the caller gets an `isError`
 //!   result saying the result was too large to send, never an invalid result.
 //!
-//! `isError` results are not checked: MCP clients validate successful results only.
+//! `isError` results of a tool with an output schema carry no `structuredContent` (their
+//! details are in the text): it could not match the schema, and some clients (the MCP
+//! Inspector) validate it all the same.
 //!
 //! [`Handler::output`]: super::Handler::output
 
@@ -117,8 +119,15 @@ impl OutputSchema {
         })
     }
 
-    /// The handler's result as it leaves: a wrapped output's value under `result`.
+    /// The handler's result as it leaves: a wrapped output's value under `result`; an
+    /// `isError` result without `structuredContent` (its details are in the text), which
+    /// could not match the output schema and which some clients (the MCP Inspector)
+    /// check against it all the same.
     pub(super) fn shape(&self, mut result: ToolResult) -> ToolResult {
+        if result.is_error {
+            result.structured_content = None;
+            return result;
+        }
         if self.output.wrapped
             && !result.is_error
             && let Some(value) = result.structured_content.take()
@@ -217,20 +226,19 @@ impl fmt::Debug for MismatchSink {
 }
 
 /// What the caller gets for a result that broke the tool's output schema: nothing of the
-/// result, nothing of the details.
+/// result, nothing of the details, and (as every `isError` result of a typed tool) no
+/// `structuredContent`.
 pub(super) fn mismatch_result(after_bounding: bool) -> ToolResult {
     if after_bounding {
         ToolResult::error(
             "the tool's result was too large to send within its declared output schema; \
              ask for less (a narrower filter, fewer items)",
         )
-        .with_structured(json!({"ok": false, "error": "result-too-large"}))
     } else {
         ToolResult::error(
             "the tool failed with an internal error (its result did not match its declared \
              output schema: a bug in the tool, not in the arguments); retrying with the same \
              arguments will fail the same way",
         )
-        .with_structured(json!({"ok": false, "error": "internal"}))
     }
 }
