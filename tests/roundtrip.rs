@@ -597,7 +597,10 @@ fn written_values_fit_their_output_schema() {
         proptest::option::of(text()),
         text(),
         any::<bool>(),
-        proptest::collection::vec(prop_oneof![Just(Units::Metric), Just(Units::Imperial)], 0..3),
+        proptest::collection::vec(
+            prop_oneof![Just(Units::Metric), Just(Units::Imperial)],
+            0..3,
+        ),
     )
         .prop_map(|(maybe, ratio, note, secret, renamed, tags)| Written {
             maybe,
@@ -631,5 +634,8 @@ fn written_values_fit_their_output_schema() {
     .expect("serializes");
     assert!(validator.is_valid(&written), "{written}");
     written["note"] = Value::Null;
-    assert!(!validator.is_valid(&written), "`note` is left out, never null");
+    assert!(
+        !validator.is_valid(&written),
+        "`note` is left out, never null"
+    );
 }

@@ -86,8 +86,7 @@ fn a_result_that_breaks_the_schema_is_a_generic_error_and_the_host_gets_the_poin
     let result = package.dispatch_blocking("things", json!({}), &session());
     assert!(result.is_error);
     assert_eq!(
-        result.structured_content,
-        None,
+        result.structured_content, None,
         "an isError result of a typed tool carries no structuredContent"
     );
     let text = serde_json::to_string(&result.for_ui()).unwrap();
@@ -145,7 +144,7 @@ fn bounding_keeps_a_result_valid_where_the_schema_allows_and_refuses_it_otherwis
         ..BoundCaps::default()
     };
     // Ten items shrink to four from the tail: still at least `minItems` (2), still valid.
-    let (four, seen) = package(sync_fn(items), caps.clone());
+    let (four, seen) = package(sync_fn(items), caps);
     let result = four.dispatch_blocking("things", json!({"n": 10}), &session());
     assert!(!result.is_error, "{result:?}");
     assert_eq!(
@@ -164,8 +163,7 @@ fn bounding_keeps_a_result_valid_where_the_schema_allows_and_refuses_it_otherwis
     let result = package.dispatch_blocking("things", json!({"n": 10}), &session());
     assert!(result.is_error);
     assert_eq!(
-        result.structured_content,
-        None,
+        result.structured_content, None,
         "an isError result of a typed tool carries no structuredContent"
     );
     let seen = seen.lock().unwrap();
@@ -294,13 +292,19 @@ fn an_error_result_of_a_typed_tool_has_no_structured_content() {
     let result = package.dispatch_blocking("things", json!({}), &session());
     assert!(result.is_error);
     assert_eq!(result.structured_content, None);
-    assert_eq!(result.for_model()["content"][0]["text"], "the shelf is empty");
+    assert_eq!(
+        result.for_model()["content"][0]["text"],
+        "the shelf is empty"
+    );
     let result = package.dispatch_blocking("things", json!({"bogus": 1}), &session());
     assert!(result.is_error);
     assert_eq!(result.structured_content, None);
     let text = result.for_model()["content"][0]["text"].to_string();
     assert!(text.contains("`/bogus`"), "{text}");
-    assert!(seen.lock().unwrap().is_empty(), "errors are not output mismatches");
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "errors are not output mismatches"
+    );
     // Without an output schema the structured error stays.
     let plain = Package::builder()
         .tool("things", file(), sync_fn(items))

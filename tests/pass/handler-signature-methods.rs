@@ -141,7 +141,7 @@ fn main() {
     assert_eq!(text(&call("counter_read", serde_json::json!({}))), "5 for ada");
     assert_eq!(package.state().get::<Counter>().map(Counter::get), Some(5));
     assert_eq!(call("log_add", serde_json::json!({"by": 7})).structured_content, Some(serde_json::json!({"result": 1})));
-    assert_eq!(call("log_get", serde_json::json!({})).structured_content, Some(serde_json::json!(["7"])));
+    assert_eq!(call("log_get", serde_json::json!({})).structured_content, Some(serde_json::json!({"result": ["7"]})));
     assert_eq!(text(&call("ping", serde_json::json!({}))), "pong");
     let bad = call("counter_add", serde_json::json!({"by": "x"}));
     assert!(bad.is_error, "invalid arguments never reach the method");
