@@ -68,9 +68,11 @@
 
 mod cfg;
 mod compose;
+mod deps;
 mod diag;
 mod discover;
 mod literal;
+mod manifest;
 mod resolve;
 mod run;
 mod table;
@@ -144,6 +146,7 @@ pub struct Builder {
     cards: Option<Vec<String>>,
     prune: bool,
     cfg: Option<Cfg>,
+    tables: Option<Vec<PathBuf>>,
 }
 
 /// What one run did.
@@ -263,6 +266,19 @@ impl Builder {
     #[must_use]
     pub fn cfg(mut self, cfg: Cfg) -> Self {
         self.cfg = Some(cfg);
+        self
+    }
+
+    /// The type tables of the crate's direct dependencies (default: what cargo hands
+    /// the build script, `DEP_<LINKS>_NEURALIS_TABLE` of each dependency that declares
+    /// `links` and calls `emit()`). Each is the `neuralis_table.json` that run wrote to
+    /// its `OUT_DIR`.
+    #[must_use]
+    pub fn dependency_tables<I: IntoIterator<Item = P>, P: Into<PathBuf>>(
+        mut self,
+        tables: I,
+    ) -> Self {
+        self.tables = Some(tables.into_iter().map(Into::into).collect());
         self
     }
 
