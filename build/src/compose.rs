@@ -361,7 +361,11 @@ impl<'k> Composer<'k> {
         if crates.contains(&package.as_str()) {
             return Ok(());
         }
-        let path: Vec<&str> = path.iter().map(String::as_str).filter(|s| *s != "::").collect();
+        let path: Vec<&str> = path
+            .iter()
+            .map(String::as_str)
+            .filter(|s| *s != "::")
+            .collect();
         Err(self.unresolved(
             ty,
             site,

@@ -94,7 +94,11 @@ impl Table {
         let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         let cfg = v.get("cfg").and_then(Cfg::from_json).ok_or_else(bad)?;
         let mut externs = BTreeMap::new();
-        for (name, e) in v.get("externs").and_then(Value::as_object).ok_or_else(bad)? {
+        for (name, e) in v
+            .get("externs")
+            .and_then(Value::as_object)
+            .ok_or_else(bad)?
+        {
             let package = e.get("package").and_then(Value::as_str).ok_or_else(bad)?;
             let table = e.get("table").and_then(Value::as_str).map(PathBuf::from);
             externs.insert(name.clone(), (package.to_owned(), table));
@@ -257,7 +261,12 @@ impl Loader<'_> {
 /// The package's own table, for its dependents: `None` when a path is not UTF-8 (a
 /// JSON table cannot carry it).
 #[must_use]
-pub fn table_text(krate: &Crate, manifest: Option<&Manifest>, root: &Path, cfg: &Cfg) -> Option<String> {
+pub fn table_text(
+    krate: &Crate,
+    manifest: Option<&Manifest>,
+    root: &Path,
+    cfg: &Cfg,
+) -> Option<String> {
     let package = manifest
         .and_then(|m| m.package.clone())
         .or_else(|| std::env::var("CARGO_PKG_NAME").ok())?;

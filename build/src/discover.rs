@@ -170,7 +170,9 @@ impl Crate {
         let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
         let root_module = w.load_file(root, vec!["crate".to_owned()], None, dir);
         let mut krate = w.krate;
-        krate.crates.push(CrateInfo::package(root_module, 0..krate.modules.len()));
+        krate
+            .crates
+            .push(CrateInfo::package(root_module, 0..krate.modules.len()));
         krate
     }
 
@@ -280,7 +282,12 @@ impl Walker<'_> {
         self.cfg.configure(&mut input);
         let derives = derives_tool_input(&input.attrs);
         let public = is_pub(&input.vis);
-        self.add_type(module, ident, TypeItem::Data(Box::new(input), derives), public);
+        self.add_type(
+            module,
+            ident,
+            TypeItem::Data(Box::new(input), derives),
+            public,
+        );
     }
 
     fn add_type(&mut self, module: usize, ident: &syn::Ident, item: TypeItem, public: bool) {

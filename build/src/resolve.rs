@@ -130,7 +130,7 @@ impl Crate {
                 || self.import(module, first).is_some());
         if local {
             return match self.import(module, first) {
-                Some(p) if self.modules[module].children.get(first.as_str()).is_none() => {
+                Some(p) if !self.modules[module].children.contains_key(first.as_str()) => {
                     let mut through = p.to_vec();
                     through.extend(path.iter().skip(1).cloned());
                     self.trace_at(module, &through, depth + 1)

@@ -49,7 +49,10 @@ impl Builder {
                 None
             }
         };
-        let root = match (&self.root, manifest.as_ref().and_then(|m| m.lib_path.as_ref())) {
+        let root = match (
+            &self.root,
+            manifest.as_ref().and_then(|m| m.lib_path.as_ref()),
+        ) {
             (Some(r), _) => manifest_dir.join(r),
             (None, Some(lib)) => manifest_dir.join(lib),
             (None, None) => {

@@ -20,7 +20,9 @@ impl Pkg {
         };
         pkg.write(
             "Cargo.toml",
-            &format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n\n[dependencies]\n{deps}\n"),
+            &format!(
+                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n\n[dependencies]\n{deps}\n"
+            ),
         );
         pkg.write("src/lib.rs", lib);
         pkg
@@ -117,11 +119,7 @@ pub struct Paging {
 "#;
 
 fn types() -> Pkg {
-    let t = Pkg::new(
-        "tracker-types",
-        "neuralis = \"0.1\"\nserde = \"1\"",
-        TYPES,
-    );
+    let t = Pkg::new("tracker-types", "neuralis = \"0.1\"\nserde = \"1\"", TYPES);
     t.write("src/paging.rs", PAGING);
     t.run(&[]);
     t
@@ -145,10 +143,14 @@ pub fn issue_open(input: Open) -> String { String::new() }
 fn a_dependency_s_types_nest_and_flatten_as_local_ones() {
     let t = types();
     let table: Value =
-        serde_json::from_str(&std::fs::read_to_string(t.table()).expect("the table")).expect("json");
+        serde_json::from_str(&std::fs::read_to_string(t.table()).expect("the table"))
+            .expect("json");
     assert_eq!(table["package"], "tracker-types");
     assert_eq!(table["lib"], "tracker_types");
-    assert_eq!(table["externs"]["serde"], json!({ "package": "serde", "table": null }));
+    assert_eq!(
+        table["externs"]["serde"],
+        json!({ "package": "serde", "table": null })
+    );
 
     let p = tools(
         "tracker-types = { path = \"../types\" }",
@@ -205,7 +207,10 @@ pub struct Open {{
         t.table(),
         p.path().join("Cargo.toml"),
     ] {
-        assert!(reruns.contains(&f.to_str().expect("utf-8")), "{f:?} in {reruns:?}");
+        assert!(
+            reruns.contains(&f.to_str().expect("utf-8")),
+            "{f:?} in {reruns:?}"
+        );
     }
 }
 
@@ -222,7 +227,10 @@ pub struct Open { pub reporter: types::Actor, #[serde(flatten)] pub paging: type
     );
     p.run(&[&t]);
     let doc = p.tool("issue_open");
-    assert_eq!(doc["properties"]["reporter"]["required"], json!(["actorId"]));
+    assert_eq!(
+        doc["properties"]["reporter"]["required"],
+        json!(["actorId"])
+    );
     assert!(doc["properties"]["page"].is_object());
 
     // Under its package's name it is not a dependency of this crate.
@@ -301,8 +309,9 @@ fn a_name_in_two_crates_is_an_error_naming_both() {
     let p = tools(deps, &body("Paging"));
     let m = p.fail(&[&a, &b]).messages.join("\n");
     assert!(
-        m.contains("type `Paging` of field `paging` in `Open` is ambiguous: it names `types_a::Paging` (")
-            && m.contains("and `types_b::Paging` ("),
+        m.contains(
+            "type `Paging` of field `paging` in `Open` is ambiguous: it names `types_a::Paging` ("
+        ) && m.contains("and `types_b::Paging` ("),
         "{m}"
     );
     let a_file = a.path().join("src/lib.rs");
@@ -310,7 +319,13 @@ fn a_name_in_two_crates_is_an_error_naming_both() {
     assert!(m.contains("help: write the full path"), "{m}");
 
     // The path written decides.
-    p.write("src/lib.rs", &format!("use neuralis::{{ToolInput, tool}};\n{}", body("types_b::Paging")));
+    p.write(
+        "src/lib.rs",
+        &format!(
+            "use neuralis::{{ToolInput, tool}};\n{}",
+            body("types_b::Paging")
+        ),
+    );
     p.run(&[&a, &b]);
     assert!(p.tool("issue_open")["properties"]["paging"]["properties"]["cursor"].is_object());
 }
@@ -385,7 +400,10 @@ pub struct Opts {
     );
     p.run(&[&t]);
     let props = p.tool("issue_open")["properties"]["opts"]["properties"].clone();
-    assert!(props["extra"].is_object(), "the dependency's feature: {props:#}");
+    assert!(
+        props["extra"].is_object(),
+        "the dependency's feature: {props:#}"
+    );
     t.run(&[]);
     p.run(&[&t]);
     assert!(p.tool("issue_open")["properties"]["opts"]["properties"]["extra"].is_null());

@@ -87,7 +87,9 @@ fn pretty(value: &Value) -> String {
 
 fn serve(name: &str) -> ExitCode {
     let Some(example) = examples().into_iter().find(|e| e.name == name) else {
-        eprintln!("error: no example package `{name}` (try weather, catalog, todos, tracker or triage)");
+        eprintln!(
+            "error: no example package `{name}` (try weather, catalog, todos, tracker or triage)"
+        );
         return ExitCode::from(2);
     };
     let package = match (example.builder)().build() {
