@@ -156,22 +156,29 @@ pub fn assign(input: Assign) -> String {
 neuralis::package!();
 "#;
 
-fn workspace(tools: &str) -> Ws {
+/// The workspace, its packages named `neuralis-ws-<tag>-*`: cargo's unit hashes leave
+/// out a path package's location, so two tests' packages of one name would share (and
+/// fight over) their outputs in the shared target directory.
+fn workspace(tag: &str, tools: &str) -> Ws {
+    let named = |text: &str| text.replace("neuralis-ws-", &format!("neuralis-ws-{tag}-"));
     Ws::new(&[
         ("Cargo.toml", WORKSPACE),
-        ("base/Cargo.toml", &types_manifest("neuralis-ws-base", "")),
+        (
+            "base/Cargo.toml",
+            &named(&types_manifest("neuralis-ws-base", "")),
+        ),
         ("base/build.rs", BUILD_RS),
         ("base/src/lib.rs", BASE),
         (
             "mid/Cargo.toml",
-            &types_manifest(
+            &named(&types_manifest(
                 "neuralis-ws-mid",
                 "core_types = { package = \"neuralis-ws-base\", path = \"../base\" }",
-            ),
+            )),
         ),
         ("mid/build.rs", BUILD_RS),
         ("mid/src/lib.rs", MID),
-        ("tools/Cargo.toml", TOOLS_MANIFEST),
+        ("tools/Cargo.toml", &named(TOOLS_MANIFEST)),
         ("tools/build.rs", BUILD_RS),
         ("tools/src/lib.rs", tools),
     ])
@@ -179,10 +186,11 @@ fn workspace(tools: &str) -> Ws {
 
 #[test]
 fn a_renamed_re_exported_type_of_another_crate_builds_and_matches_the_run_time() {
-    let ws = workspace(TOOLS);
-    let out = ws.cargo(&["build", "--offline", "-p", "neuralis-ws-tools"]);
+    const PKG: &str = "neuralis-ws-chain-tools";
+    let ws = workspace("chain", TOOLS);
+    let out = ws.cargo(&["build", "--offline", "-p", PKG]);
     assert!(out.status.success(), "{}", output(&out));
-    let out = ws.cargo(&["test", "--offline", "-p", "neuralis-ws-tools", "--lib"]);
+    let out = ws.cargo(&["test", "--offline", "-p", PKG, "--lib"]);
     let text = output(&out);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("drift::drift_assign ... ok"), "{text}");
@@ -198,10 +206,10 @@ fn a_renamed_re_exported_type_of_another_crate_builds_and_matches_the_run_time()
     );
 
     // Nothing changed: nothing reruns.
-    let again = ws.cargo(&["build", "--offline", "-v", "-p", "neuralis-ws-tools"]);
+    let again = ws.cargo(&["build", "--offline", "-v", "-p", PKG]);
     let again = String::from_utf8_lossy(&again.stderr);
     assert!(
-        !again.contains("Running `") && !again.contains("Compiling neuralis-ws"),
+        !again.contains("Running `") && !again.contains("Compiling neuralis-ws-"),
         "{again}"
     );
 
@@ -209,7 +217,7 @@ fn a_renamed_re_exported_type_of_another_crate_builds_and_matches_the_run_time()
     let base = ws.dir.join("base/src/lib.rs");
     let edited = BASE.replace("/// Their id.", "/// Their id, as the directory knows it.");
     std::fs::write(&base, edited).expect("write");
-    let out = ws.cargo(&["build", "--offline", "-p", "neuralis-ws-tools"]);
+    let out = ws.cargo(&["build", "--offline", "-p", PKG]);
     assert!(out.status.success(), "{}", output(&out));
     assert_eq!(
         ws.read("tools/tools/assign.json")["properties"]["owner"]["properties"]["personId"]["description"],
@@ -219,12 +227,16 @@ fn a_renamed_re_exported_type_of_another_crate_builds_and_matches_the_run_time()
 
 #[test]
 fn a_foreign_type_that_derives_nothing_fails_the_build_cleanly() {
-    let ws = workspace(&TOOLS.replace(
-        "pub owner: shared::Owner,",
-        "pub owner: shared::Owner,\n    /// No schema.\n    pub opaque: core_types::Opaque,",
-    ));
+    const PKG: &str = "neuralis-ws-opaque-tools";
+    let ws = workspace(
+        "opaque",
+        &TOOLS.replace(
+            "pub owner: shared::Owner,",
+            "pub owner: shared::Owner,\n    /// No schema.\n    pub opaque: core_types::Opaque,",
+        ),
+    );
     // `core_types` is `mid`'s name for `base`, not the tool package's.
-    let out = ws.cargo(&["build", "--offline", "-p", "neuralis-ws-tools"]);
+    let out = ws.cargo(&["build", "--offline", "-p", PKG]);
     let text = output(&out);
     assert!(!out.status.success(), "{text}");
     assert!(
