@@ -3,8 +3,9 @@
 //! whole pipeline (gate, defaults, validation, handler, bounding), printing what the
 //! model and the card receive.
 //!
-//! `neuralis-example-run --mcp <weather|catalog|todos|tracker|triage>` serves that package over MCP on
-//! stdio instead, for a caller granted every feature its tools require.
+//! `neuralis-example-run --mcp <weather|catalog|todos|tracker|triage>` serves that
+//! package over MCP on stdio instead, for a caller granted every feature its tools
+//! require.
 
 use std::process::ExitCode;
 
