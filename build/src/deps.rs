@@ -258,21 +258,12 @@ impl Loader<'_> {
     }
 }
 
-/// The package's own table, for its dependents: `None` when a path is not UTF-8 (a
-/// JSON table cannot carry it).
+/// The package's own table, for its dependents (dependents know a table by the package
+/// its manifest names): `None` when a path is not UTF-8 (a JSON table cannot carry it).
 #[must_use]
-pub fn table_text(
-    krate: &Crate,
-    manifest: Option<&Manifest>,
-    root: &Path,
-    cfg: &Cfg,
-) -> Option<String> {
-    let package = manifest
-        .and_then(|m| m.package.clone())
-        .or_else(|| std::env::var("CARGO_PKG_NAME").ok())?;
-    let lib = manifest
-        .and_then(Manifest::lib)
-        .unwrap_or_else(|| package.replace('-', "_"));
+pub fn table_text(krate: &Crate, manifest: &Manifest, root: &Path, cfg: &Cfg) -> Option<String> {
+    let package = manifest.package.clone()?;
+    let lib = manifest.lib().unwrap_or_else(|| package.replace('-', "_"));
     let root = std::path::absolute(root).ok()?;
     let mut externs = Map::new();
     if let Some(package_info) = krate.crates.first() {

@@ -216,10 +216,14 @@ impl Builder {
         cfg: &Cfg,
         out: &Path,
     ) {
+        // Outside cargo (no manifest) nothing can depend on the crate.
+        let Some(manifest) = manifest else {
+            return;
+        };
         let path = out.join(deps::TABLE_FILE);
         let Some(text) = deps::table_text(krate, manifest, root, cfg) else {
             run.warn(format!(
-                "neuralis-build: no type table for dependents: a path is not UTF-8 or the package has no name ({})",
+                "neuralis-build: no type table for dependents: a path is not UTF-8, or `Cargo.toml` names no package ({})",
                 root.display()
             ));
             return;
