@@ -8,26 +8,33 @@
 #   local    this toolkit (REV, default HEAD), the same single package
 #   shared   this toolkit; the 200 nested types in a types crate (`links`, build.rs) that
 #            the tool package depends on under another name (`types = { package = ... }`)
-# For each, debug builds, each variant in its own target directory:
-#   clean      a clean build (wall), and the build scripts' run time from cargo's --timings
+# For each, debug builds; `before` in its own target directory, `local` and `shared` in
+# one (the same toolkit: its dependencies compile once, the packages have their own names):
+#   clean      the first build (wall; clean for `before` and `local`, dependencies built
+#              for `shared`), and the build scripts' run time from cargo's --timings
 #   no-change  `cargo build` with nothing changed, median of RUNS (wall)
 #   touch      the rebuild after editing one nested type's doc comment (for `shared`, in
 #              the types crate), median of RUNS: wall, and the tool package's build
 #              script run
 # Ratios are against `before` in the same run. Offline, with the workspace's Cargo.lock;
 # the generated crates go under target/ (never committed).
-# Usage: benches/cross_crate.sh [workdir]   (RUNS=5, REV=HEAD, BASE=<rev>, KEEP=1 keeps it)
+# Usage: benches/cross_crate.sh [workdir]   (RUNS=3, REV=HEAD, BASE=<rev>, KEEP=1 keeps
+# the workdir; REUSE=1 keeps its target directories, so the first builds are not clean)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=benches/lib.sh
 . "$root/benches/lib.sh"
 work="${1:-$root/target/bench-cross-crate}"
-runs="${RUNS:-5}"
+runs="${RUNS:-3}"
 # The toolkit before this build script read other crates: the parent of the commit that
 # added build/src/deps.rs.
 added="$(git -C "$root" log --format=%H --diff-filter=A -1 -- build/src/deps.rs)"
 base="${BASE:-$added~1}"
-rm -rf "$work"
+if [ -n "${REUSE:-}" ]; then
+  rm -rf "$work/before" "$work/local" "$work/shared" "$work/src-before" "$work/src-after"
+else
+  rm -rf "$work"
+fi
 snapshot "$root" "$work/src-before" "$base"
 snapshot "$root" "$work/src-after" "${REV:-HEAD}"
 
@@ -83,10 +90,10 @@ pub fn tool_$1(input: Input$1) -> String {
 RS
 }
 
-manifest() { # name src deps links
+manifest() { # name src deps links (the name is prefixed with `bench-`)
   cat <<TOML
 [package]
-name = "$1"
+name = "bench-$1"
 version = "0.1.0"
 edition = "2024"
 publish = false
@@ -105,10 +112,10 @@ TOML
 header='use neuralis::{ToolInput, tool};
 use serde::Deserialize;'
 
-gen_single() { # dir src
+gen_single() { # dir src name
   local dir="$1"
   mkdir -p "$dir/src"
-  manifest bench-tools "$2" "" "" >"$dir/Cargo.toml"
+  manifest "$3" "$2" "" "" >"$dir/Cargo.toml"
   printf '[workspace]\n' >>"$dir/Cargo.toml"
   printf 'fn main() {\n    neuralis_build::emit();\n}\n' >"$dir/build.rs"
   : >"$dir/src/lib.rs"
@@ -128,8 +135,8 @@ gen_shared() { # dir src
   local dir="$1"
   mkdir -p "$dir/types/src" "$dir/tools/src"
   printf '[workspace]\nmembers = ["types", "tools"]\nresolver = "3"\n' >"$dir/Cargo.toml"
-  manifest bench-types "$2" "" 'links = "bench-types"' >"$dir/types/Cargo.toml"
-  manifest bench-tools "$2" 'types = { package = "bench-types", path = "../types" }' "" \
+  manifest types "$2" "" 'links = "bench-types"' >"$dir/types/Cargo.toml"
+  manifest shared "$2" 'types = { package = "bench-types", path = "../types" }' "" \
     >"$dir/tools/Cargo.toml"
   for c in types tools; do
     printf 'fn main() {\n    neuralis_build::emit();\n}\n' >"$dir/$c/build.rs"
@@ -151,23 +158,25 @@ use serde::Deserialize;" >"$dir/types/src/m$f.rs"
   cp "$root/Cargo.lock" "$dir/Cargo.lock"
 }
 
-gen_single "$work/before" "$work/src-before"
-gen_single "$work/local" "$work/src-after"
+gen_single "$work/before" "$work/src-before" before
+gen_single "$work/local" "$work/src-after" local
 gen_shared "$work/shared" "$work/src-after"
 
-# cargo build in $1 (target dir $2), --timings; prints the wall time and leaves the
-# report's path in $work/last-report.
+target() { case "$1" in before) echo "$work/target-before" ;; *) echo "$work/target-after" ;; esac; }
+
+# cargo build of variant $1, --timings; prints the wall time and leaves the report's path
+# in $work/last-report.
 build() {
   local t0 t1
   t0=$(now)
-  (cd "$1" && CARGO_TARGET_DIR="$2" cargo build --offline --quiet --timings -p bench-tools 2>/dev/null)
+  (cd "$work/$1" && CARGO_TARGET_DIR="$(target "$1")" cargo build --offline --quiet --timings -p "bench-$1" 2>/dev/null)
   t1=$(now)
-  ls -t "$2"/cargo-timings/cargo-timing-*.html | head -1 >"$work/last-report"
+  ls -t "$(target "$1")"/cargo-timings/cargo-timing-*.html | head -1 >"$work/last-report"
   secs "$t0" "$t1"
 }
 
-# The build scripts' run time (seconds) of `$2` (a package name, or `bench-` for all
-# of ours) in the last report.
+# The build scripts' run time (seconds) of the packages whose name starts with $1, in
+# the last report.
 script_runs() {
   timing_units "$(cat "$work/last-report")" | python3 -c '
 import json, sys
@@ -183,18 +192,18 @@ variants=(before local shared)
 declare -A clean clean_runs nochange touch touch_run
 echo "== clean builds"
 for v in "${variants[@]}"; do
-  clean[$v]=$(build "$work/$v" "$work/target-$v")
-  clean_runs[$v]=$(script_runs bench-)
+  clean[$v]=$(build "$v")
+  clean_runs[$v]=$(script_runs "bench-")
   echo "$v: ${clean[$v]}s, build scripts ${clean_runs[$v]}s"
 done
 echo "== no-change rebuilds and touches (interleaved, $runs each)"
 declare -A nc_samples t_samples r_samples
 for i in $(seq 1 "$runs"); do
   for v in "${variants[@]}"; do
-    nc_samples[$v]+=" $(build "$work/$v" "$work/target-$v")"
+    nc_samples[$v]+=" $(build "$v")"
     sed -i "s|/// A label of 55.*|/// A label of 55, edit $i.|" "$(touch_file "$v")"
-    t_samples[$v]+=" $(build "$work/$v" "$work/target-$v")"
-    r_samples[$v]+=" $(script_runs bench-tools)"
+    t_samples[$v]+=" $(build "$v")"
+    r_samples[$v]+=" $(script_runs "bench-")"
   done
 done
 for v in "${variants[@]}"; do
@@ -212,9 +221,9 @@ echo
 echo "| step | before (local types) | local types | shared types crate | local / before | shared / before |"
 echo "|---|---:|---:|---:|---:|---:|"
 row() { echo "| $1 | $2 | $3 | $4 | $(ratio "$3" "$2") | $(ratio "$4" "$2") |"; }
-row "clean build, wall (s)" "${clean[before]}" "${clean[local]}" "${clean[shared]}"
-row "clean build, build scripts' run (s)" "${clean_runs[before]}" "${clean_runs[local]}" "${clean_runs[shared]}"
+row "first build, wall (s)" "${clean[before]}" "${clean[local]}" "${clean[shared]}"
+row "first build, build scripts' run (s)" "${clean_runs[before]}" "${clean_runs[local]}" "${clean_runs[shared]}"
 row "no-change rebuild, wall (s)" "${nochange[before]}" "${nochange[local]}" "${nochange[shared]}"
 row "touch rebuild, wall (s)" "${touch[before]}" "${touch[local]}" "${touch[shared]}"
-row "touch rebuild, tool package's build script run (s)" "${touch_run[before]}" "${touch_run[local]}" "${touch_run[shared]}"
+row "touch rebuild, build scripts' run (s)" "${touch_run[before]}" "${touch_run[local]}" "${touch_run[shared]}"
 [ -n "${KEEP:-}" ] || rm -rf "$work"

@@ -350,11 +350,14 @@ impl<'k> Composer<'k> {
             // No manifest names the crate (a build outside cargo): the path decides.
             Trace::Unknown { first, path } => (first, path),
             Trace::Absent { krate } => {
-                let c = &self.krate.crates[krate];
+                let here = match krate {
+                    0 => "this crate".to_owned(),
+                    k => format!("crate `{}`", self.krate.crates[k].name),
+                };
                 return Err(self.unresolved(
                     ty,
                     site,
-                    &format!("crate `{}` has no `{name}` at that path", c.name),
+                    &format!("{here} has no `{name}` the build script can follow at that path"),
                 ));
             }
         };
