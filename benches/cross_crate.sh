@@ -14,8 +14,8 @@
 #              for `shared`), and the build scripts' run time from cargo's --timings
 #   no-change  `cargo build` with nothing changed, median of RUNS (wall)
 #   touch      the rebuild after editing one nested type's doc comment (for `shared`, in
-#              the types crate), median of RUNS: wall, and the tool package's build
-#              script run
+#              the types crate), median of RUNS: wall, and the run time of our build
+#              scripts (for `shared`, the types crate's and the tool package's)
 # Ratios are against `before` in the same run. Offline, with the workspace's Cargo.lock;
 # the generated crates go under target/ (never committed).
 # Usage: benches/cross_crate.sh [workdir]   (RUNS=3, REV=HEAD, BASE=<rev>, KEEP=1 keeps
