@@ -40,6 +40,13 @@ pub mod derive_reference {}
 #[cfg(feature = "derive")]
 pub use neuralis_macros::tool;
 
+/// Collects the `#[tool]` methods of an inherent `impl` block: tools that take `&self`,
+/// called on one service value the package holds and shares across concurrent calls.
+///
+/// See [the attribute reference](crate::tool_reference#tools-as-methods).
+#[cfg(feature = "derive")]
+pub use neuralis_macros::tools;
+
 pub use neuralis_core::result::ToolResult;
 pub use neuralis_core::tool::{AbortSignal, ToolContext};
 

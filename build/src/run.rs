@@ -100,7 +100,7 @@ impl Builder {
                     .map(|d| {
                         format!(
                             "`{}` ({})",
-                            krate.tools[d.index].func.sig.ident,
+                            d.decl.handler_display(),
                             d.decl.name_loc.display(&krate)
                         )
                     })
@@ -131,12 +131,20 @@ impl Builder {
                                 name.clone(),
                                 Produced {
                                     text: to_canonical_string(&doc),
-                                    handler: handler_path(&krate, module, &d.decl.handler),
+                                    handler: format!(
+                                        "{}::{}",
+                                        krate.module_name(module),
+                                        d.decl.handler_display()
+                                    ),
                                     descriptor: format!(
                                         "{}::{}",
                                         krate.module_name(module),
-                                        table::descriptor_ident(&d.decl.handler)
+                                        neuralis_syntax::tool::descriptor_name(
+                                            &d.decl.handler,
+                                            d.decl.service.as_ref().map(|(i, _)| i)
+                                        )
                                     ),
+                                    service: d.decl.service.as_ref().map(|(_, s)| s.clone()),
                                     krate: d.decl.krate.clone(),
                                 },
                             );
@@ -276,12 +284,10 @@ pub(crate) struct Produced {
     pub(crate) handler: String,
     /// The path of the `ToolDescriptor` that `#[tool]` puts beside the handler.
     pub(crate) descriptor: String,
+    /// For a method, its service type as written on the impl.
+    pub(crate) service: Option<String>,
     /// `crate = "..."` of the handler's `#[tool]`.
     pub(crate) krate: Option<String>,
-}
-
-fn handler_path(krate: &Crate, module: usize, ident: &syn::Ident) -> String {
-    format!("{}::{ident}", krate.module_name(module))
 }
 
 /// The root document of one tool: the input's schema, the handler's description, the
@@ -294,7 +300,7 @@ fn compose_tool(
     let (root, locations) = match &decl.input {
         Some(ty) => {
             let site = Site {
-                owner: format!("fn {}", decl.handler),
+                owner: format!("fn {}", decl.handler_display()),
                 field: "input".into(),
                 loc: decl.name_loc.clone(),
             };
@@ -306,8 +312,11 @@ fn compose_tool(
             Vec::new(),
         ),
     };
-    let description =
-        composer.doc_text(&decl.docs.parts, module, &format!("fn {}", decl.handler))?;
+    let description = composer.doc_text(
+        &decl.docs.parts,
+        module,
+        &format!("fn {}", decl.handler_display()),
+    )?;
     let doc = input::tool_document(root, description, decl.x_neuralis.clone());
     Ok((doc, locations))
 }

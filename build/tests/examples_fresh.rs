@@ -76,6 +76,19 @@ fn catalog() {
 }
 
 #[test]
+fn serve() {
+    fresh(
+        "serve",
+        &[
+            "notes_list",
+            "notes_reindex",
+            "notes_write",
+            "weather_forecast",
+        ],
+    );
+}
+
+#[test]
 fn todos() {
     fresh("todos", &["todos_update"]);
 }

@@ -36,7 +36,7 @@ use serde_json::Value;
 
 use crate::catalog::ToolMeta;
 use crate::dispatch::Call;
-pub use crate::dispatch::{AbortSignal, BoxFuture, ToolContext};
+pub use crate::dispatch::{AbortSignal, BoxFuture, ServiceType, ToolContext};
 use crate::input::RootKey;
 use crate::result::ToolResult;
 
@@ -74,6 +74,10 @@ pub enum CallError {
     Input(Box<ToolResult>),
     /// The handler is not available: its `#[tool]` attribute has compile errors.
     Unavailable,
+    /// The handler is a method of a service the context does not hold (a descriptor
+    /// called outside a built package: [`PackageBuilder::build`](crate::dispatch::PackageBuilder::build)
+    /// refuses a package without its services).
+    NoService(&'static str),
 }
 
 impl fmt::Display for CallError {
@@ -89,6 +93,10 @@ impl fmt::Display for CallError {
                 Ok(())
             }
             CallError::Unavailable => f.write_str("the tool is not available"),
+            CallError::NoService(service) => write!(
+                f,
+                "the tool is a method of `{service}`, and the call's context holds no `{service}`"
+            ),
         }
     }
 }
@@ -102,11 +110,18 @@ impl From<CallError> for ToolResult {
             CallError::Unavailable => ToolResult::error(
                 "the tool is not available: its `#[tool]` attribute has compile errors",
             ),
+            CallError::NoService(_) => {
+                ToolResult::error(format!("the tool is not available: {error}"))
+            }
         }
     }
 }
 
 impl crate::dispatch::Handler for ToolDescriptor {
+    fn service(&self) -> Option<ServiceType> {
+        self.service
+    }
+
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         match self.handler {
             Handler::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
@@ -120,7 +135,8 @@ impl crate::dispatch::Handler for ToolDescriptor {
     }
 }
 
-/// One `#[tool]` handler: what the dispatch table holds.
+/// One `#[tool]` handler (a free function, or a method of a `#[neuralis::tools]` impl):
+/// what the dispatch table holds.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolDescriptor {
     /// The tool name (`tools/<name>.json`).
@@ -135,6 +151,9 @@ pub struct ToolDescriptor {
     pub root_keys: &'static [RootKey],
     /// `annotations(cancellable)`: the handler is given the abort signal.
     pub cancellable: bool,
+    /// For a method, the service it is called on (the impl's `Self` type), which the
+    /// adapter reads from the call's state; `None` for a free function.
+    pub service: Option<ServiceType>,
     /// The call adapter.
     pub handler: Handler,
 }
@@ -181,7 +200,7 @@ pub mod private {
     use serde_json::Value;
 
     pub use super::{
-        AbortSignal, AsyncCall, BoxFuture, CallError, Handler, SyncCall, ToolContext,
+        AbortSignal, AsyncCall, BoxFuture, CallError, Handler, ServiceType, SyncCall, ToolContext,
         ToolDescriptor,
     };
     pub use crate::dispatch::returned::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
@@ -217,6 +236,19 @@ pub mod private {
     #[must_use]
     pub fn error_result<E: Display + ?Sized>(error: &E) -> ToolResult {
         ToolResult::error(error.to_string())
+    }
+
+    /// The service a method is called on, from the call's state.
+    ///
+    /// # Errors
+    ///
+    /// [`CallError::NoService`] when the context holds no `T` (a package holds its
+    /// services: it does not build without them).
+    pub fn service<'a, T: std::any::Any + Send + Sync>(
+        cx: &'a ToolContext,
+        name: &'static str,
+    ) -> Result<&'a T, CallError> {
+        cx.state::<T>().ok_or(CallError::NoService(name))
     }
 
     /// The signal a cancellable handler is given: the caller's, or one that never fires.
@@ -267,5 +299,17 @@ mod tests {
         let e = private::deserialize::<u8>(Value::String("x".into()), &cx).expect_err("not a u8");
         assert!(e.to_string().starts_with("invalid arguments: "), "{e}");
         assert!(ToolResult::from(e).is_error);
+        let missing = private::service::<String>(&cx, "Notes").expect_err("no state");
+        assert_eq!(
+            missing.to_string(),
+            "the tool is a method of `Notes`, and the call's context holds no `Notes`"
+        );
+        let cx = cx.with_state(std::sync::Arc::new(String::from("here")));
+        assert_eq!(
+            private::service::<String>(&cx, "String")
+                .map(String::as_str)
+                .ok(),
+            Some("here")
+        );
     }
 }

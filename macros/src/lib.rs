@@ -6,6 +6,7 @@
 mod expand;
 mod fallback;
 mod tool;
+mod tools;
 
 use proc_macro::TokenStream;
 
@@ -20,6 +21,13 @@ pub fn derive_tool_input(input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     tool::tool(args.into(), item.into()).into()
+}
+
+/// Collects the `#[tool]` methods of an inherent impl: the service they are called on.
+/// See `neuralis::tools` for the reference.
+#[proc_macro_attribute]
+pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
+    tools::tools(args.into(), item.into()).into()
 }
 
 #[cfg(test)]

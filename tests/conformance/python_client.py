@@ -28,7 +28,19 @@ def server_command(args, package, log_dir):
     return sys.executable, [os.path.join(HERE, "wire_tee.py"), log_dir, *command]
 
 
-class V2:
+class Sdk:
+    """What both SDK generations spell the same way."""
+
+    @staticmethod
+    async def list_tools(client):
+        return (await client.list_tools()).tools
+
+    @staticmethod
+    async def call(client, name, arguments, progress=None):
+        return await client.call_tool(name, arguments, progress_callback=progress)
+
+
+class V2(Sdk):
     """`mcp` 2.x: `mcp.Client`."""
 
     def __init__(self, mode):
@@ -44,19 +56,11 @@ class V2:
         return client.protocol_version
 
     @staticmethod
-    async def list_tools(client):
-        return (await client.list_tools()).tools
-
-    @staticmethod
-    async def call(client, name, arguments, progress=None):
-        return await client.call_tool(name, arguments, progress_callback=progress)
-
-    @staticmethod
     async def notify_cancelled(client, request_id):
         """Nothing to send: abandoning the call makes the SDK send notifications/cancelled."""
 
 
-class V1:
+class V1(Sdk):
     """`mcp` 1.x: `ClientSession` over `stdio_client`."""
 
     era_value = None
@@ -82,14 +86,6 @@ class V1:
 
     def era(self, client):
         return self.era_value
-
-    @staticmethod
-    async def list_tools(client):
-        return (await client.list_tools()).tools
-
-    @staticmethod
-    async def call(client, name, arguments, progress=None):
-        return await client.call_tool(name, arguments, progress_callback=progress)
 
     @staticmethod
     async def notify_cancelled(client, request_id):

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::{Handler, Package, Slot};
+use super::{DuplicateState, Handler, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
 use crate::package::{FileReport, load_package_from_sources_with};
 use crate::result::BoundCaps;
@@ -21,7 +21,8 @@ pub struct PackageBuilder {
     sources: Vec<(String, Vec<u8>)>,
     handlers: Vec<(String, Box<dyn Handler>)>,
     caps: BoundCaps,
-    state: Option<Arc<dyn Any + Send + Sync>>,
+    state: StateMap,
+    duplicate_state: Vec<DuplicateState>,
     options: CheckOptions,
 }
 
@@ -37,6 +38,7 @@ impl fmt::Debug for PackageBuilder {
                 &self.handlers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
             )
             .field("caps", &self.caps)
+            .field("state", &self.state)
             .finish_non_exhaustive()
     }
 }
@@ -48,7 +50,8 @@ impl Package {
             sources: Vec::new(),
             handlers: Vec::new(),
             caps: BoundCaps::default(),
-            state: None,
+            state: StateMap::new(),
+            duplicate_state: Vec::new(),
             options: CheckOptions::default(),
         }
     }
@@ -85,10 +88,63 @@ impl PackageBuilder {
         self
     }
 
-    /// State every handler can read with [`ToolContext::state`](super::ToolContext::state) (a client, a cache...).
+    /// State every handler can read with [`ToolContext::state`](super::ToolContext::state)
+    /// (a client, a cache...): one value per type, any number of types, shared by every
+    /// call behind an [`Arc`].
+    ///
+    /// `T` and `Arc<T>` are one slot (see [`StateMap`]): `state(db)` and
+    /// `state(Arc::new(db))` both answer `cx.state::<Db>()` and `cx.state::<Arc<Db>>()`;
+    /// registering a type twice, or a type and its `Arc`, makes [`build`](Self::build)
+    /// fail with [`BuildProblem::DuplicateState`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use neuralis_core::dispatch::{Package, SessionContext, ToolContext, sync_fn_cx};
+    ///
+    /// struct Greeting(&'static str);
+    /// struct Punctuation(char);
+    /// #[derive(serde::Deserialize)]
+    /// struct Greet { name: String }
+    ///
+    /// let tool = br#"{"type": "object", "additionalProperties": false, "description": "Greet.",
+    ///   "properties": {"name": {"type": "string"}}, "required": ["name"],
+    ///   "x-neuralis": {"annotations": {"category": "read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("greet", &tool[..], sync_fn_cx(|g: Greet, cx: &ToolContext| {
+    ///         let (Some(hello), Some(p)) = (cx.state::<Greeting>(), cx.state::<Punctuation>()) else {
+    ///             return "no state".to_owned();
+    ///         };
+    ///         format!("{}, {}{}", hello.0, g.name, p.0)
+    ///     }))
+    ///     .state(Greeting("hello"))
+    ///     .state(Arc::new(Punctuation('!')))
+    ///     .build()
+    ///     .expect("a valid package");
+    /// let session = SessionContext::builder("u").build();
+    /// let result = package.dispatch_blocking("greet", serde_json::json!({"name": "Ada"}), &session);
+    /// assert_eq!(result.for_model()["content"][0]["text"], "hello, Ada!");
+    ///
+    /// let twice = Package::builder().state(Greeting("a")).state(Arc::new(Greeting("b"))).build();
+    /// assert!(twice.is_err());
+    /// ```
     pub fn state<T: Any + Send + Sync>(mut self, state: T) -> Self {
-        self.state = Some(Arc::new(state));
+        if let Err(e) = self.state.insert(state) {
+            self.duplicate_state.push(e);
+        }
         self
+    }
+
+    /// The service value of a `#[neuralis::tools]` impl: the `&self` of its tool methods,
+    /// shared by every call (concurrent calls too, so it is `Send + Sync`, with its
+    /// mutable parts behind a `Mutex`, an `RwLock` or atomics). Give it as `T` or as an
+    /// `Arc<T>` when the host keeps a handle of its own.
+    ///
+    /// A service is package state like any other (this is [`state`](Self::state) under
+    /// the name the methods read it by), so `cx.state::<T>()` finds it too. A package
+    /// whose tools include a method of a service it was not given does not build
+    /// ([`BuildProblem::NoService`]).
+    pub fn service<T: Any + Send + Sync>(self, service: T) -> Self {
+        self.state(service)
     }
 
     /// The checker options the tool files are loaded with (the declared cards).
@@ -103,7 +159,8 @@ impl PackageBuilder {
     ///
     /// A [`BuildError`] listing every problem: a file with a contract error (with its
     /// diagnostics), a tool without a handler, a handler without a tool, two handlers for
-    /// one tool. Warnings do not fail the build: they are in [`Package::files`].
+    /// one tool, a tool method whose service was not given, a state type registered twice.
+    /// Warnings do not fail the build: they are in [`Package::files`].
     pub fn build(self) -> Result<Package, BuildError> {
         let loaded = load_package_from_sources_with(
             self.sources.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
@@ -129,11 +186,24 @@ impl PackageBuilder {
         }
         let mut tools = Vec::with_capacity(loaded.tools.len());
         let mut index = HashMap::with_capacity(loaded.tools.len());
+        problems.extend(
+            self.duplicate_state
+                .into_iter()
+                .map(|d| BuildProblem::DuplicateState(d.type_name.to_owned())),
+        );
         for entry in loaded.tools {
             let Some(handler) = handlers.remove(&entry.name) else {
                 problems.push(BuildProblem::NoHandler(entry.name));
                 continue;
             };
+            if let Some(service) = handler.service()
+                && !service.is_registered(&self.state)
+            {
+                problems.push(BuildProblem::NoService {
+                    tool: entry.name.clone(),
+                    service: service.name.to_owned(),
+                });
+            }
             index.insert(entry.name.clone(), tools.len());
             tools.push(Slot {
                 name: Arc::from(entry.name.as_str()),
@@ -160,7 +230,7 @@ impl PackageBuilder {
                 tools,
                 index,
                 caps: self.caps,
-                state: self.state,
+                state: Arc::new(self.state),
                 files: loaded.files,
             })
         } else {
@@ -187,6 +257,17 @@ pub enum BuildProblem {
     NoTool(String),
     /// A second handler for one tool (`duplicate-tool`).
     DuplicateHandler(String),
+    /// A tool that is a method of a `#[neuralis::tools]` impl whose service value the
+    /// package was not given ([`PackageBuilder::service`]).
+    NoService {
+        /// The tool.
+        tool: String,
+        /// The service type, as written on the impl.
+        service: String,
+    },
+    /// A state type registered twice, or registered both as `T` and as `Arc<T>`
+    /// ([`PackageBuilder::state`]); the type as `std::any::type_name` gives it.
+    DuplicateState(String),
 }
 
 impl fmt::Display for BuildProblem {
@@ -210,6 +291,14 @@ impl fmt::Display for BuildProblem {
             BuildProblem::DuplicateHandler(name) => write!(
                 f,
                 "duplicate-tool: two handlers claim the tool `{name}`; keep one"
+            ),
+            BuildProblem::NoService { tool, service } => write!(
+                f,
+                "the tool `{tool}` is a method of `{service}`, but the package holds no `{service}`; give it one with `.service(...)`"
+            ),
+            BuildProblem::DuplicateState(ty) => write!(
+                f,
+                "the state `{ty}` is registered twice (a value and an `Arc` of it are one slot); register it once"
             ),
         }
     }

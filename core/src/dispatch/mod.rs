@@ -88,8 +88,8 @@ mod pipeline;
 mod progress;
 pub(crate) mod returned;
 mod session;
+mod state;
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -106,6 +106,7 @@ pub use self::handler::{
 };
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
+pub use self::state::{DuplicateState, ServiceType, StateMap};
 
 use crate::catalog::ToolEntry;
 use crate::package::FileReport;
@@ -119,7 +120,7 @@ pub struct Package {
     tools: Vec<Slot>,
     index: HashMap<String, usize>,
     caps: BoundCaps,
-    state: Option<Arc<dyn Any + Send + Sync>>,
+    state: Arc<StateMap>,
     files: Vec<FileReport>,
 }
 
@@ -149,7 +150,7 @@ impl fmt::Debug for Package {
                 &self.tools.iter().map(|s| &*s.name).collect::<Vec<_>>(),
             )
             .field("caps", &self.caps)
-            .field("state", &self.state.is_some())
+            .field("state", &*self.state)
             .finish_non_exhaustive()
     }
 }
@@ -176,6 +177,13 @@ impl Package {
     #[must_use]
     pub fn caps(&self) -> &BoundCaps {
         &self.caps
+    }
+
+    /// The package's state: its services and the values given to
+    /// [`PackageBuilder::state`], shared by every call.
+    #[must_use]
+    pub fn state(&self) -> &StateMap {
+        &self.state
     }
 
     /// The tool `name` if the session may call it: `None` both for an unknown tool and for

@@ -67,7 +67,7 @@ impl Package {
             tool: Arc::clone(&slot.name),
             session: session.clone(),
             abort: slot.cancellable.then(|| abort.clone()),
-            state: self.state.clone(),
+            state: Arc::clone(&self.state),
             progress,
         };
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
