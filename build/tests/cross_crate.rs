@@ -433,3 +433,43 @@ fn a_private_item_is_not_seen_through_a_glob() {
     let m = p.fail(&[&t]).messages.join("\n");
     assert!(m.contains("cannot resolve type `Alias`"), "{m}");
 }
+
+#[test]
+fn a_dependency_s_own_tools_are_not_the_dependent_s() {
+    // A crate with types and a tool of its own (a free function and a method).
+    let lib = format!(
+        r#"{TYPES}
+#[derive(ToolInput, Deserialize)]
+pub struct Ping {{ pub id: String }}
+
+/// Ping.
+#[neuralis::tool(annotations(category = "read"), ui(presentation = "inline"))]
+pub fn types_ping(input: Ping) -> String {{ input.id }}
+
+pub struct Svc;
+
+#[neuralis::tools]
+impl Svc {{
+    /// Pong.
+    #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+    pub fn types_pong(&self, input: Ping) -> String {{ input.id }}
+}}
+"#
+    );
+    let t = Pkg::new("tracker-types", "neuralis = \"0.1\"\nserde = \"1\"", &lib);
+    t.write("src/paging.rs", PAGING);
+    let own = t.run(&[]);
+    assert_eq!(own.tools, ["types_ping", "types_pong"]);
+    let p = tools(
+        "tracker-types = { path = \"../types\" }",
+        &format!(
+            r#"
+#[derive(ToolInput, serde::Deserialize)]
+pub struct Open {{ pub reporter: tracker_types::Actor }}
+{TOOL}"#
+        ),
+    );
+    let s = p.run(&[&t]);
+    assert_eq!(s.tools, ["issue_open"], "only the package's own tools");
+    assert!(!p.path().join("tools/types_ping.json").exists());
+}
