@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use syn::{Attribute, DeriveInput, ImplItem, Item, ItemFn, ItemImpl, Type, UseTree};
 
 use crate::cfg::Cfg;
+use crate::deps::CrateInfo;
 
 /// One source file that was read.
 #[derive(Debug)]
@@ -25,13 +26,15 @@ pub struct Source {
 }
 
 /// A `use` entry of a module: `use a::b as c;` is `Some("c")` → `[a, b]`, a glob
-/// `use a::*;` is `None` → `[a]`.
+/// `use a::*;` is `None` → `[a]`; `use ::a::b;` starts with a `"::"` segment.
 #[derive(Debug, Clone)]
 pub struct Use {
     /// The name brought in, or `None` for a glob.
     pub alias: Option<String>,
     /// The path as written.
     pub path: Vec<String>,
+    /// `pub use`: seen by other crates' globs.
+    pub public: bool,
 }
 
 /// A module of the crate.
@@ -71,6 +74,8 @@ pub struct TypeDef {
     pub ident: syn::Ident,
     /// The item.
     pub item: TypeItem,
+    /// `pub`: seen by other crates' globs.
+    pub public: bool,
 }
 
 /// A function with a `#[tool]` attribute.
@@ -117,6 +122,9 @@ pub struct Crate {
     pub tools: Vec<ToolFn>,
     /// Files that could not be read.
     pub unreadable: Vec<Unreadable>,
+    /// The crates whose source was read: index 0 is the package, then the dependencies
+    /// whose type tables were found (`deps`). Modules, types and sources are shared.
+    pub crates: Vec<CrateInfo>,
 }
 
 /// Whether `attr` is `#[tool(...)]` or `#[neuralis::tool(...)]`.
@@ -172,8 +180,37 @@ impl Crate {
             krate: Crate::default(),
         };
         let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
-        w.load_file(root, vec!["crate".to_owned()], None, dir);
-        w.krate
+        let root_module = w.load_file(root, vec!["crate".to_owned()], None, dir);
+        let mut krate = w.krate;
+        krate
+            .crates
+            .push(CrateInfo::package(root_module, 0..krate.modules.len()));
+        krate
+    }
+
+    /// Reads a dependency's source into these tables, its modules under `name` (its
+    /// library's name), with its own configuration; `manifest_dir` is the package's (for
+    /// the paths shown). Returns the modules read and the root module.
+    pub fn read_dependency(
+        &mut self,
+        root: &Path,
+        manifest_dir: &Path,
+        cfg: &Cfg,
+        name: &str,
+    ) -> (std::ops::Range<usize>, Option<usize>) {
+        let start = self.modules.len();
+        let mut w = Walker {
+            cfg,
+            manifest_dir,
+            krate: std::mem::take(self),
+        };
+        let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
+        let tools = w.krate.tools.len();
+        let root_module = w.load_file(root, vec![name.to_owned()], None, dir);
+        // A dependency's own `#[tool]`s are its package's, never this one's.
+        w.krate.tools.truncate(tools);
+        *self = w.krate;
+        (start..self.modules.len(), root_module)
     }
 
     /// The module at `path` (`["crate", "a"]`).
@@ -259,10 +296,16 @@ impl Walker<'_> {
     fn add_data(&mut self, module: usize, ident: &syn::Ident, mut input: DeriveInput) {
         self.cfg.configure(&mut input);
         let derives = derives_tool_input(&input.attrs);
-        self.add_type(module, ident, TypeItem::Data(Box::new(input), derives));
+        let public = is_pub(&input.vis);
+        self.add_type(
+            module,
+            ident,
+            TypeItem::Data(Box::new(input), derives),
+            public,
+        );
     }
 
-    fn add_type(&mut self, module: usize, ident: &syn::Ident, item: TypeItem) {
+    fn add_type(&mut self, module: usize, ident: &syn::Ident, item: TypeItem, public: bool) {
         let index = self.krate.types.len();
         self.krate.modules[module]
             .types
@@ -271,6 +314,7 @@ impl Walker<'_> {
             module,
             ident: ident.clone(),
             item,
+            public,
         });
     }
 
@@ -300,14 +344,22 @@ impl Walker<'_> {
                     self.add_data(module, &ident, DeriveInput::from(e));
                 }
                 Item::Type(t) if self.cfg.is_active(&t.attrs) => {
-                    self.add_type(module, &t.ident, TypeItem::Alias(t.ty));
+                    self.add_type(module, &t.ident, TypeItem::Alias(t.ty), is_pub(&t.vis));
                 }
                 Item::Union(u) if self.cfg.is_active(&u.attrs) => {
-                    self.add_type(module, &u.ident, TypeItem::Other);
+                    self.add_type(module, &u.ident, TypeItem::Other, is_pub(&u.vis));
                 }
                 Item::Use(u) if self.cfg.is_active(&u.attrs) => {
                     let mut out = Vec::new();
-                    flatten_use(&u.tree, &mut Vec::new(), &mut out);
+                    let mut prefix = Vec::new();
+                    if u.leading_colon.is_some() {
+                        prefix.push("::".to_owned());
+                    }
+                    flatten_use(&u.tree, &mut prefix, &mut out);
+                    let public = is_pub(&u.vis);
+                    for entry in &mut out {
+                        entry.public = public;
+                    }
                     self.krate.modules[module].uses.extend(out);
                 }
                 Item::Fn(mut f) if self.cfg.is_active(&f.attrs) => {
@@ -365,6 +417,10 @@ impl Walker<'_> {
             }
         }
     }
+}
+
+fn is_pub(vis: &syn::Visibility) -> bool {
+    matches!(vis, syn::Visibility::Public(_))
 }
 
 impl Walker<'_> {
@@ -426,6 +482,7 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
                     out.push(Use {
                         alias: Some(last.clone()),
                         path: prefix.clone(),
+                        public: false,
                     });
                 }
                 return;
@@ -435,6 +492,7 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
             out.push(Use {
                 alias: Some(name),
                 path,
+                public: false,
             });
         }
         UseTree::Rename(r) => {
@@ -446,11 +504,13 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
             out.push(Use {
                 alias: Some(r.rename.to_string()),
                 path,
+                public: false,
             });
         }
         UseTree::Glob(_) => out.push(Use {
             alias: None,
             path: prefix.clone(),
+            public: false,
         }),
         UseTree::Group(g) => {
             for t in &g.items {

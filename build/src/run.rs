@@ -13,7 +13,7 @@ use crate::compose::{Composer, Problem, Site};
 use crate::diag::{Loc, Run, one_line};
 use crate::discover::Crate;
 use crate::write::relative;
-use crate::{Builder, Cfg, Error, Summary, table, tool};
+use crate::{Builder, Cfg, Error, Summary, deps, manifest, table, tool};
 
 impl Builder {
     /// Runs the emitter without printing (see [`Summary::cargo_lines`]).
@@ -39,9 +39,23 @@ impl Builder {
                 }
             },
         };
-        let root = match &self.root {
-            Some(r) => manifest_dir.join(r),
-            None => {
+        let manifest = match manifest::read(&manifest_dir) {
+            Ok(m) => m,
+            Err(e) => {
+                run.warn(format!(
+                    "neuralis-build: cannot read the manifest ({}); dependencies are known by their libraries' names only",
+                    one_line(&e)
+                ));
+                None
+            }
+        };
+        let root = match (
+            &self.root,
+            manifest.as_ref().and_then(|m| m.lib_path.as_ref()),
+        ) {
+            (Some(r), _) => manifest_dir.join(r),
+            (None, Some(lib)) => manifest_dir.join(lib),
+            (None, None) => {
                 let lib = manifest_dir.join("src/lib.rs");
                 if lib.is_file() {
                     lib
@@ -56,7 +70,12 @@ impl Builder {
             .clone()
             .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from));
         let cfg = self.cfg.clone().unwrap_or_else(Cfg::from_env);
-        let krate = Crate::read(&root, &manifest_dir, &cfg);
+        let mut krate = Crate::read(&root, &manifest_dir, &cfg);
+        let tables = self.tables.clone().unwrap_or_else(deps::tables_from_env);
+        let loaded = deps::load(&mut krate, manifest.as_ref(), &tables, &manifest_dir);
+        for w in &loaded.warnings {
+            run.warn(format!("neuralis-build: {w}"));
+        }
         let options = CheckOptions {
             cards: self.cards.clone(),
             profile: self.profile,
@@ -167,6 +186,7 @@ impl Builder {
         if let Some(out) = &out_dir {
             let tables = table::package(&tools_dir, &produced);
             run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
+            self.publish(&mut run, &krate, manifest.as_ref(), &root, &cfg, out);
         }
         for s in &krate.sources {
             run.lines
@@ -176,7 +196,11 @@ impl Builder {
             run.lines
                 .push(format!("cargo:rerun-if-changed={}", u.path.display()));
         }
-        for f in &extra_files {
+        for f in extra_files
+            .iter()
+            .chain(&loaded.files)
+            .chain(manifest.iter().flat_map(|m| &m.files))
+        {
             run.lines
                 .push(format!("cargo:rerun-if-changed={}", f.display()));
         }
@@ -187,6 +211,39 @@ impl Builder {
         }
         run.summary.tools = produced.keys().cloned().collect();
         run.finish()
+    }
+
+    /// Writes the crate's type table to `OUT_DIR` and, when the crate declares `links`,
+    /// hands it to the dependents' build scripts (`deps`).
+    fn publish(
+        &self,
+        run: &mut Run,
+        krate: &Crate,
+        manifest: Option<&manifest::Manifest>,
+        root: &Path,
+        cfg: &Cfg,
+        out: &Path,
+    ) {
+        // Outside cargo (no manifest) nothing can depend on the crate.
+        let Some(manifest) = manifest else {
+            return;
+        };
+        let path = out.join(deps::TABLE_FILE);
+        let Some(text) = deps::table_text(krate, manifest, root, cfg) else {
+            run.warn(format!(
+                "neuralis-build: no type table for dependents: a path is not UTF-8, or `Cargo.toml` names no package ({})",
+                root.display()
+            ));
+            return;
+        };
+        run.write_if_changed(&path, text.as_bytes(), false);
+        if std::env::var_os("CARGO_MANIFEST_LINKS").is_some() {
+            run.lines.push(format!(
+                "cargo::metadata={}={}",
+                deps::METADATA_KEY,
+                path.display()
+            ));
+        }
     }
 
     fn read_tools(

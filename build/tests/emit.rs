@@ -326,7 +326,16 @@ fn an_unresolved_type_names_the_field_and_the_fix() {
         m.starts_with("src/lib.rs:4:23: unsupported-type: cannot resolve type `other_crate::When` of field `when` in `In`"),
         "{m}"
     );
-    assert!(m.contains("help: derive `ToolInput`"), "{m}");
+    assert!(
+        m.contains("`other_crate` is neither a module of this crate nor a dependency"),
+        "{m}"
+    );
+    assert!(
+        m.contains("help: give the field `#[schema(with = T)]`")
+            && m.contains("derive `ToolInput` on the type in its crate")
+            && m.contains("feature"),
+        "{m}"
+    );
     assert!(!pkg.tool_path("act").exists());
 }
 
