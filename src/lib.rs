@@ -30,6 +30,9 @@ pub use neuralis_core::*;
 pub use neuralis_macros::ToolInput;
 
 #[cfg(feature = "derive")]
+pub use neuralis_macros::ToolOutput;
+
+#[cfg(feature = "derive")]
 #[doc = include_str!("../docs/derive.md")]
 pub mod derive_reference {}
 
@@ -58,6 +61,7 @@ pub mod tool_reference {}
 #[doc(hidden)]
 pub mod __private {
     pub use neuralis_core::input::private::*;
+    pub use neuralis_core::output::private::*;
     pub use neuralis_core::tool::private::*;
     pub use std::borrow::Cow;
 }

@@ -122,6 +122,10 @@ impl crate::dispatch::Handler for ToolDescriptor {
         self.service
     }
 
+    fn output(&self) -> Option<crate::dispatch::Output> {
+        (self.output)()
+    }
+
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         match self.handler {
             Handler::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
@@ -154,6 +158,9 @@ pub struct ToolDescriptor {
     /// For a method, the service it is called on (the impl's `Self` type), which the
     /// adapter reads from the call's state; `None` for a free function.
     pub service: Option<ServiceType>,
+    /// The output the handler's return type declares (MCP `outputSchema`): `Some` for a
+    /// type deriving `ToolOutput`, or a `Result` of one.
+    pub output: fn() -> Option<crate::dispatch::Output>,
     /// The call adapter.
     pub handler: Handler,
 }
@@ -203,7 +210,11 @@ pub mod private {
         AbortSignal, AsyncCall, BoxFuture, CallError, Handler, ServiceType, SyncCall, ToolContext,
         ToolDescriptor,
     };
-    pub use crate::dispatch::returned::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
+    pub use crate::dispatch::Output;
+    pub use crate::dispatch::returned::{
+        OutputProbe, Returned, ViaIntoOutput, ViaIntoToolResult, ViaNoOutput, ViaOutput, ViaResult,
+        ViaResultOutput, ViaSerialize,
+    };
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};
     pub use crate::result::ToolResult;
@@ -278,6 +289,13 @@ pub mod private {
     #[must_use]
     pub fn no_schema() -> Value {
         Value::Null
+    }
+
+    /// The output of a handler whose return type declares none, or whose `#[tool]` has
+    /// errors.
+    #[must_use]
+    pub fn no_output() -> Option<Output> {
+        None
     }
 }
 

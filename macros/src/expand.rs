@@ -40,13 +40,29 @@ fn json_text(map: &Map<String, Value>) -> String {
 }
 
 fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
+    let target = Target {
+        trait_path: quote!(#p::ToolInput),
+        method: quote!(__subschema),
+    };
+    lower_as(p, plan, &target)
+}
+
+/// The trait a plan's named types are composed through: `ToolInput::__subschema` for an
+/// input, `ToolOutput::__output_subschema` for an output.
+pub(crate) struct Target {
+    pub(crate) trait_path: TokenStream,
+    pub(crate) method: TokenStream,
+}
+
+pub(crate) fn lower_as(p: &TokenStream, plan: &Plan, t: &Target) -> TokenStream {
+    let (tr, sub) = (&t.trait_path, &t.method);
     match plan {
         Plan::Fixed(v) => {
             let text = serde_json::to_string(v).unwrap_or_default();
             quote!(#p::json(#text))
         }
         Plan::Type { ty, keywords, docs } => {
-            let call = quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
+            let call = quote_spanned!(ty.span()=> <#ty as #tr>::#sub(__cx));
             let mut out = if keywords.is_empty() {
                 call
             } else {
@@ -70,12 +86,11 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
                     plan,
                     required,
                 } => {
-                    let plan = lower(p, plan);
+                    let plan = lower_as(p, plan, t);
                     quote!(#p::property(&mut __o, #name, #plan, #required);)
                 }
                 Member::Flatten { ty, required } => {
-                    let call =
-                        quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
+                    let call = quote_spanned!(ty.span()=> <#ty as #tr>::#sub(__cx));
                     quote!(#p::flatten(&mut __o, #call, #required);)
                 }
             });
@@ -89,7 +104,7 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
                 None => out,
             }
         }
-        Plan::Described(inner, parts) => describe(p, lower(p, inner), parts),
+        Plan::Described(inner, parts) => describe(p, lower_as(p, inner, t), parts),
         Plan::Choice {
             keyword,
             keywords,
@@ -97,7 +112,7 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
             branches,
         } => {
             let text = json_text(keywords);
-            let branches = branches.iter().map(|b| lower(p, b));
+            let branches = branches.iter().map(|b| lower_as(p, b, t));
             let out = quote!(#p::choice(#text, #keyword, [#(#branches),*]));
             match docs {
                 Some(parts) => describe(p, out, parts),

@@ -1,10 +1,12 @@
-//! Implementation detail of the `neuralis` crate: `#[derive(ToolInput)]` and `#[tool]`.
+//! Implementation detail of the `neuralis` crate: `#[derive(ToolInput)]`,
+//! `#[derive(ToolOutput)]`, `#[tool]` and `#[tools]`.
 //!
 //! Use the derive through `neuralis::ToolInput`; this crate's output names paths
 //! under `::neuralis::__private`, which only the facade provides.
 
 mod expand;
 mod fallback;
+mod output;
 mod tool;
 mod tools;
 
@@ -15,6 +17,13 @@ use proc_macro::TokenStream;
 pub fn derive_tool_input(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()
+}
+
+/// Derives `neuralis::ToolOutput`. See the `neuralis` crate for the reference.
+#[proc_macro_derive(ToolOutput, attributes(schema))]
+pub fn derive_tool_output(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    output::derive(&input).into()
 }
 
 /// Declares a tool on its handler. See `neuralis::tool` for the reference.

@@ -99,6 +99,7 @@ pub(crate) fn stub(
             root_keys: &[],
             cancellable: false,
             service: ::core::option::Option::None,
+            output: #p::no_output,
             handler: #p::Handler::Sync(#p::unavailable),
         };
     }
@@ -165,6 +166,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
         syn::ReturnType::Default => handler.span(),
     };
     let convert = convert(&p, output);
+    let output_fn = output_fn(&p, &sig.output);
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
@@ -212,10 +214,38 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             root_keys: <#input as #p::ToolInput>::ROOT_KEYS,
             cancellable: #cancellable,
             service: #service_type,
+            output: #output_fn,
             handler: #adapter,
         };
         #asserts
     }
+}
+
+/// The descriptor's `output`: what the return type declares, decided by the type system
+/// like its conversion (`dispatch::returned::OutputProbe`). A type the static cannot name
+/// (`impl Trait`, `Self` of a method) declares none.
+fn output_fn(p: &TokenStream, output: &syn::ReturnType) -> TokenStream {
+    let syn::ReturnType::Type(_, ty) = output else {
+        return quote!(#p::no_output);
+    };
+    fn unnameable(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == "impl" || i == "Self",
+            proc_macro2::TokenTree::Group(g) => unnameable(g.stream()),
+            _ => false,
+        })
+    }
+    if unnameable(ty.to_token_stream()) {
+        return quote!(#p::no_output);
+    }
+    quote! {{
+        fn __neuralis_output() -> ::core::option::Option<#p::Output> {
+            #[allow(unused_imports)]
+            use #p::{ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _};
+            (&&&#p::OutputProbe::<#ty>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    }}
 }
 
 /// `__out` as a `ToolResult`: the type system decides how (see

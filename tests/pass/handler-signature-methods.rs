@@ -136,12 +136,12 @@ fn main() {
         .expect("every service given");
     let session = SessionContext::builder("ada").build();
     let call = |name: &str, args: serde_json::Value| package.dispatch_blocking(name, args, &session);
-    assert_eq!(call("counter_add", serde_json::json!({"by": 2})).structured_content, Some(serde_json::json!(2)));
-    assert_eq!(call("counter_add", serde_json::json!({"by": 3})).structured_content, Some(serde_json::json!(5)));
+    assert_eq!(call("counter_add", serde_json::json!({"by": 2})).structured_content, Some(serde_json::json!({"result": 2})));
+    assert_eq!(call("counter_add", serde_json::json!({"by": 3})).structured_content, Some(serde_json::json!({"result": 5})));
     assert_eq!(text(&call("counter_read", serde_json::json!({}))), "5 for ada");
     assert_eq!(package.state().get::<Counter>().map(Counter::get), Some(5));
-    assert_eq!(call("log_add", serde_json::json!({"by": 7})).structured_content, Some(serde_json::json!(1)));
-    assert_eq!(call("log_get", serde_json::json!({})).structured_content, Some(serde_json::json!(["7"])));
+    assert_eq!(call("log_add", serde_json::json!({"by": 7})).structured_content, Some(serde_json::json!({"result": 1})));
+    assert_eq!(call("log_get", serde_json::json!({})).structured_content, Some(serde_json::json!({"result": ["7"]})));
     assert_eq!(text(&call("ping", serde_json::json!({}))), "pong");
     let bad = call("counter_add", serde_json::json!({"by": "x"}));
     assert!(bad.is_error, "invalid arguments never reach the method");

@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::{DuplicateState, Handler, Package, Slot, StateMap};
+use serde_json::Value;
+
+use super::output::{MismatchSink, Output, OutputSchema};
+use super::{DuplicateState, Handler, OutputMismatch, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
 use crate::package::{FileReport, load_package_from_sources_with};
 use crate::result::BoundCaps;
@@ -24,6 +27,8 @@ pub struct PackageBuilder {
     state: StateMap,
     duplicate_state: Vec<DuplicateState>,
     options: CheckOptions,
+    outputs: Vec<(String, Output)>,
+    mismatch: MismatchSink,
 }
 
 impl fmt::Debug for PackageBuilder {
@@ -53,6 +58,8 @@ impl Package {
             state: StateMap::new(),
             duplicate_state: Vec::new(),
             options: CheckOptions::default(),
+            outputs: Vec::new(),
+            mismatch: MismatchSink::default(),
         }
     }
 }
@@ -134,6 +141,50 @@ impl PackageBuilder {
         self
     }
 
+    /// The output schema of the tool `name` (MCP `outputSchema`): the shape of the
+    /// `structuredContent` of its successful results, in place of the one its handler
+    /// declares (a `#[tool]` handler declares its return type's). A result that breaks it
+    /// never reaches the caller (see [`output`](super::output)). The schema must be a valid
+    /// draft-07 schema; one that is not an object schema is wrapped as the `result`
+    /// property, and so is the handler's value (see [`Output::from_schema`]).
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
+    /// use serde_json::{Value, json};
+    ///
+    /// let file = br#"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    ///   "additionalProperties": false, "description": "Count.", "properties": {},
+    ///   "x-neuralis": {"annotations": {"category": "read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("count", &file[..], sync_fn(|_: Value| json!({"structuredContent": {"n": "three"},
+    ///         "content": [{"type": "text", "text": "three"}]})))
+    ///     .output_schema("count", json!({"type": "object", "properties": {"n": {"type": "integer"}},
+    ///         "required": ["n"]}))
+    ///     .on_output_mismatch(|m| assert_eq!(m.pointer, "/structuredContent/n"))
+    ///     .build()
+    ///     .expect("a valid package");
+    /// let result = package.dispatch_blocking("count", json!({}), &SessionContext::builder("u").build());
+    /// assert!(result.is_error);
+    /// assert_eq!(result.structured_content, None);
+    /// assert!(result.for_model()["content"][0]["text"].as_str().unwrap().contains("internal error"));
+    /// ```
+    pub fn output_schema(mut self, name: impl Into<String>, schema: Value) -> Self {
+        self.outputs
+            .push((name.into(), Output::from_schema(schema)));
+        self
+    }
+
+    /// Where the package reports a result that broke its tool's output schema (the
+    /// tool's bug: the caller only gets a generic `isError` result). By default a line on
+    /// standard error.
+    pub fn on_output_mismatch(
+        mut self,
+        report: impl Fn(&OutputMismatch) + Send + Sync + 'static,
+    ) -> Self {
+        self.mismatch = MismatchSink(Arc::new(report));
+        self
+    }
+
     /// The service value of a `#[neuralis::tools]` impl: the `&self` of its tool methods,
     /// shared by every call (concurrent calls too, so it is `Send + Sync`, with its
     /// mutable parts behind a `Mutex`, an `RwLock` or atomics). Give it as `T` or as an
@@ -184,6 +235,15 @@ impl PackageBuilder {
                 }
             }
         }
+        let mut outputs: HashMap<String, Output> = HashMap::new();
+        for (name, schema) in self.outputs {
+            if outputs.insert(name.clone(), schema).is_some() {
+                problems.push(BuildProblem::OutputSchema(
+                    name,
+                    "two output schemas were given for it; keep one".to_owned(),
+                ));
+            }
+        }
         let mut tools = Vec::with_capacity(loaded.tools.len());
         let mut index = HashMap::with_capacity(loaded.tools.len());
         problems.extend(
@@ -193,6 +253,7 @@ impl PackageBuilder {
         );
         for entry in loaded.tools {
             let Some(handler) = handlers.remove(&entry.name) else {
+                outputs.remove(&entry.name);
                 problems.push(BuildProblem::NoHandler(entry.name));
                 continue;
             };
@@ -204,6 +265,18 @@ impl PackageBuilder {
                     service: service.name.to_owned(),
                 });
             }
+            let output = match outputs
+                .remove(&entry.name)
+                .or_else(|| handler.output())
+                .map(OutputSchema::new)
+            {
+                None => None,
+                Some(Ok(output)) => Some(output),
+                Some(Err(reason)) => {
+                    problems.push(BuildProblem::OutputSchema(entry.name, reason));
+                    continue;
+                }
+            };
             index.insert(entry.name.clone(), tools.len());
             tools.push(Slot {
                 name: Arc::from(entry.name.as_str()),
@@ -211,6 +284,7 @@ impl PackageBuilder {
                 entry,
                 handler,
                 validator: OnceLock::new(),
+                output,
             });
         }
         let failed: std::collections::HashSet<&str> = loaded
@@ -225,6 +299,16 @@ impl PackageBuilder {
             .collect();
         orphans.sort();
         problems.extend(orphans.into_iter().map(BuildProblem::NoTool));
+        let mut stray: Vec<String> = outputs
+            .into_keys()
+            .filter(|n| !failed.contains(n.as_str()))
+            .collect();
+        stray.sort();
+        problems.extend(
+            stray.into_iter().map(|name| {
+                BuildProblem::OutputSchema(name, "no tool file has that name".to_owned())
+            }),
+        );
         if problems.is_empty() {
             Ok(Package {
                 tools,
@@ -232,6 +316,7 @@ impl PackageBuilder {
                 caps: self.caps,
                 state: Arc::new(self.state),
                 files: loaded.files,
+                mismatch: self.mismatch,
             })
         } else {
             Err(BuildError { problems })
@@ -257,6 +342,9 @@ pub enum BuildProblem {
     NoTool(String),
     /// A second handler for one tool (`duplicate-tool`).
     DuplicateHandler(String),
+    /// A tool's output schema that cannot be used: not a valid draft-07 schema, given
+    /// twice, or given for a tool the package does not have (the tool, the reason).
+    OutputSchema(String, String),
     /// A tool that is a method of a `#[neuralis::tools]` impl whose service value the
     /// package was not given ([`PackageBuilder::service`]).
     NoService {
@@ -288,6 +376,9 @@ impl fmt::Display for BuildProblem {
                 f,
                 "a handler is registered for `{name}`, but no tool file has that name; add `tools/{name}.json`"
             ),
+            BuildProblem::OutputSchema(name, reason) => {
+                write!(f, "the output schema of `{name}` cannot be used: {reason}")
+            }
             BuildProblem::DuplicateHandler(name) => write!(
                 f,
                 "duplicate-tool: two handlers claim the tool `{name}`; keep one"

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::abort::AbortSignal;
+use super::output::Output;
 use super::progress::{Progress, ProgressSink};
 use super::session::SessionContext;
 use super::state::{ServiceType, StateMap};
@@ -52,6 +53,13 @@ impl fmt::Debug for Call<'_> {
 pub trait Handler: Send + Sync + 'static {
     /// Runs one call. `args` has passed the tool's schema.
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a>;
+
+    /// The output this handler's successful results carry (MCP `outputSchema`), when it
+    /// declares one: every such result is checked against it (see
+    /// [`output`](super::output)). `None` by default.
+    fn output(&self) -> Option<Output> {
+        None
+    }
 
     /// The service this handler is a method of, which the package must hold (a
     /// `#[neuralis::tools]` method's descriptor says so); `None` for anything else.

@@ -84,6 +84,7 @@ mod builder;
 mod errors;
 mod handler;
 pub(crate) mod json;
+pub mod output;
 mod pipeline;
 mod progress;
 pub(crate) mod returned;
@@ -104,6 +105,7 @@ pub use self::handler::{
     AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
     deserialize_input, sync_fn, sync_fn_cx,
 };
+pub use self::output::{Output, OutputMismatch};
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
 pub use self::state::{DuplicateState, ServiceType, StateMap};
@@ -122,6 +124,7 @@ pub struct Package {
     caps: BoundCaps,
     state: Arc<StateMap>,
     files: Vec<FileReport>,
+    mismatch: output::MismatchSink,
 }
 
 /// One tool of a package.
@@ -131,6 +134,7 @@ struct Slot {
     handler: Box<dyn Handler>,
     cancellable: bool,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
+    output: Option<output::OutputSchema>,
 }
 
 impl Slot {
@@ -206,6 +210,14 @@ impl Package {
             .iter()
             .map(|s| &s.entry)
             .filter(|e| granted(e, session))
+    }
+
+    /// The output schema of the tool `name` (MCP `outputSchema`), when it declares one
+    /// (host-side, not gated). Its successful results' `structuredContent` match it.
+    #[must_use]
+    pub fn output_schema(&self, name: &str) -> Option<&serde_json::Value> {
+        let slot = &self.tools[*self.index.get(name)?];
+        slot.output.as_ref().map(|o| o.output.schema())
     }
 
     /// The tool `name`, when the package has it (whoever asks: a host-side look-up, not

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use neuralis::{AbortSignal, ToolInput, tool, tools};
+use neuralis::{AbortSignal, ToolInput, ToolOutput, tool, tools};
 use serde::{Deserialize, Serialize};
 
 /// The store: the notes, by key, and how many writes it has taken.
@@ -35,7 +35,7 @@ pub struct ListNotes {
 }
 
 /// One note.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Note {
     /// Its key.
     pub key: String,
@@ -44,7 +44,7 @@ pub struct Note {
 }
 
 /// What [`Notes::notes_list`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Listed {
     /// Always `true`.
     pub ok: bool,
@@ -69,7 +69,7 @@ pub struct WriteNote {
 }
 
 /// What [`Notes::notes_write`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Written {
     /// Always `true`.
     pub ok: bool,
@@ -91,7 +91,7 @@ pub struct Reindex {
 }
 
 /// What [`Notes::notes_reindex`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Reindexed {
     /// Always `true`.
     pub ok: bool,
@@ -112,7 +112,7 @@ struct Runs {
 }
 
 /// [`Runs`], read at one moment.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct RunCounts {
     /// Running now.
     pub running: u64,

@@ -1,7 +1,7 @@
 //! `weather_forecast`: a free-function tool beside the service, gated by the
 //! `weather.read` feature.
 
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 /// The input of [`weather_forecast`].
@@ -17,7 +17,7 @@ pub struct WeatherForecast {
 }
 
 /// One day of a forecast.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Day {
     /// Days from today, from 1.
     pub day: u32,
@@ -30,7 +30,7 @@ pub struct Day {
 }
 
 /// What [`weather_forecast`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Forecast {
     /// Always `true`.
     pub ok: bool,

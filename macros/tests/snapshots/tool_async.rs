@@ -12,6 +12,17 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
     root_keys: <WeatherForecast as ::neuralis::__private::ToolInput>::ROOT_KEYS,
     cancellable: false,
     service: ::core::option::Option::None,
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<Forecast>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,

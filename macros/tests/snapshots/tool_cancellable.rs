@@ -12,6 +12,18 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
     root_keys: <Job as ::neuralis::__private::ToolInput>::ROOT_KEYS,
     cancellable: true,
     service: ::core::option::Option::None,
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<ToolResult>::NEW)
+                .__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,

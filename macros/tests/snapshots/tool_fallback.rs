@@ -15,5 +15,6 @@ pub(crate) static __neuralis_tool_broken: ::neuralis::__private::ToolDescriptor 
     root_keys: &[],
     cancellable: false,
     service: ::core::option::Option::None,
+    output: ::neuralis::__private::no_output,
     handler: ::neuralis::__private::Handler::Sync(::neuralis::__private::unavailable),
 };

@@ -24,6 +24,17 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
     service: ::core::option::Option::Some(
         ::neuralis::__private::ServiceType::of::<Notes>("Notes"),
     ),
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<Listed>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,
@@ -88,6 +99,17 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
     service: ::core::option::Option::Some(
         ::neuralis::__private::ServiceType::of::<Notes>("Notes"),
     ),
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<u8>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,
