@@ -122,6 +122,29 @@ pub(crate) fn lower_as(p: &TokenStream, plan: &Plan, t: &Target) -> TokenStream 
     }
 }
 
+/// The impl's generics with `bound` required of every type parameter, and whether there
+/// is one.
+pub(crate) fn bounded_generics(
+    generics: &syn::Generics,
+    bound: &TokenStream,
+) -> (syn::Generics, bool) {
+    let mut generics = generics.clone();
+    let params: Vec<syn::Ident> = generics
+        .params
+        .iter()
+        .filter_map(|g| match g {
+            GenericParam::Type(t) => Some(t.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    let is_generic = !params.is_empty();
+    let where_clause = generics.make_where_clause();
+    for param in &params {
+        where_clause.predicates.push(parse_quote!(#param: #bound));
+    }
+    (generics, is_generic)
+}
+
 fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStream {
     let parts = parts.iter().map(|part| match part {
         DocPart::Text(t) => quote!(#t),
@@ -144,24 +167,7 @@ fn expand(cont: &Container) -> TokenStream {
         object_asserts,
     } = render(cont);
     let ident = cont.ident;
-    let mut generics = cont.original.generics.clone();
-    let params: Vec<syn::Ident> = generics
-        .params
-        .iter()
-        .filter_map(|g| match g {
-            GenericParam::Type(t) => Some(t.ident.clone()),
-            _ => None,
-        })
-        .collect();
-    let is_generic = !params.is_empty();
-    {
-        let where_clause = generics.make_where_clause();
-        for param in &params {
-            where_clause
-                .predicates
-                .push(parse_quote!(#param: #p::ToolInput));
-        }
-    }
+    let (generics, is_generic) = bounded_generics(&cont.original.generics, &quote!(#p::ToolInput));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let body = lower(&p, &plan);
     let root_keys = root_keys.map(|keys| {

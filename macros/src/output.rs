@@ -9,10 +9,10 @@ use neuralis_syntax::render::{IsObject, Plan, Rendered, render};
 use proc_macro2::TokenStream;
 use quote::{ToTokens as _, quote, quote_spanned};
 use serde_json::Value;
+use syn::DeriveInput;
 use syn::spanned::Spanned as _;
-use syn::{DeriveInput, GenericParam, parse_quote};
 
-use crate::expand::{Target, lower_as};
+use crate::expand::{Target, bounded_generics, lower_as};
 
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
@@ -42,23 +42,7 @@ fn private_path(krate: Option<TokenStream>) -> TokenStream {
 
 /// The impl's generics, with `ToolOutput` required of every type parameter.
 fn generics(p: &TokenStream, input: &DeriveInput) -> (syn::Generics, bool) {
-    let mut generics = input.generics.clone();
-    let params: Vec<syn::Ident> = generics
-        .params
-        .iter()
-        .filter_map(|g| match g {
-            GenericParam::Type(t) => Some(t.ident.clone()),
-            _ => None,
-        })
-        .collect();
-    let is_generic = !params.is_empty();
-    let where_clause = generics.make_where_clause();
-    for param in &params {
-        where_clause
-            .predicates
-            .push(parse_quote!(#param: #p::ToolOutput));
-    }
-    (generics, is_generic)
+    bounded_generics(&input.generics, &quote!(#p::ToolOutput))
 }
 
 /// An impl with no schema beside the errors, so uses of the type report nothing more.
