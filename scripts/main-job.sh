@@ -8,3 +8,6 @@ cd "$(dirname "$0")/.."
 ./scripts/examples.sh
 echo "== sample calls"
 cargo run -q -p neuralis-example-run
+echo "== output schemas a built package serves (neuralis outputs, over MCP)"
+cargo run -q -p neuralis-cli -- outputs --tool notes_list -- \
+  "$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/neuralis-example-serve" --mcp

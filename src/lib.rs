@@ -30,6 +30,9 @@ pub use neuralis_core::*;
 pub use neuralis_macros::ToolInput;
 
 #[cfg(feature = "derive")]
+pub use neuralis_macros::ToolOutput;
+
+#[cfg(feature = "derive")]
 #[doc = include_str!("../docs/derive.md")]
 pub mod derive_reference {}
 
@@ -39,6 +42,13 @@ pub mod derive_reference {}
 /// See [the attribute reference](crate::tool_reference).
 #[cfg(feature = "derive")]
 pub use neuralis_macros::tool;
+
+/// Collects the `#[tool]` methods of an inherent `impl` block: tools that take `&self`,
+/// called on one service value the package holds and shares across concurrent calls.
+///
+/// See [the attribute reference](crate::tool_reference#tools-as-methods).
+#[cfg(feature = "derive")]
+pub use neuralis_macros::tools;
 
 pub use neuralis_core::result::ToolResult;
 pub use neuralis_core::tool::{AbortSignal, ToolContext};
@@ -51,6 +61,7 @@ pub mod tool_reference {}
 #[doc(hidden)]
 pub mod __private {
     pub use neuralis_core::input::private::*;
+    pub use neuralis_core::output::private::*;
     pub use neuralis_core::tool::private::*;
     pub use std::borrow::Cow;
 }

@@ -1,7 +1,8 @@
 //! Golden schemas: every supported type and serde attribute, pinned in
 //! `tests/snapshots/<name>.json`. `SNAPSHOTS=overwrite cargo test --test golden` rewrites
 //! them; review the diff. Every schema is also a valid draft-07 document and passes
-//! `neuralis::check_value` with no error.
+//! `neuralis::check_value` with no error. The same types' output schemas (what serde
+//! writes, `#[derive(ToolOutput)]`) are pinned in `tests/snapshots/output/<name>.json`.
 #![allow(missing_docs)]
 
 mod common;
@@ -9,12 +10,16 @@ mod common;
 use std::path::PathBuf;
 
 use common::types::*;
-use neuralis::ToolInput;
+use neuralis::{ToolInput, ToolOutput};
 use serde_json::Value;
 
 fn assert_golden(name: &str, schema: &Value) {
+    assert_golden_in("tests/snapshots", name, schema);
+}
+
+fn assert_golden_in(dir: &str, name: &str, schema: &Value) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
+        .join(dir)
         .join(format!("{name}.json"));
     let text = serde_json::to_string_pretty(schema).expect("a schema serializes") + "\n";
     if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
@@ -74,24 +79,70 @@ golden! {
     deprecations: Deprecations;
 }
 
+macro_rules! golden_output {
+    ($($test:ident: $ty:ty;)*) => {$(
+        #[test]
+        fn $test() {
+            let schema = <$ty as ToolOutput>::output_schema();
+            assert!(
+                jsonschema::draft7::meta::is_valid(&schema),
+                "{}: not a valid draft-07 schema", stringify!($test)
+            );
+            assert_eq!(schema["$schema"], neuralis::input::DRAFT_07);
+            assert_eq!(schema["type"], "object", "an output's root is an object");
+            assert_golden_in("tests/snapshots/output", stringify!($test), &schema);
+        }
+    )*};
+}
+
+mod output {
+    use super::*;
+
+    golden_output! {
+        scalars: Scalars;
+        optionals: Optionals;
+        all_default: AllDefault;
+        collections: Collections;
+        renamed: Renamed;
+        cases: Cases;
+        enums: Enums;
+        units: Units;
+        external: External;
+        internal: Internal;
+        adjacent: Adjacent;
+        untagged: Untagged;
+        flattened: Flattened;
+        wrappers: Wrappers;
+        transparent: Transparent;
+        recursive: Recursive;
+        tree: Tree;
+        keywords: Keywords;
+        docs: Docs;
+        wide: Wide;
+        generics: Generics;
+        list: Vec<Leaf>;
+        number: f64;
+    }
+}
+
 #[test]
 fn root_keys_follow_serde_names() {
     let names = |keys| neuralis::input::root_key_names(keys);
     assert_eq!(
-        names(Renamed::ROOT_KEYS),
+        names(<Renamed as ToolInput>::ROOT_KEYS),
         ["cityName", "zip", "deName", "type"]
     );
     assert_eq!(
-        names(Flattened::ROOT_KEYS),
+        names(<Flattened as ToolInput>::ROOT_KEYS),
         ["query", "limit", "cursor", "tag"]
     );
     // A transparent struct is an object when its field is (a struct, not a string).
     assert_eq!(
         [
-            Flattened::IS_OBJECT,
-            Units::IS_OBJECT,
-            Transparent::IS_OBJECT,
-            Email::IS_OBJECT
+            <Flattened as ToolInput>::IS_OBJECT,
+            <Units as ToolInput>::IS_OBJECT,
+            <Transparent as ToolInput>::IS_OBJECT,
+            <Email as ToolInput>::IS_OBJECT
         ],
         [true, false, true, false]
     );

@@ -11,6 +11,9 @@
 //! schema, following the contract, has no `null`), integral floats such as `1.0` for an
 //! integer (JSON Schema calls them integers, serde does not), unknown keys in types
 //! without `deny_unknown_fields` (serde ignores them; the closed schema refuses them).
+//!
+//! Outputs: every generated value, as serde writes it (`null`s included), validates
+//! against the type's output schema (`#[derive(ToolOutput)]`).
 #![allow(missing_docs)]
 
 mod common;
@@ -20,7 +23,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::fmt::Debug;
 
 use common::types::*;
-use neuralis::ToolInput;
+use neuralis::dispatch::Output;
+use neuralis::{ToolInput, ToolOutput};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use serde::Serialize;
@@ -144,20 +148,56 @@ where
         if schema_ok {
             prop_assert!(serde_ok, "the schema accepts what serde refuses: {broken}");
         }
-        if how == Agree::Exactly && !schema_ok {
+        // A set's schema refuses duplicates (`uniqueItems`) that serde merges without a
+        // word: stricter on purpose, so a mutation that only duplicates an item is no
+        // disagreement.
+        let only_duplicates = validator.iter_errors(&broken).all(|e| {
+            matches!(
+                e.kind(),
+                jsonschema::error::ValidationErrorKind::UniqueItems
+            )
+        });
+        if how == Agree::Exactly && !schema_ok && !only_duplicates {
             prop_assert!(!serde_ok, "serde accepts what the schema refuses: {broken}");
         }
     }
     Ok(())
 }
 
+/// What serde writes validates against the type's output schema (as the pipeline sends
+/// it: wrapped as `result` when the schema is not an object's).
+fn written_fits<T: Serialize>(
+    output: &Output,
+    validator: &jsonschema::Validator,
+    value: &T,
+) -> Result<(), TestCaseError> {
+    let written = serde_json::to_value(value).expect("values serialize");
+    let sent = if output.is_wrapped() {
+        json!({ "result": written })
+    } else {
+        written
+    };
+    prop_assert!(
+        validator.is_valid(&sent),
+        "the output schema refuses what serde writes: {sent}\n{:?}",
+        validator
+            .iter_errors(&sent)
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+    );
+    Ok(())
+}
+
 fn check<T, S>(strategy: S, deny_unknown: bool, how: Agree)
 where
-    T: ToolInput + Serialize + DeserializeOwned + Debug,
+    T: ToolInput + ToolOutput + Serialize + DeserializeOwned + Debug,
     S: Strategy<Value = T>,
 {
     let schema = T::schema();
     let validator = jsonschema::draft7::new(&schema).expect("the schema compiles");
+    let output = Output::of::<T>();
+    let output_validator =
+        jsonschema::draft7::new(output.schema()).expect("the output schema compiles");
     let config = ProptestConfig {
         cases: 64,
         ..ProptestConfig::default()
@@ -165,6 +205,7 @@ where
     let mut runner = proptest::test_runner::TestRunner::new(config);
     runner
         .run(&strategy, |value| {
+            written_fits(&output, &output_validator, &value)?;
             agree(&validator, &value, deny_unknown, how)
         })
         .unwrap_or_else(|e| panic!("{}: {e}", std::any::type_name::<T>()));
@@ -546,4 +587,55 @@ fn mutations_break_one_place() {
         "an item broken"
     );
     assert!(all.contains(&json!({ "a": 1, "b": [true], "unknownKey": 1 })));
+}
+
+#[test]
+fn written_values_fit_their_output_schema() {
+    let s = (
+        proptest::option::of(any::<u8>()),
+        prop_oneof![any::<f64>(), Just(f64::NAN), Just(f64::INFINITY)],
+        proptest::option::of(text()),
+        text(),
+        any::<bool>(),
+        proptest::collection::vec(
+            prop_oneof![Just(Units::Metric), Just(Units::Imperial)],
+            0..3,
+        ),
+    )
+        .prop_map(|(maybe, ratio, note, secret, renamed, tags)| Written {
+            maybe,
+            ratio,
+            note,
+            secret,
+            renamed,
+            tags,
+        });
+    let output = Output::of::<Written>();
+    assert!(!output.is_wrapped());
+    let schema = output.schema();
+    assert_eq!(schema["required"], json!(["maybe", "ratio", "outName"]));
+    let validator = jsonschema::draft7::new(schema).expect("the output schema compiles");
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 128,
+        ..ProptestConfig::default()
+    });
+    runner
+        .run(&s, |value| written_fits(&output, &validator, &value))
+        .unwrap_or_else(|e| panic!("Written: {e}"));
+    // The schema is exact where serde is: a `null` where it never writes one is refused.
+    let mut written = serde_json::to_value(Written {
+        maybe: None,
+        ratio: f64::NAN,
+        note: None,
+        secret: String::new(),
+        renamed: true,
+        tags: Vec::new(),
+    })
+    .expect("serializes");
+    assert!(validator.is_valid(&written), "{written}");
+    written["note"] = Value::Null;
+    assert!(
+        !validator.is_valid(&written),
+        "`note` is left out, never null"
+    );
 }

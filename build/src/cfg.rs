@@ -44,6 +44,29 @@ impl Cfg {
         cfg
     }
 
+    /// The configuration as JSON, for a dependent's build script (see `deps`).
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "features": self.features, "options": self.options })
+    }
+
+    /// The configuration [`Cfg::to_json`] wrote.
+    pub(crate) fn from_json(v: &serde_json::Value) -> Option<Self> {
+        let strings = |v: &serde_json::Value| -> Option<Vec<String>> {
+            v.as_array()?
+                .iter()
+                .map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        };
+        let features = strings(v.get("features")?)?.into_iter().collect();
+        let options = v
+            .get("options")?
+            .as_object()?
+            .iter()
+            .map(|(k, vs)| Some((k.clone(), strings(vs)?)))
+            .collect::<Option<_>>()?;
+        Some(Self { features, options })
+    }
+
     /// Turns a feature on.
     pub fn enable_feature(&mut self, name: &str) {
         self.features.insert(feature_key(name));

@@ -27,7 +27,7 @@ use syn::spanned::Spanned as _;
 
 use crate::diag::Loc;
 use crate::discover::{Crate, TypeItem};
-use crate::resolve::Found;
+use crate::resolve::{Found, Trace};
 
 /// Where a type is written: its module, and what its generic parameters stand for.
 #[derive(Debug, Clone)]
@@ -112,6 +112,17 @@ fn tokens(ty: &Type) -> String {
         .replace(" ,", ",")
         .replace(" :: ", "::")
 }
+
+/// A path's segments without their arguments; `::a::B` starts with a `"::"` segment.
+fn segments(path: &syn::Path) -> Vec<String> {
+    path.leading_colon
+        .map(|_| "::".to_owned())
+        .into_iter()
+        .chain(path.segments.iter().map(|s| s.ident.to_string()))
+        .collect()
+}
+
+const HELP_OPAQUE: &str = "give the field `#[schema(with = T)]` naming a type with the same JSON form; or derive `ToolInput` on the type in its crate and publish that crate's type table (`links` in its Cargo.toml and `neuralis_build::emit()` in its build.rs); or, for a well-known crate's type (`uuid`, `chrono`, `url`, `time`), turn on the `neuralis` feature of that name";
 
 fn first_line(e: &syn::Error) -> String {
     e.to_string().lines().next().unwrap_or_default().to_owned()
@@ -231,12 +242,7 @@ impl<'k> Composer<'k> {
                 let Some(last) = p.path.segments.last() else {
                     return tokens(ty);
                 };
-                let segments: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let segments = segments(&p.path);
                 let args: Vec<(Type, Scope)> = type_args(&last.arguments)
                     .into_iter()
                     .map(|t| (t.clone(), scope.clone()))
@@ -283,12 +289,7 @@ impl<'k> Composer<'k> {
         {
             return self.find(t, s, use_site);
         }
-        let segments: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segments = segments(&p.path);
         let args = p
             .path
             .segments
@@ -300,22 +301,7 @@ impl<'k> Composer<'k> {
             .collect();
         match self.krate.resolve_type(scope.module, &segments) {
             Found::Type(t) => Ok((t, args)),
-            Found::Missing => {
-                let why = match (p.path.get_ident(), segments.first()) {
-                    (Some(name), _) => match self.krate.foreign_import(scope.module, &name.to_string()) {
-                        Some(path) => format!(
-                            "it is another crate's type (`use {}`), and the build script reads only this crate's source",
-                            path.join("::")
-                        ),
-                        None => "no type of this crate is in scope by that name, and the build script reads only this crate's source".to_owned(),
-                    },
-                    (None, Some(first)) => format!(
-                        "`{first}` is not a module of this crate, and the build script reads only this crate's source"
-                    ),
-                    (None, None) => "an empty path".to_owned(),
-                };
-                Err(self.unresolved(ty, site, &why))
-            }
+            Found::Missing => Err(self.missing(ty, &segments, scope, site)),
             Found::Ambiguous(candidates) => {
                 let names: Vec<String> = candidates
                     .iter()
@@ -357,30 +343,110 @@ impl<'k> Composer<'k> {
         site: &Site,
     ) -> Result<(), Problem> {
         let (name, crates) = (known.name, known.crates);
-        let origin: Option<&[String]> = if segments.len() > 1 {
-            Some(segments)
-        } else {
-            self.krate.foreign_import(scope.module, name)
+        let (package, path) = match self.krate.trace(scope.module, segments) {
+            // The prelude, or a glob: the compiler decides, and the drift test compares.
+            Trace::Unscoped => return Ok(()),
+            Trace::Opaque { package, path } => (package.replace('-', "_"), path),
+            // No manifest names the crate (a build outside cargo): the path decides.
+            Trace::Unknown { first, path } => (first, path),
+            Trace::Absent { krate } => {
+                let here = match krate {
+                    0 => "this crate".to_owned(),
+                    k => format!("crate `{}`", self.krate.crates[k].name),
+                };
+                return Err(self.unresolved(
+                    ty,
+                    site,
+                    &format!("{here} has no `{name}` the build script can follow at that path"),
+                ));
+            }
         };
-        let Some(origin) = origin else {
-            // The prelude, or a glob of another crate: the compiler decides, and the
-            // drift test compares.
-            return Ok(());
-        };
-        let root = origin.first().map(String::as_str).unwrap_or_default();
-        let root = root.strip_prefix("::").unwrap_or(root);
-        if crates.contains(&root) {
+        if crates.contains(&package.as_str()) {
             return Ok(());
         }
+        let path: Vec<&str> = path
+            .iter()
+            .map(String::as_str)
+            .filter(|s| *s != "::")
+            .collect();
         Err(self.unresolved(
             ty,
             site,
             &format!(
-                "`{name}` here is `{}`, not the `{name}` of `{}` that the toolkit knows, and the build script reads only this crate's source",
-                origin.join("::"),
+                "`{name}` here is `{}` (crate `{package}`), not the `{name}` of `{}` that the toolkit knows",
+                path.join("::"),
                 crates.join("`/`")
             ),
         ))
+    }
+
+    /// Why a path names no type that was read, and what to do.
+    fn missing(&self, ty: &Type, segments: &[String], scope: &Scope, site: &Site) -> Problem {
+        let shown = |p: &[String]| {
+            p.iter()
+                .map(String::as_str)
+                .filter(|s| *s != "::")
+                .collect::<Vec<_>>()
+                .join("::")
+        };
+        let through = match segments {
+            [name] => self
+                .krate
+                .import(scope.module, name)
+                .map(|p| format!(" (`use {}`)", shown(p)))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let (why, help) = match self.krate.trace(scope.module, segments) {
+            Trace::Opaque { package, path } => {
+                let name = segments.last().map(String::as_str).unwrap_or_default();
+                match types::lookup(name) {
+                    Some(Known {
+                        meaning: Meaning::Unsupported(reason),
+                        crates,
+                        ..
+                    }) if crates.contains(&package.as_str()) => (
+                        format!("`{}` has no schema: {reason}", shown(&path)),
+                        (*reason).to_owned(),
+                    ),
+                    _ => (
+                        format!(
+                            "it is `{}`{through}, a type of `{package}`, which publishes no type table the build script can read",
+                            shown(&path)
+                        ),
+                        HELP_OPAQUE.to_owned(),
+                    ),
+                }
+            }
+            Trace::Absent { krate: 0 } => (
+                format!("no type of this crate has that path{through}"),
+                String::new(),
+            ),
+            Trace::Absent { krate } => (
+                format!(
+                    "crate `{}` (its source was read) has no type at that path{through}",
+                    self.krate.crates[krate].name
+                ),
+                String::new(),
+            ),
+            Trace::Unknown { first, .. } => (
+                format!(
+                    "`{first}` is neither a module of this crate nor a dependency that publishes a type table{through}"
+                ),
+                HELP_OPAQUE.to_owned(),
+            ),
+            Trace::Unscoped => (
+                "no type is in scope by that name in this module".to_owned(),
+                String::new(),
+            ),
+        };
+        let mut p = self.unresolved(ty, site, &why);
+        if let Problem::Unresolved { help: h, .. } = &mut p
+            && !help.is_empty()
+        {
+            *h = help;
+        }
+        p
     }
 
     fn unresolved(&self, ty: &Type, site: &Site, why: &str) -> Problem {
@@ -392,7 +458,7 @@ impl<'k> Composer<'k> {
                 site.field,
                 site.owner
             ),
-            help: "derive `ToolInput` on a type of this crate and name it, or give the field `#[schema(with = T)]` naming one with the same JSON form".into(),
+            help: "derive `ToolInput` on the type and name it by its path, or give the field `#[schema(with = T)]` naming one with the same JSON form".into(),
         }
     }
 
@@ -434,12 +500,7 @@ impl<'k> Composer<'k> {
                 let Some(last) = p.path.segments.last() else {
                     return Err(self.unresolved(ty, site, "an empty path"));
                 };
-                let segments: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let segments = segments(&p.path);
                 if self.krate.type_by_path(scope.module, &segments).is_some() {
                     let (def, args) = self.find(ty, scope, site)?;
                     return self.named(def, args, ty, site);
@@ -510,10 +571,16 @@ impl<'k> Composer<'k> {
                     site.owner,
                     self.loc(t.module, t.ident.span()).display(self.krate)
                 ),
-                help: format!(
-                    "add `#[derive(ToolInput)]` to `{}`, or give the field `#[schema(with = T)]`",
-                    t.ident
-                ),
+                help: match self.krate.crate_of(t.module) {
+                    0 => format!(
+                        "add `#[derive(ToolInput)]` to `{}`, or give the field `#[schema(with = T)]`",
+                        t.ident
+                    ),
+                    k => format!(
+                        "add `#[derive(ToolInput)]` to `{}` in crate `{}`, or give the field `#[schema(with = T)]`",
+                        t.ident, self.krate.crates[k].name
+                    ),
+                },
             }),
         }
     }

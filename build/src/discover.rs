@@ -2,17 +2,19 @@
 //! (`mod` declarations, inline modules, `#[path]`, `#[cfg]`), and every `#[tool]`
 //! handler, `ToolInput` type, other named type and `use` in it.
 //!
+//! Handlers are free functions and the `#[tool]` methods of `impl` blocks (of a
+//! `#[neuralis::tools]` impl, and of an impl without the marker, which the macro refuses).
 //! Blind spots, as in cxx's `file.rs`: items made by macros (`macro_rules!`, attribute
-//! macros), handlers inside `impl` blocks or function bodies, and `include!`d source are
-//! not seen. `#[cfg_attr]` is expanded and `#[cfg]` fields and variants are removed, as
+//! macros), handlers inside function bodies, and `include!`d source are not seen. `#[cfg_attr]` is expanded and `#[cfg]` fields and variants are removed, as
 //! rustc does before a derive runs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use syn::{Attribute, DeriveInput, Item, ItemFn, Type, UseTree};
+use syn::{Attribute, DeriveInput, ImplItem, Item, ItemFn, ItemImpl, Type, UseTree};
 
 use crate::cfg::Cfg;
+use crate::deps::CrateInfo;
 
 /// One source file that was read.
 #[derive(Debug)]
@@ -24,13 +26,15 @@ pub struct Source {
 }
 
 /// A `use` entry of a module: `use a::b as c;` is `Some("c")` → `[a, b]`, a glob
-/// `use a::*;` is `None` → `[a]`.
+/// `use a::*;` is `None` → `[a]`; `use ::a::b;` starts with a `"::"` segment.
 #[derive(Debug, Clone)]
 pub struct Use {
     /// The name brought in, or `None` for a glob.
     pub alias: Option<String>,
     /// The path as written.
     pub path: Vec<String>,
+    /// `pub use`: seen by other crates' globs.
+    pub public: bool,
 }
 
 /// A module of the crate.
@@ -70,6 +74,8 @@ pub struct TypeDef {
     pub ident: syn::Ident,
     /// The item.
     pub item: TypeItem,
+    /// `pub`: seen by other crates' globs.
+    pub public: bool,
 }
 
 /// A function with a `#[tool]` attribute.
@@ -79,8 +85,19 @@ pub struct ToolFn {
     pub module: usize,
     /// The `#[tool(...)]` attribute.
     pub attr: Attribute,
-    /// The function, without the attribute.
+    /// The function, without the attribute (a method as a function item).
     pub func: ItemFn,
+    /// For a method, the impl it is in.
+    pub owner: Option<Owner>,
+}
+
+/// The `impl` block of a `#[tool]` method.
+#[derive(Debug)]
+pub struct Owner {
+    /// The impl without its items.
+    pub item: Box<ItemImpl>,
+    /// Whether it carries `#[neuralis::tools]`.
+    pub marked: bool,
 }
 
 /// A file that could not be read or parsed: rustc reports it better.
@@ -105,6 +122,9 @@ pub struct Crate {
     pub tools: Vec<ToolFn>,
     /// Files that could not be read.
     pub unreadable: Vec<Unreadable>,
+    /// The crates whose source was read: index 0 is the package, then the dependencies
+    /// whose type tables were found (`deps`). Modules, types and sources are shared.
+    pub crates: Vec<CrateInfo>,
 }
 
 /// Whether `attr` is `#[tool(...)]` or `#[neuralis::tool(...)]`.
@@ -160,8 +180,37 @@ impl Crate {
             krate: Crate::default(),
         };
         let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
-        w.load_file(root, vec!["crate".to_owned()], None, dir);
-        w.krate
+        let root_module = w.load_file(root, vec!["crate".to_owned()], None, dir);
+        let mut krate = w.krate;
+        krate
+            .crates
+            .push(CrateInfo::package(root_module, 0..krate.modules.len()));
+        krate
+    }
+
+    /// Reads a dependency's source into these tables, its modules under `name` (its
+    /// library's name), with its own configuration; `manifest_dir` is the package's (for
+    /// the paths shown). Returns the modules read and the root module.
+    pub fn read_dependency(
+        &mut self,
+        root: &Path,
+        manifest_dir: &Path,
+        cfg: &Cfg,
+        name: &str,
+    ) -> (std::ops::Range<usize>, Option<usize>) {
+        let start = self.modules.len();
+        let mut w = Walker {
+            cfg,
+            manifest_dir,
+            krate: std::mem::take(self),
+        };
+        let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
+        let tools = w.krate.tools.len();
+        let root_module = w.load_file(root, vec![name.to_owned()], None, dir);
+        // A dependency's own `#[tool]`s are its package's, never this one's.
+        w.krate.tools.truncate(tools);
+        *self = w.krate;
+        (start..self.modules.len(), root_module)
     }
 
     /// The module at `path` (`["crate", "a"]`).
@@ -247,10 +296,16 @@ impl Walker<'_> {
     fn add_data(&mut self, module: usize, ident: &syn::Ident, mut input: DeriveInput) {
         self.cfg.configure(&mut input);
         let derives = derives_tool_input(&input.attrs);
-        self.add_type(module, ident, TypeItem::Data(Box::new(input), derives));
+        let public = is_pub(&input.vis);
+        self.add_type(
+            module,
+            ident,
+            TypeItem::Data(Box::new(input), derives),
+            public,
+        );
     }
 
-    fn add_type(&mut self, module: usize, ident: &syn::Ident, item: TypeItem) {
+    fn add_type(&mut self, module: usize, ident: &syn::Ident, item: TypeItem, public: bool) {
         let index = self.krate.types.len();
         self.krate.modules[module]
             .types
@@ -259,6 +314,7 @@ impl Walker<'_> {
             module,
             ident: ident.clone(),
             item,
+            public,
         });
     }
 
@@ -288,14 +344,22 @@ impl Walker<'_> {
                     self.add_data(module, &ident, DeriveInput::from(e));
                 }
                 Item::Type(t) if self.cfg.is_active(&t.attrs) => {
-                    self.add_type(module, &t.ident, TypeItem::Alias(t.ty));
+                    self.add_type(module, &t.ident, TypeItem::Alias(t.ty), is_pub(&t.vis));
                 }
                 Item::Union(u) if self.cfg.is_active(&u.attrs) => {
-                    self.add_type(module, &u.ident, TypeItem::Other);
+                    self.add_type(module, &u.ident, TypeItem::Other, is_pub(&u.vis));
                 }
                 Item::Use(u) if self.cfg.is_active(&u.attrs) => {
                     let mut out = Vec::new();
-                    flatten_use(&u.tree, &mut Vec::new(), &mut out);
+                    let mut prefix = Vec::new();
+                    if u.leading_colon.is_some() {
+                        prefix.push("::".to_owned());
+                    }
+                    flatten_use(&u.tree, &mut prefix, &mut out);
+                    let public = is_pub(&u.vis);
+                    for entry in &mut out {
+                        entry.public = public;
+                    }
                     self.krate.modules[module].uses.extend(out);
                 }
                 Item::Fn(mut f) if self.cfg.is_active(&f.attrs) => {
@@ -305,9 +369,11 @@ impl Walker<'_> {
                             module,
                             attr,
                             func: f,
+                            owner: None,
                         });
                     }
                 }
+                Item::Impl(i) if self.cfg.is_active(&i.attrs) => self.impl_tools(module, i),
                 Item::Mod(m) if self.cfg.is_active(&m.attrs) => {
                     let name = m.ident.to_string();
                     let mut mod_path = self.krate.modules[module].path.clone();
@@ -353,6 +419,41 @@ impl Walker<'_> {
     }
 }
 
+fn is_pub(vis: &syn::Visibility) -> bool {
+    matches!(vis, syn::Visibility::Public(_))
+}
+
+impl Walker<'_> {
+    /// The `#[tool]` methods of an impl, `#[cfg]` evaluated. A `#[tool]` inside a method's
+    /// `#[cfg_attr]` is not one: `#[tools]` reads its impl before rustc expands them.
+    fn impl_tools(&mut self, module: usize, mut item: ItemImpl) {
+        let items = std::mem::take(&mut item.items);
+        let marked = item.attrs.iter().any(neuralis_syntax::tool::is_tools_attr);
+        let header: Box<ItemImpl> = Box::new(item);
+        for impl_item in items {
+            let ImplItem::Fn(mut method) = impl_item else {
+                continue;
+            };
+            if !self.cfg.is_active(&method.attrs) {
+                continue;
+            }
+            let Some(pos) = method.attrs.iter().position(is_tool_attr) else {
+                continue;
+            };
+            let attr = method.attrs.remove(pos);
+            self.krate.tools.push(ToolFn {
+                module,
+                attr,
+                func: neuralis_syntax::tool::method_as_fn(&method),
+                owner: Some(Owner {
+                    item: header.clone(),
+                    marked,
+                }),
+            });
+        }
+    }
+}
+
 fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {
     Some(match item {
         Item::Struct(i) => &mut i.attrs,
@@ -362,6 +463,7 @@ fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {
         Item::Use(i) => &mut i.attrs,
         Item::Fn(i) => &mut i.attrs,
         Item::Mod(i) => &mut i.attrs,
+        Item::Impl(i) => &mut i.attrs,
         _ => return None,
     })
 }
@@ -380,6 +482,7 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
                     out.push(Use {
                         alias: Some(last.clone()),
                         path: prefix.clone(),
+                        public: false,
                     });
                 }
                 return;
@@ -389,6 +492,7 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
             out.push(Use {
                 alias: Some(name),
                 path,
+                public: false,
             });
         }
         UseTree::Rename(r) => {
@@ -400,11 +504,13 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
             out.push(Use {
                 alias: Some(r.rename.to_string()),
                 path,
+                public: false,
             });
         }
         UseTree::Glob(_) => out.push(Use {
             alias: None,
             path: prefix.clone(),
+            public: false,
         }),
         UseTree::Group(g) => {
             for t in &g.items {
@@ -507,6 +613,55 @@ mod tests {
         assert_eq!(k.tools[0].func.sig.ident, "handler");
         assert!(matches!(k.types[0].item, TypeItem::Data(_, true)));
         assert!(matches!(k.types[1].item, TypeItem::Data(_, false)));
+    }
+
+    #[test]
+    fn finds_tool_methods_in_impls() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let d = tmp.path();
+        write(
+            d,
+            "src/lib.rs",
+            r#"
+            pub struct Notes;
+            #[neuralis::tools]
+            impl Notes {
+                #[tool(annotations(category = "read"))] fn list(&self, input: In) {}
+                #[cfg(feature = "off")] #[tool] fn hidden(&self, input: In) {}
+                #[cfg_attr(all(), tool(annotations(category = "read")))] fn via_cfg_attr(&self, input: In) {}
+                fn plain(&self) {}
+            }
+            impl Notes { #[tool] fn unmarked(&self, input: In) {} }
+            #[cfg(feature = "off")] #[neuralis::tools] impl Notes { #[tool] fn off(&self, input: In) {} }
+            mod inner { #[tools] impl super::Notes { #[tool] fn nested(&self, input: In) {} } }
+            "#,
+        );
+        let k = Crate::read(&d.join("src/lib.rs"), d, &Cfg::default());
+        let found: Vec<(String, Option<bool>, String)> = k
+            .tools
+            .iter()
+            .map(|t| {
+                (
+                    t.func.sig.ident.to_string(),
+                    t.owner.as_ref().map(|o| o.marked),
+                    k.module_name(t.module),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("list".to_owned(), Some(true), "crate".to_owned()),
+                ("unmarked".to_owned(), Some(false), "crate".to_owned()),
+                ("nested".to_owned(), Some(true), "crate::inner".to_owned()),
+            ]
+        );
+        assert!(
+            k.tools[0]
+                .owner
+                .as_ref()
+                .is_some_and(|o| o.item.items.is_empty())
+        );
     }
 
     #[test]

@@ -37,12 +37,27 @@
 //!   removed instead when pruning is on; neither happens in a run that skipped a
 //!   handler, whose last good file is then not stale;
 //! - `cargo::error=path:line:col: rule-id: message` for each error, which fails the
-//!   build (cargo 1.84 or newer).
+//!   build (cargo 1.84 or newer);
+//! - `cargo::metadata=neuralis_table=<OUT_DIR>/neuralis_table.json` when the crate
+//!   declares `links`: its type table, for the build scripts of the crates that depend on
+//!   it (see below).
 //!
 //! It fails the build on a contract error in a document it produces (a tool is never
 //! dropped from a green build), on `duplicate-tool`, on a type it cannot resolve with
 //! certainty (naming the field and the fix), and under the `mcp-remote` profile on that
 //! profile's errors.
+//!
+//! # Types of other crates
+//!
+//! A field may name a `ToolInput` type of another crate (nested, or through
+//! `#[serde(flatten)]`) when that crate publishes its type table: it declares `links`
+//! in its `Cargo.toml` and calls `emit()` in its `build.rs`. The table (written to its
+//! `OUT_DIR`) says where its source is and with which features and `cfg` it is built;
+//! cargo hands it to the direct dependents' build scripts (`DEP_<LINKS>_NEURALIS_TABLE`),
+//! which read that source with the same model, and the tables it points to for its own
+//! dependencies, so `pub use` chains across crates are followed. A renamed dependency
+//! (`types = { package = "tracker-types", ... }`) is known by its key, read from
+//! `Cargo.toml`. Tests and tools pass the tables with [`Builder::dependency_tables`].
 //!
 //! It also writes `neuralis_package.rs` to `OUT_DIR`, brought in by
 //! `neuralis::package!()` at the crate root: the tool names, handler paths and emitted
@@ -55,8 +70,10 @@
 //! The build script reads source, as cxx-build does (with `#[cfg]` and `#[cfg_attr]`
 //! evaluated for the build's features and target), so it does not see items made by
 //! macros (`macro_rules!`, attribute macros), handlers in `impl` blocks or function
-//! bodies, `include!`d source, or what only `cfg(test)` builds contain. Types of other crates cannot be followed: a field of such a type is an error
-//! naming the field (use `#[schema(with = T)]` with a type of this crate). The table
+//! bodies, `include!`d source, or what only `cfg(test)` builds contain. The types of a
+//! crate that publishes no type table cannot be followed: a field of such a type is an
+//! error naming the field and the fixes (`#[schema(with = T)]`, publishing the table, the
+//! feature of a well-known crate). The table
 //! names each handler's descriptor by its module path from the crate root, so a handler
 //! must be reachable from there (`pub(crate)` modules suffice). The generated drift
 //! tests catch what slips through.
@@ -68,9 +85,11 @@
 
 mod cfg;
 mod compose;
+mod deps;
 mod diag;
 mod discover;
 mod literal;
+mod manifest;
 mod resolve;
 mod run;
 mod table;
@@ -144,6 +163,7 @@ pub struct Builder {
     cards: Option<Vec<String>>,
     prune: bool,
     cfg: Option<Cfg>,
+    tables: Option<Vec<PathBuf>>,
 }
 
 /// What one run did.
@@ -243,8 +263,8 @@ impl Builder {
         self
     }
 
-    /// The crate's root file, relative to the manifest directory (default:
-    /// `src/lib.rs`, else `src/main.rs`).
+    /// The crate's root file, relative to the manifest directory (default: `lib.path`
+    /// of `Cargo.toml`, else `src/lib.rs`, else `src/main.rs`).
     #[must_use]
     pub fn root(mut self, file: impl Into<PathBuf>) -> Self {
         self.root = Some(file.into());
@@ -263,6 +283,19 @@ impl Builder {
     #[must_use]
     pub fn cfg(mut self, cfg: Cfg) -> Self {
         self.cfg = Some(cfg);
+        self
+    }
+
+    /// The type tables of the crate's direct dependencies (default: what cargo hands
+    /// the build script, `DEP_<LINKS>_NEURALIS_TABLE` of each dependency that declares
+    /// `links` and calls `emit()`). Each is the `neuralis_table.json` that run wrote to
+    /// its `OUT_DIR`.
+    #[must_use]
+    pub fn dependency_tables<I: IntoIterator<Item = P>, P: Into<PathBuf>>(
+        mut self,
+        tables: I,
+    ) -> Self {
+        self.tables = Some(tables.into_iter().map(Into::into).collect());
         self
     }
 

@@ -1,15 +1,47 @@
-//! Name resolution: a type path written in a module, to the crate's item it names.
+//! Name resolution: a type path written in a module, to the item it names, in the
+//! package or in a dependency whose source was read (`deps`).
 //!
 //! By the path written only, as rustc resolves it: `crate::`, `self::`, `super::`, child
-//! modules, `use` entries (which shadow globs), globs, `pub use` re-exports. Nothing is
-//! found "by name elsewhere in the crate": a name this crate's source does not bring into
-//! scope is another crate's type (or a typo), and two globs bringing one name are an
-//! ambiguity, never a guess.
+//! modules, `use` entries (which shadow globs), globs, `pub use` re-exports, and, for the
+//! first segment, the dependencies by the names the crate's source gives them (`::name`
+//! for a dependency only). Nothing is found "by name elsewhere": a name the source does
+//! not bring into scope is a typo or a type of a crate that publishes no table, and two
+//! globs bringing one name (from one crate or two) are an ambiguity, never a guess. A
+//! glob into another crate sees what that crate makes `pub` only.
 
+use crate::deps::Extern;
 use crate::discover::{Crate, Use};
 
 /// Uses are followed at most this deep, so `use` cycles end.
 const MAX_DEPTH: usize = 16;
+
+/// Where a path leads when it names no item that was read: for messages, and for the
+/// origin of a well-known name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trace {
+    /// Out of the crates read, into `package` (a dependency that publishes no type table,
+    /// or `std`/`core`/`alloc`), as `path` is written where it leaves them.
+    Opaque {
+        /// The package (`-` as written in `Cargo.toml`).
+        package: String,
+        /// The path.
+        path: Vec<String>,
+    },
+    /// Into a crate that was read (index into [`Crate::crates`]), which has no such item.
+    Absent {
+        /// The crate.
+        krate: usize,
+    },
+    /// The first segment is no module, and no dependency the build script knows.
+    Unknown {
+        /// That segment.
+        first: String,
+        /// The path, as written where the segment is met.
+        path: Vec<String>,
+    },
+    /// One name, brought in by no `use`: the prelude, a glob, or nothing.
+    Unscoped,
+}
 
 /// What a path names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,27 +79,99 @@ impl Crate {
         }
     }
 
-    /// The path of the `use` that brings `name` into `module` from outside this crate
-    /// (`use ext::Item;`), if any: what a field typed `Item` then names.
+    /// The `use` that brings `name` into `module` (`use ext::Item;`), if any: the path a
+    /// field typed `Item` then names.
     #[must_use]
-    pub fn foreign_import<'a>(&'a self, module: usize, name: &'a str) -> Option<&'a [String]> {
+    pub fn import<'a>(&'a self, module: usize, name: &'a str) -> Option<&'a [String]> {
         self.uses_named(module, name)
-            .find(|u| {
-                let mut found = Vec::new();
-                self.type_at(module, &u.path, 1, &mut found);
-                found.is_empty()
-                    && u.path.len() > 1
-                    && self.module_at(module, &u.path[..1], 1).is_none()
-            })
+            .find(|u| !is_self_import(u, name))
             .map(|u| u.path.as_slice())
+    }
+
+    /// Where `path`, written in `module`, leads when it names no item that was read:
+    /// through `use` entries and re-exports, into the crates read, out of them.
+    #[must_use]
+    pub fn trace(&self, module: usize, path: &[String]) -> Trace {
+        self.trace_at(module, path, 0)
+    }
+
+    fn trace_at(&self, module: usize, path: &[String], depth: usize) -> Trace {
+        if depth > MAX_DEPTH {
+            return Trace::Unscoped;
+        }
+        let Some((last, prefix)) = path.split_last() else {
+            return Trace::Unscoped;
+        };
+        if prefix.is_empty() {
+            return match self.import(module, last) {
+                Some(p) => self.trace_at(module, p, depth + 1),
+                None => Trace::Unscoped,
+            };
+        }
+        if let Some(at) = self.module_at(module, prefix, depth) {
+            return match self.trace_at(at, std::slice::from_ref(last), depth + 1) {
+                Trace::Unscoped => Trace::Absent {
+                    krate: self.crate_of(at),
+                },
+                t => t,
+            };
+        }
+        let (first, rest) = match prefix.split_first() {
+            Some((f, r)) if f == "::" => match r.split_first() {
+                Some((name, _)) => (name, true),
+                None => return Trace::Unscoped,
+            },
+            Some((f, _)) => (f, false),
+            None => return Trace::Unscoped,
+        };
+        let local = !rest
+            && (self.start(module, first).is_some()
+                || self.modules[module].children.contains_key(first.as_str())
+                || self.import(module, first).is_some());
+        if local {
+            return match self.import(module, first) {
+                Some(p) if !self.modules[module].children.contains_key(first.as_str()) => {
+                    let mut through = p.to_vec();
+                    through.extend(path.iter().skip(1).cloned());
+                    self.trace_at(module, &through, depth + 1)
+                }
+                _ => Trace::Absent {
+                    krate: self.crate_of(module),
+                },
+            };
+        }
+        match self.extern_named(module, first) {
+            Some(Extern::Opaque(package)) => Trace::Opaque {
+                package: package.clone(),
+                path: path.to_vec(),
+            },
+            Some(Extern::Read(k)) => Trace::Absent { krate: *k },
+            None if matches!(first.as_str(), "std" | "core" | "alloc") => Trace::Opaque {
+                package: first.clone(),
+                path: path.to_vec(),
+            },
+            None => Trace::Unknown {
+                first: first.clone(),
+                path: path.to_vec(),
+            },
+        }
     }
 
     fn start(&self, module: usize, first: &str) -> Option<usize> {
         match first {
-            "crate" => Some(0),
+            "crate" => self.crates.get(self.crate_of(module)).and_then(|c| c.root),
             "self" => Some(module),
             "super" => self.modules[module].parent,
             _ => None,
+        }
+    }
+
+    /// The root module of the dependency that the crate of `module` calls `name`, when
+    /// its source was read.
+    fn extern_root(&self, module: usize, name: &str) -> Option<usize> {
+        match self.extern_named(module, name)? {
+            Extern::Read(k) => self.crates[*k].root,
+            Extern::Opaque(_) => None,
         }
     }
 
@@ -77,9 +181,18 @@ impl Crate {
             return None;
         }
         let (first, rest) = path.split_first()?;
-        let mut at = match self.start(module, first) {
-            Some(m) => m,
-            None => self.child_module(module, first, depth)?,
+        let (mut at, rest) = if first == "::" {
+            let (name, rest) = rest.split_first()?;
+            (self.extern_root(module, name)?, rest)
+        } else {
+            let at = match self.start(module, first) {
+                Some(m) => m,
+                // Names in scope shadow the dependencies (rustc's extern prelude).
+                None => self
+                    .child_module(module, first, depth)
+                    .or_else(|| self.extern_root(module, first))?,
+            };
+            (at, rest)
         };
         for seg in rest {
             at = match seg.as_str() {
@@ -97,6 +210,7 @@ impl Crate {
             return Some(*c);
         }
         self.uses_named(module, name)
+            .filter(|u| !is_self_import(u, name))
             .find_map(|u| self.module_at(module, &u.path, depth + 1))
     }
 
@@ -123,23 +237,37 @@ impl Crate {
                 None => return,
             }
         };
-        self.type_in(at, last, depth, found);
+        let outside = self.crate_of(at) != self.crate_of(module);
+        self.type_in(at, last, outside, depth, found);
     }
 
     /// The types visible by `name` in `module`: defined there, else brought in by `use`,
-    /// else by globs (all of them: more than one is an ambiguity).
-    fn type_in(&self, module: usize, name: &str, depth: usize, found: &mut Vec<usize>) {
+    /// else by globs (all of them: more than one is an ambiguity). `outside`: seen from
+    /// another crate, which sees `pub` items only.
+    fn type_in(
+        &self,
+        module: usize,
+        name: &str,
+        outside: bool,
+        depth: usize,
+        found: &mut Vec<usize>,
+    ) {
         if depth > MAX_DEPTH {
             return;
         }
         let m = &self.modules[module];
-        if let Some(t) = m.types.get(name) {
-            found.push(*t);
+        if let Some(&t) = m.types.get(name) {
+            if !outside || self.types[t].public {
+                found.push(t);
+            }
             return;
         }
         // An explicit `use` shadows every glob, even one that leads out of this crate.
         let mut imported = false;
-        for u in self.uses_named(module, name) {
+        for u in self
+            .uses_named(module, name)
+            .filter(|u| !outside || u.public)
+        {
             imported = true;
             self.type_at(module, &u.path, depth + 1, found);
         }
@@ -149,11 +277,21 @@ impl Crate {
         for g in m
             .uses
             .iter()
-            .filter(|u| u.alias.is_none())
+            .filter(|u| u.alias.is_none() && (!outside || u.public))
             .filter_map(|u| self.module_at(module, &u.path, depth + 1))
         {
-            self.type_in(g, name, depth + 1, found);
+            let outside = outside || self.crate_of(g) != self.crate_of(module);
+            self.type_in(g, name, outside, depth + 1, found);
         }
+    }
+}
+
+/// `use name;` or `use ::name;`: the dependency itself, not another name for a module.
+fn is_self_import(u: &Use, name: &str) -> bool {
+    match u.path.as_slice() {
+        [only] => only == name,
+        [colons, only] => colons == "::" && only == name,
+        _ => false,
     }
 }
 
@@ -234,14 +372,27 @@ mod tests {
         // `use ext::Item` while the crate has its own `Item`s: the import wins.
         assert_eq!(k.resolve_type(c, &segs("Item")), Found::Missing);
         assert_eq!(
-            k.foreign_import(c, "Item").map(<[String]>::to_vec),
+            k.import(c, "Item").map(<[String]>::to_vec),
             Some(segs("ext::Item"))
         );
         assert_eq!(
-            k.foreign_import(c, "Mine").map(<[String]>::to_vec),
-            Some(segs("ext::Other"))
+            k.trace(c, &segs("Mine")),
+            Trace::Unknown {
+                first: "ext".into(),
+                path: segs("ext::Other")
+            }
         );
-        assert_eq!(k.foreign_import(root, "Renamed"), None);
+        assert_eq!(
+            k.trace(root, &segs("a::Nothing")),
+            Trace::Absent { krate: 0 }
+        );
+        assert_eq!(
+            k.trace(root, &segs("std::time::Duration")),
+            Trace::Opaque {
+                package: "std".into(),
+                path: segs("std::time::Duration")
+            }
+        );
         // `Item` from the root: not defined there, through the glob only.
         match k.resolve_type(root, &segs("Item")) {
             Found::Type(t) => assert_eq!(k.module_name(k.types[t].module), "crate::b", "the glob"),

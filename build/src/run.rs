@@ -13,7 +13,7 @@ use crate::compose::{Composer, Problem, Site};
 use crate::diag::{Loc, Run, one_line};
 use crate::discover::Crate;
 use crate::write::relative;
-use crate::{Builder, Cfg, Error, Summary, table, tool};
+use crate::{Builder, Cfg, Error, Summary, deps, manifest, table, tool};
 
 impl Builder {
     /// Runs the emitter without printing (see [`Summary::cargo_lines`]).
@@ -39,9 +39,23 @@ impl Builder {
                 }
             },
         };
-        let root = match &self.root {
-            Some(r) => manifest_dir.join(r),
-            None => {
+        let manifest = match manifest::read(&manifest_dir) {
+            Ok(m) => m,
+            Err(e) => {
+                run.warn(format!(
+                    "neuralis-build: cannot read the manifest ({}); dependencies are known by their libraries' names only",
+                    one_line(&e)
+                ));
+                None
+            }
+        };
+        let root = match (
+            &self.root,
+            manifest.as_ref().and_then(|m| m.lib_path.as_ref()),
+        ) {
+            (Some(r), _) => manifest_dir.join(r),
+            (None, Some(lib)) => manifest_dir.join(lib),
+            (None, None) => {
                 let lib = manifest_dir.join("src/lib.rs");
                 if lib.is_file() {
                     lib
@@ -56,7 +70,12 @@ impl Builder {
             .clone()
             .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from));
         let cfg = self.cfg.clone().unwrap_or_else(Cfg::from_env);
-        let krate = Crate::read(&root, &manifest_dir, &cfg);
+        let mut krate = Crate::read(&root, &manifest_dir, &cfg);
+        let tables = self.tables.clone().unwrap_or_else(deps::tables_from_env);
+        let loaded = deps::load(&mut krate, manifest.as_ref(), &tables, &manifest_dir);
+        for w in &loaded.warnings {
+            run.warn(format!("neuralis-build: {w}"));
+        }
         let options = CheckOptions {
             cards: self.cards.clone(),
             profile: self.profile,
@@ -81,7 +100,7 @@ impl Builder {
                     .map(|d| {
                         format!(
                             "`{}` ({})",
-                            krate.tools[d.index].func.sig.ident,
+                            d.decl.handler_display(),
                             d.decl.name_loc.display(&krate)
                         )
                     })
@@ -112,12 +131,20 @@ impl Builder {
                                 name.clone(),
                                 Produced {
                                     text: to_canonical_string(&doc),
-                                    handler: handler_path(&krate, module, &d.decl.handler),
+                                    handler: format!(
+                                        "{}::{}",
+                                        krate.module_name(module),
+                                        d.decl.handler_display()
+                                    ),
                                     descriptor: format!(
                                         "{}::{}",
                                         krate.module_name(module),
-                                        table::descriptor_ident(&d.decl.handler)
+                                        neuralis_syntax::tool::descriptor_name(
+                                            &d.decl.handler,
+                                            d.decl.service.as_ref().map(|(i, _)| i)
+                                        )
                                     ),
+                                    service: d.decl.service.as_ref().map(|(_, s)| s.clone()),
                                     krate: d.decl.krate.clone(),
                                 },
                             );
@@ -159,6 +186,7 @@ impl Builder {
         if let Some(out) = &out_dir {
             let tables = table::package(&tools_dir, &produced);
             run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
+            self.publish(&mut run, &krate, manifest.as_ref(), &root, &cfg, out);
         }
         for s in &krate.sources {
             run.lines
@@ -168,7 +196,11 @@ impl Builder {
             run.lines
                 .push(format!("cargo:rerun-if-changed={}", u.path.display()));
         }
-        for f in &extra_files {
+        for f in extra_files
+            .iter()
+            .chain(&loaded.files)
+            .chain(manifest.iter().flat_map(|m| &m.files))
+        {
             run.lines
                 .push(format!("cargo:rerun-if-changed={}", f.display()));
         }
@@ -179,6 +211,39 @@ impl Builder {
         }
         run.summary.tools = produced.keys().cloned().collect();
         run.finish()
+    }
+
+    /// Writes the crate's type table to `OUT_DIR` and, when the crate declares `links`,
+    /// hands it to the dependents' build scripts (`deps`).
+    fn publish(
+        &self,
+        run: &mut Run,
+        krate: &Crate,
+        manifest: Option<&manifest::Manifest>,
+        root: &Path,
+        cfg: &Cfg,
+        out: &Path,
+    ) {
+        // Outside cargo (no manifest) nothing can depend on the crate.
+        let Some(manifest) = manifest else {
+            return;
+        };
+        let path = out.join(deps::TABLE_FILE);
+        let Some(text) = deps::table_text(krate, manifest, root, cfg) else {
+            run.warn(format!(
+                "neuralis-build: no type table for dependents: a path is not UTF-8, or `Cargo.toml` names no package ({})",
+                root.display()
+            ));
+            return;
+        };
+        run.write_if_changed(&path, text.as_bytes(), false);
+        if std::env::var_os("CARGO_MANIFEST_LINKS").is_some() {
+            run.lines.push(format!(
+                "cargo::metadata={}={}",
+                deps::METADATA_KEY,
+                path.display()
+            ));
+        }
     }
 
     fn read_tools(
@@ -219,12 +284,10 @@ pub(crate) struct Produced {
     pub(crate) handler: String,
     /// The path of the `ToolDescriptor` that `#[tool]` puts beside the handler.
     pub(crate) descriptor: String,
+    /// For a method, its service type as written on the impl.
+    pub(crate) service: Option<String>,
     /// `crate = "..."` of the handler's `#[tool]`.
     pub(crate) krate: Option<String>,
-}
-
-fn handler_path(krate: &Crate, module: usize, ident: &syn::Ident) -> String {
-    format!("{}::{ident}", krate.module_name(module))
 }
 
 /// The root document of one tool: the input's schema, the handler's description, the
@@ -237,7 +300,7 @@ fn compose_tool(
     let (root, locations) = match &decl.input {
         Some(ty) => {
             let site = Site {
-                owner: format!("fn {}", decl.handler),
+                owner: format!("fn {}", decl.handler_display()),
                 field: "input".into(),
                 loc: decl.name_loc.clone(),
             };
@@ -249,8 +312,11 @@ fn compose_tool(
             Vec::new(),
         ),
     };
-    let description =
-        composer.doc_text(&decl.docs.parts, module, &format!("fn {}", decl.handler))?;
+    let description = composer.doc_text(
+        &decl.docs.parts,
+        module,
+        &format!("fn {}", decl.handler_display()),
+    )?;
     let doc = input::tool_document(root, description, decl.x_neuralis.clone());
     Ok((doc, locations))
 }

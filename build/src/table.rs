@@ -9,15 +9,6 @@ use crate::run::Produced;
 /// The file name in `OUT_DIR`.
 pub const FILE: &str = "neuralis_package.rs";
 
-/// The name of the descriptor `#[tool]` puts beside a handler.
-pub fn descriptor_ident(handler: &syn::Ident) -> String {
-    let name = handler.to_string();
-    format!(
-        "__neuralis_tool_{}",
-        name.strip_prefix("r#").unwrap_or(&name)
-    )
-}
-
 fn test_ident(name: &str, used: &mut BTreeSet<String>) -> String {
     let base: String = name
         .chars()
@@ -74,10 +65,27 @@ pub fn package(tools_dir: &Path, produced: &BTreeMap<String, Produced>) -> Strin
         let _ = writeln!(out, "        &{},", p.descriptor);
     }
     out.push_str("    ];\n");
+    let services: BTreeSet<&str> = produced
+        .values()
+        .filter_map(|p| p.service.as_deref())
+        .collect();
     let _ = write!(
         out,
-        "\n    /// Every tool's emitted file with its handler, ready for the call pipeline: add\n    \
-         /// state or caps, then `build()`.\n    \
+        "\n    /// The services the tool methods are called on (the types of the crate's\n    \
+         /// `#[neuralis::tools]` impls, as written there), in name order: [`builder`] needs\n    \
+         /// `.service(...)` with a value of each before `build()` succeeds.\n    \
+         pub const SERVICES: &[&str] = &[{}];\n",
+        services
+            .iter()
+            .map(|s| format!("{s:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = write!(
+        out,
+        "\n    /// Every tool's emitted file with its handler, ready for the call pipeline: give\n    \
+         /// it a value of each of [`SERVICES`] with `.service(...)` (a missing one makes\n    \
+         /// `build()` fail naming it), state or caps, then `build()`.\n    \
          pub fn builder() -> {krate}::dispatch::PackageBuilder {{\n        \
          let mut builder = {krate}::dispatch::Package::builder();\n        \
          for ((name, _, file), tool) in FILES.iter().zip(TOOLS) {{\n            \
@@ -89,7 +97,9 @@ pub fn package(tools_dir: &Path, produced: &BTreeMap<String, Produced>) -> Strin
          ///\n    \
          /// # Errors\n    \
          ///\n    \
-         /// When a file fails the contract (the build script refuses to write one that does).\n    \
+         /// When a file fails the contract (the build script refuses to write one that does),\n    \
+         /// and when [`SERVICES`] is not empty: a package with tool methods is built from\n    \
+         /// [`builder`] with its services.\n    \
          pub fn package() -> ::core::result::Result<{krate}::dispatch::Package, {krate}::dispatch::BuildError> {{\n        \
          builder().build()\n    \
          }}\n"

@@ -1,7 +1,7 @@
 //! A `#[tool]` handler as the emitter needs it, read with the syntax crate's model.
 
 use neuralis_syntax::Ctxt;
-use neuralis_syntax::tool::parse_tool;
+use neuralis_syntax::tool::{parse_method, parse_service, parse_tool};
 use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
 use syn::spanned::Spanned as _;
@@ -17,6 +17,9 @@ pub struct ToolDecl {
     pub name: String,
     /// The handler's name.
     pub handler: syn::Ident,
+    /// For a method, its service: the last segment of the impl's type, and the type as
+    /// written (`Notes`, `store::Notes`).
+    pub service: Option<(syn::Ident, String)>,
     /// Where the name is decided.
     pub name_loc: Loc,
     /// Where the keys of `x-neuralis` are written, by JSON pointer.
@@ -49,11 +52,40 @@ fn args(tf: &ToolFn) -> TokenStream {
     }
 }
 
-/// Reads a handler's `#[tool(...)]` with the model the macro uses.
+impl ToolDecl {
+    /// The handler as written: `list`, or `Notes::list` for a method.
+    #[must_use]
+    pub fn handler_display(&self) -> String {
+        match &self.service {
+            Some((ident, _)) => format!("{ident}::{}", self.handler),
+            None => self.handler.to_string(),
+        }
+    }
+}
+
+/// Reads a handler's `#[tool(...)]` with the model the macro uses: `#[tool]` for a free
+/// function or a method of an unmarked impl (which it refuses), `#[tools]` for a method of
+/// a marked one.
 pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
     let loc = |span| Loc { file, span };
     let cx = Ctxt::new();
-    let tool = parse_tool(&cx, args(tf), &tf.func);
+    let tool = match &tf.owner {
+        Some(owner) if owner.marked => {
+            let service = parse_service(&cx, &owner.item);
+            parse_method(&cx, args(tf), &tf.func, service.as_ref())
+        }
+        _ => parse_tool(&cx, args(tf), &tf.func),
+    };
+    // A function without `self` in an unmarked impl: `#[tool]` cannot tell, the compiler
+    // refuses its descriptor there.
+    if tf.owner.as_ref().is_some_and(|o| !o.marked) && !cx.has_errors() {
+        cx.error_with_help(
+            neuralis_model::RuleId::HandlerSignature,
+            &tf.func.sig.ident,
+            "a `#[tool]` in an `impl` block needs `#[neuralis::tools]` on the impl",
+            "add `#[neuralis::tools]` on the impl and take `&self`, or move the function out of the impl",
+        );
+    }
     if let Err(e) = cx.check() {
         let name = tool.name.value.clone();
         let first = e.into_iter().next();
@@ -138,6 +170,10 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
         name: tool.name.value.clone(),
         name_loc: loc(tool.name.span),
         handler: tool.ident.clone(),
+        service: tool
+            .service
+            .as_ref()
+            .map(|s| (s.ident.clone(), s.display())),
         input: tool.input.clone(),
         docs: tool.docs.clone(),
         krate: tool.krate.as_ref().map(|k| {

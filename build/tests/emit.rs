@@ -326,7 +326,16 @@ fn an_unresolved_type_names_the_field_and_the_fix() {
         m.starts_with("src/lib.rs:4:23: unsupported-type: cannot resolve type `other_crate::When` of field `when` in `In`"),
         "{m}"
     );
-    assert!(m.contains("help: derive `ToolInput`"), "{m}");
+    assert!(
+        m.contains("`other_crate` is neither a module of this crate nor a dependency"),
+        "{m}"
+    );
+    assert!(
+        m.contains("help: give the field `#[schema(with = T)]`")
+            && m.contains("derive `ToolInput` on the type in its crate")
+            && m.contains("feature"),
+        "{m}"
+    );
     assert!(!pkg.tool_path("act").exists());
 }
 
@@ -879,4 +888,167 @@ fn recursive_generics_are_named_as_at_run_time() {
         "Page<Item>",
         "the run-time rule"
     );
+}
+
+const SERVICES: &str = r#"
+use neuralis::{ToolInput, tool, tools};
+
+mod store;
+
+#[derive(ToolInput, Deserialize)] pub struct In { pub q: String }
+
+/// A free function beside the services.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+fn ping(input: In) -> String { String::new() }
+
+pub struct Tracker;
+
+#[tools]
+impl Tracker {
+    /// Count a thing.
+    #[tool(annotations(category = "write"))]
+    pub fn count(&self, input: In) -> u64 { 0 }
+
+    fn helper(&self) {}
+}
+
+#[neuralis::tools]
+impl Tracker {
+    /// Reset, asynchronously.
+    #[tool(name = "tracker-reset", annotations(category = "write", cancellable))]
+    pub async fn reset(&self, input: In, abort: AbortSignal) -> u64 { 0 }
+
+    #[cfg(feature = "off")]
+    /// Only with a feature.
+    #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+    pub fn hidden(&self, input: In) -> u64 { 0 }
+}
+"#;
+
+const STORE: &str = r#"
+use super::In;
+
+pub struct Notes;
+
+mod inline {
+    #[neuralis::tools]
+    impl super::Notes {
+        /// List the notes (a method named like `Tracker`'s free neighbour).
+        #[tool(name = "notes_list", annotations(read_only, category = "read"), ui(presentation = "inline"))]
+        pub fn count(&self, input: super::In) -> u64 { 0 }
+    }
+}
+"#;
+
+#[test]
+fn tool_methods_are_emitted_and_named_in_the_table() {
+    let pkg = Pkg::new(&[("src/lib.rs", SERVICES), ("src/store.rs", STORE)]);
+    let s = pkg.run();
+    assert_eq!(s.tools, ["count", "notes_list", "ping", "tracker-reset"]);
+    assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
+    let count = pkg.tool("count");
+    assert_eq!(count["description"], "Count a thing.");
+    assert_eq!(count["properties"]["q"]["type"], "string");
+    assert_eq!(
+        pkg.tool("tracker-reset")["x-neuralis"]["annotations"]["cancellable"],
+        true
+    );
+    assert!(
+        !pkg.tool_path("hidden").exists(),
+        "`#[cfg]` on a method is read"
+    );
+    let table = std::fs::read_to_string(pkg.path().join("out/neuralis_package.rs")).expect("table");
+    for line in [
+        r#"("count", "crate::Tracker::count", include_str!("#,
+        r#"("notes_list", "crate::store::inline::Notes::count", include_str!("#,
+        "&crate::__neuralis_tool_Tracker__count,",
+        "&crate::__neuralis_tool_Tracker__reset,",
+        "&crate::store::inline::__neuralis_tool_Notes__count,",
+        "&crate::__neuralis_tool_ping,",
+        r#"pub const SERVICES: &[&str] = &["Tracker", "super::Notes"];"#,
+    ] {
+        assert!(table.contains(line), "{line} in:\n{table}");
+    }
+    assert!(table.contains("fn drift_notes_list()"), "{table}");
+
+    let mut on = Cfg::default();
+    on.enable_feature("off");
+    let s = pkg.builder().cfg(on).run().expect("no errors");
+    assert!(s.tools.contains(&"hidden".to_owned()), "{:?}", s.tools);
+}
+
+#[test]
+fn a_method_and_a_function_claiming_one_name_are_duplicate_tools() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)] pub struct In { pub q: String }
+        /// One.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn search(input: In) -> String { String::new() }
+        pub struct Index;
+        #[tools]
+        impl Index {
+            /// Two.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn search(&self, input: In) -> String { String::new() }
+        }
+        "#,
+    )]);
+    let e = pkg.fail();
+    assert_eq!(e.messages.len(), 1, "{e}");
+    let m = &e.messages[0];
+    assert!(
+        m.contains("duplicate-tool: tool `search` is claimed by"),
+        "{m}"
+    );
+    assert!(m.contains("`Index::search` (src/lib.rs:"), "{m}");
+}
+
+#[test]
+fn methods_the_macros_refuse_are_skipped_with_one_line_each() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        #[derive(ToolInput)] pub struct In { pub q: String }
+        pub struct Notes;
+        impl Notes {
+            /// No marker.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn unmarked(&self, input: In) -> String { String::new() }
+            /// No marker, no receiver.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn bare(input: In) -> String { String::new() }
+        }
+        #[tools]
+        impl Notes {
+            /// Mutable.
+            #[tool(annotations(category = "write"))]
+            fn mutable(&mut self, input: In) -> String { String::new() }
+        }
+        #[tools]
+        impl Clone for Notes {
+            /// In a trait impl.
+            #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+            fn traited(&self, input: In) -> String { String::new() }
+        }
+        "#,
+    )]);
+    let s = pkg.run();
+    assert!(s.tools.is_empty(), "{:?}", s.tools);
+    let w = warnings(&s);
+    for (name, what) in [
+        ("unmarked", "needs `#[neuralis::tools]` on its impl"),
+        ("bare", "needs `#[neuralis::tools]` on the impl"),
+        ("mutable", "not `&mut self`"),
+        ("traited", "not a trait impl"),
+    ] {
+        assert!(
+            w.iter()
+                .any(|l| l.starts_with(&format!("skipped {name}: src/lib.rs:"))
+                    && l.contains("handler-signature")
+                    && l.contains(what)),
+            "{name}: {w:?}"
+        );
+    }
 }

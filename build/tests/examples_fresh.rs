@@ -2,20 +2,46 @@
 //! (`cargo build` of an example writes them too; `NEURALIS_OVERWRITE=1` here does the same
 //! without compiling the examples).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use neuralis_build::{Builder, Cfg};
 
-fn fresh(example: &str, tools: &[&str]) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+fn example_dir(example: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../examples")
-        .join(example);
+        .join(example)
+}
+
+/// Runs the emitter on a library example, as its build script does, and returns the type
+/// table it publishes for its dependents.
+fn table_of(example: &str, tmp: &Path) -> PathBuf {
+    let out = tmp.join(example);
+    let summary = Builder::new()
+        .manifest_dir(example_dir(example))
+        .tools_dir(out.join("tools"))
+        .out_dir(&out)
+        .cfg(Cfg::default())
+        .run()
+        .expect("the library emits");
+    assert!(summary.tools.is_empty(), "{:?}", summary.tools);
+    out.join("neuralis_table.json")
+}
+
+fn fresh(example: &str, tools: &[&str]) {
+    fresh_with(example, tools, &[]);
+}
+
+/// `deps`: the library examples whose types it reads.
+fn fresh_with(example: &str, tools: &[&str], deps: &[&str]) {
+    let root = example_dir(example);
     let tmp = tempfile::tempdir().expect("tempdir");
+    let tables: Vec<PathBuf> = deps.iter().map(|d| table_of(d, tmp.path())).collect();
     let summary = Builder::new()
         .manifest_dir(&root)
         .tools_dir(tmp.path().join("tools"))
         .out_dir(tmp.path().join("out"))
         .cfg(Cfg::default())
+        .dependency_tables(tables)
         .run()
         .expect("the example emits");
     assert_eq!(summary.tools, tools);
@@ -50,6 +76,19 @@ fn catalog() {
 }
 
 #[test]
+fn serve() {
+    fresh(
+        "serve",
+        &[
+            "notes_list",
+            "notes_reindex",
+            "notes_write",
+            "weather_forecast",
+        ],
+    );
+}
+
+#[test]
 fn todos() {
     fresh("todos", &["todos_update"]);
 }
@@ -65,5 +104,23 @@ fn probe() {
             "probe_stuck",
             "probe_whoami",
         ],
+    );
+}
+
+#[test]
+fn tracker() {
+    fresh_with(
+        "tracker",
+        &["tracker_issue_create", "tracker_issue_search"],
+        &["shared-types"],
+    );
+}
+
+#[test]
+fn triage() {
+    fresh_with(
+        "triage",
+        &["triage_close", "triage_queue"],
+        &["shared-types"],
     );
 }

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod check;
 mod lower;
 mod normalize;
+mod outputs;
 mod result;
 
 /// Check, normalize and inspect neuralis tool packages.
@@ -40,6 +41,12 @@ enum Command {
     ///
     /// Exit status: 0, or 2 when a file cannot be read or is not JSON.
     Result(result::Args),
+    /// Print the output schemas (MCP `outputSchema`) a built package serves, asking its
+    /// MCP server over stdio (the command after `--`): `{ "<tool>": <schema or null> }`.
+    ///
+    /// Exit status: 0; 1 when `--tool` names a tool that is not listed or has no output
+    /// schema; 2 when the command cannot be run or does not answer as an MCP server.
+    Outputs(outputs::Args),
 }
 
 /// Output format shared by the subcommands.
@@ -69,5 +76,6 @@ fn main() -> ExitCode {
         Command::Normalize(args) => normalize::run(&args),
         Command::Lower(args) => lower::run(&args),
         Command::Result(args) => result::run(&args),
+        Command::Outputs(args) => outputs::run(&args),
     }
 }

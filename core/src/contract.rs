@@ -109,6 +109,21 @@ impl Compiled for Compiled7 {
     }
 }
 
+/// `Ok` when `schema` is a valid draft-07 schema, else the first reason it is not.
+pub(crate) fn meta_check(schema: &Value) -> Result<(), String> {
+    with_meta_validator(|meta| match meta.iter_errors(schema).next() {
+        None => Ok(()),
+        Some(e) => {
+            let at = e.instance_path().as_str();
+            let at = if at.is_empty() { "(root)" } else { at };
+            Err(format!(
+                "not a valid draft-07 schema at `{at}`: {}",
+                e.masked()
+            ))
+        }
+    })
+}
+
 /// Runs `f` with the draft-07 meta-schema validator, obtained once per process.
 #[cfg(not(target_family = "wasm"))]
 fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {

@@ -36,7 +36,7 @@ use serde_json::Value;
 
 use crate::catalog::ToolMeta;
 use crate::dispatch::Call;
-pub use crate::dispatch::{AbortSignal, BoxFuture, ToolContext};
+pub use crate::dispatch::{AbortSignal, BoxFuture, ServiceType, ToolContext};
 use crate::input::RootKey;
 use crate::result::ToolResult;
 
@@ -74,6 +74,10 @@ pub enum CallError {
     Input(Box<ToolResult>),
     /// The handler is not available: its `#[tool]` attribute has compile errors.
     Unavailable,
+    /// The handler is a method of a service the context does not hold (a descriptor
+    /// called outside a built package: [`PackageBuilder::build`](crate::dispatch::PackageBuilder::build)
+    /// refuses a package without its services).
+    NoService(&'static str),
 }
 
 impl fmt::Display for CallError {
@@ -89,6 +93,10 @@ impl fmt::Display for CallError {
                 Ok(())
             }
             CallError::Unavailable => f.write_str("the tool is not available"),
+            CallError::NoService(service) => write!(
+                f,
+                "the tool is a method of `{service}`, and the call's context holds no `{service}`"
+            ),
         }
     }
 }
@@ -102,11 +110,22 @@ impl From<CallError> for ToolResult {
             CallError::Unavailable => ToolResult::error(
                 "the tool is not available: its `#[tool]` attribute has compile errors",
             ),
+            CallError::NoService(_) => {
+                ToolResult::error(format!("the tool is not available: {error}"))
+            }
         }
     }
 }
 
 impl crate::dispatch::Handler for ToolDescriptor {
+    fn service(&self) -> Option<ServiceType> {
+        self.service
+    }
+
+    fn output(&self) -> Option<crate::dispatch::Output> {
+        (self.output)()
+    }
+
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         match self.handler {
             Handler::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
@@ -120,7 +139,8 @@ impl crate::dispatch::Handler for ToolDescriptor {
     }
 }
 
-/// One `#[tool]` handler: what the dispatch table holds.
+/// One `#[tool]` handler (a free function, or a method of a `#[neuralis::tools]` impl):
+/// what the dispatch table holds.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolDescriptor {
     /// The tool name (`tools/<name>.json`).
@@ -135,6 +155,12 @@ pub struct ToolDescriptor {
     pub root_keys: &'static [RootKey],
     /// `annotations(cancellable)`: the handler is given the abort signal.
     pub cancellable: bool,
+    /// For a method, the service it is called on (the impl's `Self` type), which the
+    /// adapter reads from the call's state; `None` for a free function.
+    pub service: Option<ServiceType>,
+    /// The output the handler's return type declares (MCP `outputSchema`): `Some` for a
+    /// type deriving `ToolOutput`, or a `Result` of one.
+    pub output: fn() -> Option<crate::dispatch::Output>,
     /// The call adapter.
     pub handler: Handler,
 }
@@ -181,10 +207,14 @@ pub mod private {
     use serde_json::Value;
 
     pub use super::{
-        AbortSignal, AsyncCall, BoxFuture, CallError, Handler, SyncCall, ToolContext,
+        AbortSignal, AsyncCall, BoxFuture, CallError, Handler, ServiceType, SyncCall, ToolContext,
         ToolDescriptor,
     };
-    pub use crate::dispatch::returned::{Returned, ViaIntoToolResult, ViaResult, ViaSerialize};
+    pub use crate::dispatch::Output;
+    pub use crate::dispatch::returned::{
+        OutputProbe, Returned, ViaIntoOutput, ViaIntoToolResult, ViaNoOutput, ViaOutput, ViaResult,
+        ViaResultOutput, ViaSerialize,
+    };
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};
     pub use crate::result::ToolResult;
@@ -219,6 +249,19 @@ pub mod private {
         ToolResult::error(error.to_string())
     }
 
+    /// The service a method is called on, from the call's state.
+    ///
+    /// # Errors
+    ///
+    /// [`CallError::NoService`] when the context holds no `T` (a package holds its
+    /// services: it does not build without them).
+    pub fn service<'a, T: std::any::Any + Send + Sync>(
+        cx: &'a ToolContext,
+        name: &'static str,
+    ) -> Result<&'a T, CallError> {
+        cx.state::<T>().ok_or(CallError::NoService(name))
+    }
+
     /// The signal a cancellable handler is given: the caller's, or one that never fires.
     #[must_use]
     pub fn abort_signal(cx: &ToolContext) -> AbortSignal {
@@ -247,6 +290,13 @@ pub mod private {
     pub fn no_schema() -> Value {
         Value::Null
     }
+
+    /// The output of a handler whose return type declares none, or whose `#[tool]` has
+    /// errors.
+    #[must_use]
+    pub fn no_output() -> Option<Output> {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -267,5 +317,17 @@ mod tests {
         let e = private::deserialize::<u8>(Value::String("x".into()), &cx).expect_err("not a u8");
         assert!(e.to_string().starts_with("invalid arguments: "), "{e}");
         assert!(ToolResult::from(e).is_error);
+        let missing = private::service::<String>(&cx, "Notes").expect_err("no state");
+        assert_eq!(
+            missing.to_string(),
+            "the tool is a method of `Notes`, and the call's context holds no `Notes`"
+        );
+        let cx = cx.with_state(std::sync::Arc::new(String::from("here")));
+        assert_eq!(
+            private::service::<String>(&cx, "String")
+                .map(String::as_str)
+                .ok(),
+            Some("here")
+        );
     }
 }

@@ -40,13 +40,29 @@ fn json_text(map: &Map<String, Value>) -> String {
 }
 
 fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
+    let target = Target {
+        trait_path: quote!(#p::ToolInput),
+        method: quote!(__subschema),
+    };
+    lower_as(p, plan, &target)
+}
+
+/// The trait a plan's named types are composed through: `ToolInput::__subschema` for an
+/// input, `ToolOutput::__output_subschema` for an output.
+pub(crate) struct Target {
+    pub(crate) trait_path: TokenStream,
+    pub(crate) method: TokenStream,
+}
+
+pub(crate) fn lower_as(p: &TokenStream, plan: &Plan, t: &Target) -> TokenStream {
+    let (tr, sub) = (&t.trait_path, &t.method);
     match plan {
         Plan::Fixed(v) => {
             let text = serde_json::to_string(v).unwrap_or_default();
             quote!(#p::json(#text))
         }
         Plan::Type { ty, keywords, docs } => {
-            let call = quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
+            let call = quote_spanned!(ty.span()=> <#ty as #tr>::#sub(__cx));
             let mut out = if keywords.is_empty() {
                 call
             } else {
@@ -70,12 +86,11 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
                     plan,
                     required,
                 } => {
-                    let plan = lower(p, plan);
+                    let plan = lower_as(p, plan, t);
                     quote!(#p::property(&mut __o, #name, #plan, #required);)
                 }
                 Member::Flatten { ty, required } => {
-                    let call =
-                        quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::__subschema(__cx));
+                    let call = quote_spanned!(ty.span()=> <#ty as #tr>::#sub(__cx));
                     quote!(#p::flatten(&mut __o, #call, #required);)
                 }
             });
@@ -89,7 +104,7 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
                 None => out,
             }
         }
-        Plan::Described(inner, parts) => describe(p, lower(p, inner), parts),
+        Plan::Described(inner, parts) => describe(p, lower_as(p, inner, t), parts),
         Plan::Choice {
             keyword,
             keywords,
@@ -97,7 +112,7 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
             branches,
         } => {
             let text = json_text(keywords);
-            let branches = branches.iter().map(|b| lower(p, b));
+            let branches = branches.iter().map(|b| lower_as(p, b, t));
             let out = quote!(#p::choice(#text, #keyword, [#(#branches),*]));
             match docs {
                 Some(parts) => describe(p, out, parts),
@@ -105,6 +120,29 @@ fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
             }
         }
     }
+}
+
+/// The impl's generics with `bound` required of every type parameter, and whether there
+/// is one.
+pub(crate) fn bounded_generics(
+    generics: &syn::Generics,
+    bound: &TokenStream,
+) -> (syn::Generics, bool) {
+    let mut generics = generics.clone();
+    let params: Vec<syn::Ident> = generics
+        .params
+        .iter()
+        .filter_map(|g| match g {
+            GenericParam::Type(t) => Some(t.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    let is_generic = !params.is_empty();
+    let where_clause = generics.make_where_clause();
+    for param in &params {
+        where_clause.predicates.push(parse_quote!(#param: #bound));
+    }
+    (generics, is_generic)
 }
 
 fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStream {
@@ -129,24 +167,7 @@ fn expand(cont: &Container) -> TokenStream {
         object_asserts,
     } = render(cont);
     let ident = cont.ident;
-    let mut generics = cont.original.generics.clone();
-    let params: Vec<syn::Ident> = generics
-        .params
-        .iter()
-        .filter_map(|g| match g {
-            GenericParam::Type(t) => Some(t.ident.clone()),
-            _ => None,
-        })
-        .collect();
-    let is_generic = !params.is_empty();
-    {
-        let where_clause = generics.make_where_clause();
-        for param in &params {
-            where_clause
-                .predicates
-                .push(parse_quote!(#param: #p::ToolInput));
-        }
-    }
+    let (generics, is_generic) = bounded_generics(&cont.original.generics, &quote!(#p::ToolInput));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let body = lower(&p, &plan);
     let root_keys = root_keys.map(|keys| {

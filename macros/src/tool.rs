@@ -8,17 +8,23 @@ use neuralis_syntax::tool::{Param, Tool, parse_tool};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens as _, format_ident, quote, quote_spanned};
 use serde_json::Value;
+use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
-use syn::{Ident, ItemFn, Visibility};
+use syn::{Attribute, Ident, ItemFn, Signature, Visibility};
 
-/// The name of the descriptor static beside a handler.
-pub(crate) fn descriptor_ident(handler: &Ident) -> Ident {
-    let name = handler.to_string();
-    let name = name.strip_prefix("r#").unwrap_or(&name);
-    format_ident!("__neuralis_tool_{}", name, span = handler.span())
+/// The name of the descriptor static beside a handler, or beside a method's impl.
+pub(crate) fn descriptor_ident(handler: &Ident, service: Option<&Ident>) -> Ident {
+    let name = neuralis_syntax::tool::descriptor_name(handler, service);
+    format_ident!("{}", name, span = handler.span())
 }
 
+/// What `#[tools]` leaves on a method it has read: the method is handed back as is.
+pub(crate) const METHOD_READ: &str = "__neuralis_method";
+
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    if syn::parse2::<Ident>(args.clone()).is_ok_and(|a| a == METHOD_READ) {
+        return item;
+    }
     let item_fn: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
@@ -34,12 +40,25 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
     let tool = parse_tool(&cx, args, &item_fn);
     match cx.check() {
-        Ok(()) => expand(&item_fn, &tool),
-        Err(e) => fallback(&item_fn, Some(&tool), &e),
+        // A function with `self` sits in an impl without `#[tools]` (the error says so):
+        // a descriptor `static` there would be a second error.
+        Err(e) if item_fn.sig.receiver().is_some() => {
+            let errors = e.to_compile_error();
+            quote!(#errors #item_fn)
+        }
+        Ok(()) => {
+            let descriptor = descriptor(&tool, &item_fn.sig, &[]);
+            quote!(#item_fn #descriptor)
+        }
+        Err(e) => {
+            let errors = e.to_compile_error();
+            let stub = stub(&item_fn.sig.ident, None, &item_fn.vis, Some(&tool), &[]);
+            quote!(#errors #item_fn #stub)
+        }
     }
 }
 
-fn private_path(tool: Option<&Tool>) -> TokenStream {
+pub(crate) fn private_path(tool: Option<&Tool>) -> TokenStream {
     let krate = tool
         .and_then(|t| t.krate.as_ref())
         .map_or_else(|| quote!(::neuralis), |k| k.value.to_token_stream());
@@ -55,19 +74,23 @@ fn descriptor_vis(vis: &Visibility) -> TokenStream {
     }
 }
 
-/// The errors, the handler as written, and a descriptor that calls nothing, so the rest
-/// of the crate (and the dispatch table) still type-checks.
-fn fallback(item: &ItemFn, tool: Option<&Tool>, error: &syn::Error) -> TokenStream {
-    let errors = error.to_compile_error();
+/// A descriptor that calls nothing, beside a handler whose `#[tool]` has errors, so the
+/// rest of the crate (and the dispatch table) still type-checks.
+pub(crate) fn stub(
+    handler: &Ident,
+    service: Option<&Ident>,
+    vis: &Visibility,
+    tool: Option<&Tool>,
+    cfgs: &[Attribute],
+) -> TokenStream {
     let p = private_path(tool);
-    let ident = descriptor_ident(&item.sig.ident);
-    let vis = descriptor_vis(&item.vis);
-    let name = tool.map_or_else(|| item.sig.ident.to_string(), |t| t.name.value.clone());
+    let ident = descriptor_ident(handler, service);
+    let vis = descriptor_vis(vis);
+    let name = tool.map_or_else(|| handler.unraw().to_string(), |t| t.name.value.clone());
     quote! {
-        #errors
-        #item
+        #(#cfgs)*
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, dead_code)]
+        #[allow(non_upper_case_globals, non_snake_case, dead_code)]
         #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
             name: #name,
             x_neuralis: "{}",
@@ -75,6 +98,8 @@ fn fallback(item: &ItemFn, tool: Option<&Tool>, error: &syn::Error) -> TokenStre
             schema: #p::no_schema,
             root_keys: &[],
             cancellable: false,
+            service: ::core::option::Option::None,
+            output: #p::no_output,
             handler: #p::Handler::Sync(#p::unavailable),
         };
     }
@@ -85,18 +110,27 @@ fn const_message(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
 }
 
-fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
+/// The descriptor static of a checked tool and its `const` assertions. A method's
+/// (`tool.service` set) reads its service from the call's state and calls the method on
+/// it; `cfgs` are the method's `#[cfg]`s, which the static and the assertions share.
+pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> TokenStream {
     let p = private_path(Some(tool));
+    let service = tool.service.as_ref();
     let Some(input) = &tool.input else {
         // `parse_tool` reports a missing input; no error means there is one.
-        return fallback(
-            item,
+        let bug = syn::Error::new(Span::call_site(), "bug in neuralis-macros, please report")
+            .to_compile_error();
+        let stub = stub(
+            &tool.ident,
+            service.map(|s| &s.ident),
+            &tool.vis,
             Some(tool),
-            &syn::Error::new(Span::call_site(), "bug in neuralis-macros, please report"),
+            cfgs,
         );
+        return quote!(#bug #stub);
     };
     let handler = &tool.ident;
-    let ident = descriptor_ident(handler);
+    let ident = descriptor_ident(handler, service.map(|s| &s.ident));
     let vis = descriptor_vis(&tool.vis);
     let name = &tool.name.value;
     let x_neuralis = tool.x_neuralis().to_string();
@@ -111,12 +145,28 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
         Param::Abort { by_ref: false, .. } => quote!(#p::abort_signal(__cx)),
         Param::Abort { by_ref: true, .. } => quote!(&#p::abort_signal(__cx)),
     });
-    let call = quote!(#handler(#(#args),*));
-    let output = match &item.sig.output {
+    let (receiver, call, service_type) = match service {
+        Some(s) => {
+            let ty = &s.path;
+            let display = s.display();
+            (
+                quote!(let __svc: &#ty = #p::service::<#ty>(__cx, #display)?;),
+                quote!(__svc.#handler(#(#args),*)),
+                quote!(::core::option::Option::Some(#p::ServiceType::of::<#ty>(#display))),
+            )
+        }
+        None => (
+            TokenStream::new(),
+            quote!(#handler(#(#args),*)),
+            quote!(::core::option::Option::None),
+        ),
+    };
+    let output = match &sig.output {
         syn::ReturnType::Type(_, ty) => ty.span(),
         syn::ReturnType::Default => handler.span(),
     };
     let convert = convert(&p, output);
+    let output_fn = output_fn(&p, &sig.output);
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
@@ -126,6 +176,7 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
                     __cx: &'a #p::ToolContext,
                 ) -> #p::BoxFuture<'a, ::core::result::Result<#p::ToolResult, #p::CallError>> {
                     #p::boxed(async move {
+                        #receiver
                         let __input = #deserialize;
                         let __out = #call.await;
                         ::core::result::Result::Ok(#convert)
@@ -141,6 +192,7 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
                     __args: #p::Value,
                     __cx: &#p::ToolContext,
                 ) -> ::core::result::Result<#p::ToolResult, #p::CallError> {
+                    #receiver
                     let __input = #deserialize;
                     let __out = #call;
                     ::core::result::Result::Ok(#convert)
@@ -149,11 +201,11 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
             })
         }
     };
-    let asserts = asserts(&p, tool, input);
+    let asserts = asserts(&p, tool, input, cfgs);
     quote! {
-        #item
+        #(#cfgs)*
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, dead_code)]
+        #[allow(non_upper_case_globals, non_snake_case, dead_code)]
         #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
             name: #name,
             x_neuralis: #x_neuralis,
@@ -161,10 +213,39 @@ fn expand(item: &ItemFn, tool: &Tool) -> TokenStream {
             schema: #p::root_schema::<#input>,
             root_keys: <#input as #p::ToolInput>::ROOT_KEYS,
             cancellable: #cancellable,
+            service: #service_type,
+            output: #output_fn,
             handler: #adapter,
         };
         #asserts
     }
+}
+
+/// The descriptor's `output`: what the return type declares, decided by the type system
+/// like its conversion (`dispatch::returned::OutputProbe`). A type the static cannot name
+/// (`impl Trait`, `Self` of a method) declares none.
+fn output_fn(p: &TokenStream, output: &syn::ReturnType) -> TokenStream {
+    let syn::ReturnType::Type(_, ty) = output else {
+        return quote!(#p::no_output);
+    };
+    fn unnameable(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == "impl" || i == "Self",
+            proc_macro2::TokenTree::Group(g) => unnameable(g.stream()),
+            _ => false,
+        })
+    }
+    if unnameable(ty.to_token_stream()) {
+        return quote!(#p::no_output);
+    }
+    quote! {{
+        fn __neuralis_output() -> ::core::option::Option<#p::Output> {
+            #[allow(unused_imports)]
+            use #p::{ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _};
+            (&&&#p::OutputProbe::<#ty>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    }}
 }
 
 /// `__out` as a `ToolResult`: the type system decides how (see
@@ -185,7 +266,7 @@ fn convert(p: &TokenStream, span: Span) -> TokenStream {
 /// `defaults-undeclared`: each key is a root property of the input (after serde renaming
 /// and flatten) and each default literal fits its type and the field's bounds, even when
 /// the input type is defined in another module or crate.
-fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
+fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) -> TokenStream {
     let ty_name = input
         .to_token_stream()
         .to_string()
@@ -258,7 +339,9 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type) -> TokenStream {
             }
         });
     }
-    let asserts = out.into_iter().map(|a| quote!(const _: () = { #a };));
+    let asserts = out
+        .into_iter()
+        .map(|a| quote!(#(#cfgs)* const _: () = { #a };));
     quote!(#(#asserts)*)
 }
 

@@ -149,3 +149,59 @@ fn not_a_function() {
     );
     assert!(text.contains("struct S"), "{text}");
 }
+
+#[test]
+fn tools_impl() {
+    let tokens = crate::tools::tools(
+        TokenStream::new(),
+        quote! {
+            impl Notes {
+                /// List the notes.
+                #[tool(annotations(read_only, category = "read"))]
+                pub async fn notes_list(&self, cx: &ToolContext, input: ListNotes) -> Listed {
+                    todo!()
+                }
+
+                /// Rebuild, with a feature.
+                #[cfg(feature = "reindex")]
+                #[neuralis::tool(annotations(category = "write", cancellable))]
+                fn notes_reindex(&self, input: Reindex, abort: AbortSignal) -> u8 {
+                    todo!()
+                }
+
+                fn helper(&self) {}
+            }
+        },
+    );
+    let file: syn::File = syn::parse2(tokens).expect("the expansion parses as items");
+    let text = prettyplease::unparse(&file);
+    expect_file!["../tests/snapshots/tools_impl.rs"].assert_eq(&text);
+    for part in [
+        "#[tool(__neuralis_method)]",
+        "#[neuralis::tool(__neuralis_method)]",
+        "pub static __neuralis_tool_Notes__notes_list",
+        "pub(crate) static __neuralis_tool_Notes__notes_reindex",
+        "let __svc: &Notes = ::neuralis::__private::service::<Notes>(__cx, \"Notes\")?;",
+        "__svc.notes_list(__cx, __input).await",
+        "::neuralis::__private::ServiceType::of::<Notes>(\"Notes\")",
+    ] {
+        assert!(text.contains(part), "{part} in:\n{text}");
+    }
+    // The static and the assertions of a `#[cfg]` method exist when the method does.
+    assert_eq!(
+        text.matches("#[cfg(feature = \"reindex\")]").count(),
+        4,
+        "{text}"
+    );
+}
+
+#[test]
+fn a_tool_attribute_read_by_tools_hands_the_method_back() {
+    let method = quote!(
+        fn f(&self, input: In) -> u8 {
+            0
+        }
+    );
+    let out = crate::tool::tool(quote!(__neuralis_method), method.clone());
+    assert_eq!(out.to_string(), method.to_string());
+}

@@ -25,7 +25,7 @@ use std::fmt;
 pub use forward::{Forward, import_from_peer};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
 pub use lines::MAX_LINE_BYTES;
-pub use serve::{McpServer, mcp_tool};
+pub use serve::{McpServer, mcp_tool, mcp_tool_with_output};
 
 /// Why serving or importing failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -56,6 +56,13 @@ use crate::lines::LineTransport;
 /// ```
 #[must_use]
 pub fn mcp_tool(entry: &ToolEntry) -> Value {
+    mcp_tool_with_output(entry, None)
+}
+
+/// [`mcp_tool`] with the tool's `outputSchema` (MCP 2025-06-18 and later), when it
+/// declares one ([`Package::output_schema`]).
+#[must_use]
+pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) -> Value {
     let mut schema = match &entry.schema {
         Value::Object(map) => map.clone(),
         _ => Map::new(),
@@ -90,6 +97,15 @@ pub fn mcp_tool(entry: &ToolEntry) -> Value {
         tool.insert("description".into(), description);
     }
     tool.insert("inputSchema".into(), Value::Object(schema));
+    if let Some(output) = output_schema {
+        // As for `inputSchema`: the dialect is draft-07 by the contract, and clients
+        // validating with another draft's meta-schema would refuse the URI.
+        let mut output = output.clone();
+        if let Value::Object(map) = &mut output {
+            map.remove("$schema");
+        }
+        tool.insert("outputSchema".into(), output);
+    }
     tool.insert("annotations".into(), Value::Object(annotations));
     Value::Object(tool)
 }
@@ -193,11 +209,24 @@ impl McpServer {
         &self.package
     }
 
-    /// The `tools/list` entries this server's session sees, in load order
-    /// (see [`mcp_tool`]).
+    /// The `tools/list` entries this server's session sees, in load order (see
+    /// [`mcp_tool_with_output`]), as a client of the newest protocol gets them.
     #[must_use]
     pub fn tool_list(&self) -> Vec<Value> {
-        self.package.catalog(&self.session).map(mcp_tool).collect()
+        self.tool_list_for(true)
+    }
+
+    /// The `tools/list` entries, with `outputSchema` only for a protocol that has it.
+    fn tool_list_for(&self, output_schemas: bool) -> Vec<Value> {
+        self.package
+            .catalog(&self.session)
+            .map(|entry| {
+                let output = output_schemas
+                    .then(|| self.package.output_schema(&entry.name))
+                    .flatten();
+                mcp_tool_with_output(entry, output)
+            })
+            .collect()
     }
 
     /// How many calls are running now.
@@ -416,10 +445,14 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // `outputSchema` is part of MCP since 2025-06-18 (versions are dates: they sort).
+        let output_schemas = context
+            .protocol_version()
+            .is_none_or(|v| v.to_string().as_str() >= "2025-06-18");
         let tools = self
-            .tool_list()
+            .tool_list_for(output_schemas)
             .into_iter()
             .map(serde_json::from_value::<Tool>)
             .collect::<Result<Vec<_>, _>>()

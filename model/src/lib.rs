@@ -12,6 +12,8 @@
 //! - [`input`]: the [`ToolInput`] trait, its impls for the standard types (the one type
 //!   table: the run-time impls, the build script's static view and the derive's checks
 //!   all read [`types`]), and the run-time composition.
+//! - [`output`]: the [`ToolOutput`] trait: the schema of what serde writes for a type
+//!   (a tool's MCP `outputSchema`), read from the same type table.
 //! - [`shape`]: the `const` shapes that literals are checked against.
 //! - [`schema`]: open-bag normalization and the canonical writer.
 //! - [`name`]: the wire-safe tool name.
@@ -20,6 +22,7 @@
 pub mod contract;
 pub mod input;
 pub mod name;
+pub mod output;
 pub mod remote;
 pub mod schema;
 pub mod shape;
@@ -27,3 +30,4 @@ pub mod types;
 
 pub use contract::{Diagnostic, RuleId, Severity};
 pub use input::ToolInput;
+pub use output::ToolOutput;

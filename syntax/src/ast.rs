@@ -10,7 +10,7 @@ use syn::{DeriveInput, Fields, Ident, Member, Type};
 use crate::attr::docs::Docs;
 use crate::attr::schema::{self, SchemaAttrs};
 use crate::attr::serde::{self, SerdeAttrs};
-use crate::attr::{Scope, Spanned};
+use crate::attr::{Direction, Scope, Spanned};
 use crate::case::RenameRule;
 use crate::report::Ctxt;
 use crate::types::{TypeKind, classify};
@@ -123,31 +123,46 @@ impl Field<'_> {
         self.serde.skip.is_some()
     }
 
-    /// Whether the key must be present: not `Option`, no serde `default` on the field
-    /// or its container.
+    /// Whether the key must be present. For an input: not `Option`, no serde `default`
+    /// on the field or its container. For an output: no `skip_serializing_if` (serde
+    /// writes an `Option` that is `None` as `null`).
     #[must_use]
     pub fn is_required(&self, container_default: bool) -> bool {
-        !(container_default || self.serde.default.is_some() || self.kind.is_option())
+        match self.serde.direction {
+            Direction::Deserialize => {
+                !(container_default || self.serde.default.is_some() || self.kind.is_option())
+            }
+            Direction::Serialize => self.serde.skip_if.is_none(),
+        }
     }
 }
 
 impl<'a> Container<'a> {
-    /// Builds the model; `None` when the item has no model at all (a union).
+    /// Builds the model of an input; `None` when the item has no model at all (a union).
     pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
-        let serde = serde::parse(cx, &input.attrs, Scope::Container);
+        Self::from_ast_for(cx, input, Direction::Deserialize)
+    }
+
+    /// Builds the model of what serde reads or writes for the item (`direction`).
+    pub fn from_ast_for(cx: &Ctxt, input: &'a DeriveInput, direction: Direction) -> Option<Self> {
+        let serde = serde::parse_for(cx, &input.attrs, Scope::Container, direction);
         let schema = schema::parse(cx, &input.attrs, Scope::Container);
         let docs = Docs::from_attrs(&input.attrs);
         let data = match &input.data {
             syn::Data::Struct(s) => {
-                let (style, fields) =
-                    fields_from_ast(cx, &s.fields, serde.rename_all.as_ref().map(|r| r.value));
+                let (style, fields) = fields_from_ast(
+                    cx,
+                    &s.fields,
+                    serde.rename_all.as_ref().map(|r| r.value),
+                    direction,
+                );
                 Data::Struct(style, fields)
             }
             syn::Data::Enum(e) => {
                 let variants = e
                     .variants
                     .iter()
-                    .map(|v| variant_from_ast(cx, v, &serde))
+                    .map(|v| variant_from_ast(cx, v, &serde, direction))
                     .collect();
                 Data::Enum(variants)
             }
@@ -155,7 +170,7 @@ impl<'a> Container<'a> {
                 cx.error(
                     RuleId::UnsupportedType,
                     u.union_token,
-                    "a union has no schema: serde cannot deserialize it",
+                    "a union has no schema: serde cannot derive its impls for it",
                 );
                 return None;
             }
@@ -181,8 +196,9 @@ fn variant_from_ast<'a>(
     cx: &Ctxt,
     variant: &'a syn::Variant,
     container: &SerdeAttrs,
+    direction: Direction,
 ) -> Variant<'a> {
-    let serde = serde::parse(cx, &variant.attrs, Scope::Variant);
+    let serde = serde::parse_for(cx, &variant.attrs, Scope::Variant, direction);
     let schema = schema::parse(cx, &variant.attrs, Scope::Variant);
     let ident = variant.ident.unraw().to_string();
     let name = match (&serde.rename, &container.rename_all) {
@@ -207,7 +223,7 @@ fn variant_from_ast<'a>(
         .as_ref()
         .or(container.rename_all_fields.as_ref())
         .map(|r: &Spanned<RenameRule>| r.value);
-    let (style, fields) = fields_from_ast(cx, &variant.fields, field_rule);
+    let (style, fields) = fields_from_ast(cx, &variant.fields, field_rule, direction);
     Variant {
         original: variant,
         name,
@@ -223,6 +239,7 @@ fn fields_from_ast<'a>(
     cx: &Ctxt,
     fields: &'a Fields,
     rule: Option<RenameRule>,
+    direction: Direction,
 ) -> (Style, Vec<Field<'a>>) {
     let style = match fields {
         Fields::Named(_) => Style::Named,
@@ -233,7 +250,7 @@ fn fields_from_ast<'a>(
     let fields = fields
         .iter()
         .enumerate()
-        .map(|(i, field)| field_from_ast(cx, i, field, rule))
+        .map(|(i, field)| field_from_ast(cx, i, field, rule, direction))
         .collect();
     (style, fields)
 }
@@ -243,8 +260,9 @@ fn field_from_ast<'a>(
     index: usize,
     field: &'a syn::Field,
     rule: Option<RenameRule>,
+    direction: Direction,
 ) -> Field<'a> {
-    let serde = serde::parse(cx, &field.attrs, Scope::Field);
+    let serde = serde::parse_for(cx, &field.attrs, Scope::Field, direction);
     let schema = schema::parse(cx, &field.attrs, Scope::Field);
     let member = field.ident.clone().map_or_else(
         || {
@@ -287,6 +305,19 @@ fn field_from_ast<'a>(
     } else {
         kind
     };
+    // What serde writes for an `Option` it leaves out when `None` (or flattens, writing
+    // nothing for `None`) is the inner type's, never `null`.
+    // (The kind stays `Option`: a flattened `None` brings no key, so none is required.)
+    let ty = match option_inner(&ty) {
+        Some(inner)
+            if kind.is_option()
+                && direction == Direction::Serialize
+                && (serde.skip_if_none || serde.flatten.is_some()) =>
+        {
+            inner.clone()
+        }
+        _ => ty,
+    };
     Field {
         original: field,
         member,
@@ -296,5 +327,23 @@ fn field_from_ast<'a>(
         docs: Docs::from_attrs(&field.attrs),
         serde,
         schema,
+    }
+}
+
+/// The `T` of a type written `Option<T>` (any path ending in `Option`).
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use syn::spanned::Spanned as _;
 
 use crate::ast::{Container, Data, Field, Renamed, Style};
-use crate::attr::Spanned;
+use crate::attr::{Direction, Spanned};
 use crate::report::Ctxt;
 use crate::types::{TypeKind, unsupported_reason};
 
@@ -17,6 +17,17 @@ use crate::types::{TypeKind, unsupported_reason};
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_input_not_struct(cx, cont);
     check_reserved_input_key(cx, cont);
+    check_shape(cx, cont);
+    for field in all_fields(cont) {
+        check_unsupported_type(cx, field);
+        check_serde_with(cx, field);
+        check_schema_attr(cx, field);
+    }
+}
+
+/// Runs the checks that apply to an output (`#[derive(ToolOutput)]`, a model built for
+/// [`Direction::Serialize`]): the root-input rules do not.
+pub fn check_output(cx: &Ctxt, cont: &Container) {
     check_shape(cx, cont);
     for field in all_fields(cont) {
         check_unsupported_type(cx, field);
@@ -108,12 +119,17 @@ fn check_shape(cx: &Ctxt, cont: &Container) {
                     );
                 }
                 if let Some(span) = v.serde.with {
-                    cx.error_at(
-                        RuleId::SerdeUnsupported,
-                        span,
-                        "`with`/`deserialize_with` on a variant changes what serde reads",
-                        "move the custom deserializer to a field and give it `#[schema(with = ...)]`",
-                    );
+                    let (message, help) = match v.serde.direction {
+                        Direction::Deserialize => (
+                            "`with`/`deserialize_with` on a variant changes what serde reads",
+                            "move the custom deserializer to a field and give it `#[schema(with = ...)]`",
+                        ),
+                        Direction::Serialize => (
+                            "`with`/`serialize_with` on a variant changes what serde writes",
+                            "move the custom serializer to a field and give it `#[schema(with = ...)]`",
+                        ),
+                    };
+                    cx.error_at(RuleId::SerdeUnsupported, span, message, help);
                 }
             }
         }
@@ -137,7 +153,10 @@ fn check_unsupported_type(cx: &Ctxt, field: &Field) {
             RuleId::UnsupportedType,
             &field.original.ty,
             format_args!("field `{name}` has a type with no schema: {why}"),
-            "change the type, or give the field `#[schema(with = T)]` naming a `ToolInput` type with the same JSON form",
+            match field.serde.direction {
+                Direction::Deserialize => "change the type, or give the field `#[schema(with = T)]` naming a `ToolInput` type with the same JSON form",
+                Direction::Serialize => "change the type, or give the field `#[schema(with = T)]` naming a `ToolOutput` type with the same JSON form",
+            },
         );
     }
 }
@@ -146,12 +165,17 @@ fn check_unsupported_type(cx: &Ctxt, field: &Field) {
 // from `#[schema(with = ...)]`, never from the field's Rust type.
 fn check_serde_with(cx: &Ctxt, field: &Field) {
     if let (Some(span), None) = (field.serde.with, &field.schema.with) {
-        cx.error_at(
-            RuleId::SerdeUnsupported,
-            span,
-            "a custom deserializer makes serde accept another shape than the field's type",
-            "add `#[schema(with = T)]` naming a `ToolInput` type with the shape the deserializer reads",
-        );
+        let (message, help) = match field.serde.direction {
+            Direction::Deserialize => (
+                "a custom deserializer makes serde accept another shape than the field's type",
+                "add `#[schema(with = T)]` naming a `ToolInput` type with the shape the deserializer reads",
+            ),
+            Direction::Serialize => (
+                "a custom serializer makes serde write another shape than the field's type",
+                "add `#[schema(with = T)]` naming a `ToolOutput` type with the shape the serializer writes",
+            ),
+        };
+        cx.error_at(RuleId::SerdeUnsupported, span, message, help);
     }
 }
 

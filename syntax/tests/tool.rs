@@ -211,6 +211,110 @@ fn handler_signatures() {
     }
 }
 
+fn method_rules(item: &ItemFn) -> Vec<String> {
+    let cx = Ctxt::new();
+    let service: syn::ItemImpl = parse_quote!(impl Notes {});
+    let service = neuralis_syntax::tool::parse_service(&cx, &service);
+    let tool = neuralis_syntax::tool::parse_method(
+        &cx,
+        quote!(annotations(category = "read")),
+        item,
+        service.as_ref(),
+    );
+    assert_eq!(
+        tool.service.map(|s| s.ident.to_string()).as_deref(),
+        Some("Notes")
+    );
+    cx.check()
+        .err()
+        .map(|e| {
+            e.into_iter()
+                .map(|e| {
+                    e.to_string()
+                        .split(':')
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn method_signatures() {
+    let good: [ItemFn; 3] = [
+        parse_quote!(
+            fn f(&self, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            async fn f(&self, cx: &ToolContext, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(&'static self, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+    ];
+    for item in &good {
+        assert_eq!(
+            method_rules(item),
+            Vec::<String>::new(),
+            "{}",
+            quote!(#item)
+        );
+    }
+    let bad: [ItemFn; 7] = [
+        parse_quote!(
+            fn f(&mut self, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(self, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(mut self, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(self: std::sync::Arc<Self>, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f<T>(&self, input: Input) -> ToolResult {
+                todo!()
+            }
+        ),
+        parse_quote!(
+            fn f(&self, input: &Input) -> ToolResult {
+                todo!()
+            }
+        ),
+    ];
+    for item in &bad {
+        assert_eq!(
+            method_rules(item),
+            ["handler-signature"],
+            "{}",
+            quote!(#item)
+        );
+    }
+}
+
 mod props {
     use super::*;
     use proptest::prelude::*;

@@ -1,16 +1,16 @@
 //! The types behind the golden and round-trip tests: one per supported type family and
-//! serde attribute. Each derives `ToolInput`, `Serialize` and `Deserialize`, so the
-//! round-trip tests can compare the schema with what serde really reads.
+//! serde attribute. Each derives `ToolInput`, `ToolOutput`, `Serialize` and `Deserialize`, so the
+//! round-trip tests can compare the schemas with what serde really reads and writes.
 #![allow(dead_code)]
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
-use neuralis::ToolInput;
+use neuralis::{ToolInput, ToolOutput};
 use serde::{Deserialize, Serialize};
 
 /// Every scalar type.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Scalars {
@@ -34,7 +34,7 @@ pub struct Scalars {
 }
 
 /// Optional fields and serde defaults.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Optionals {
@@ -52,7 +52,7 @@ fn seven() -> u32 {
 }
 
 /// A container-level `#[serde(default)]`: nothing is required.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 #[serde(default, deny_unknown_fields)]
 #[schema(root)]
 pub struct AllDefault {
@@ -61,7 +61,7 @@ pub struct AllDefault {
 }
 
 /// Sequences, sets, arrays, maps and JSON values.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Collections {
@@ -79,7 +79,7 @@ pub struct Collections {
 }
 
 /// A nested struct: closed, its own `required`.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Leaf {
     /// The leaf's label.
@@ -98,7 +98,7 @@ pub struct Pointers {
 }
 
 /// `rename`, `rename_all`, `skip`, `skip_deserializing`, raw identifiers.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schema(root)]
 pub struct Renamed {
@@ -118,7 +118,7 @@ pub struct Renamed {
 macro_rules! case_struct {
     ($($name:ident = $rule:literal;)*) => {$(
         #[doc = concat!("`rename_all = \"", $rule, "\"`.")]
-        #[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+        #[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
         #[serde(rename_all = $rule, deny_unknown_fields)]
         pub struct $name {
             pub user_id: u8,
@@ -139,7 +139,7 @@ case_struct! {
 }
 
 /// Every `rename_all` style on fields.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Cases {
@@ -154,7 +154,7 @@ pub struct Cases {
 }
 
 /// Every `rename_all` style on variants.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "SCREAMING-KEBAB-CASE")]
 pub enum Shout {
     VeryLoud,
@@ -164,7 +164,7 @@ pub enum Shout {
 }
 
 /// A unit-only enum: an `enum` list.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Units {
     /// Degrees Celsius.
@@ -175,7 +175,7 @@ pub enum Units {
 }
 
 /// Externally tagged, with unit, newtype and struct variants.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum External {
     Nothing,
@@ -188,7 +188,7 @@ pub enum External {
 }
 
 /// Internally tagged (`tag`).
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Internal {
     Circle { radius: u16 },
@@ -197,7 +197,7 @@ pub enum Internal {
 }
 
 /// Adjacently tagged (`tag` + `content`).
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "t", content = "c")]
 pub enum Adjacent {
     Text(String),
@@ -206,7 +206,7 @@ pub enum Adjacent {
 }
 
 /// Untagged: the first shape that fits.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(untagged)]
 pub enum Untagged {
     Flag(bool),
@@ -214,7 +214,7 @@ pub enum Untagged {
 }
 
 /// Every enum representation.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Enums {
@@ -227,7 +227,7 @@ pub struct Enums {
 }
 
 /// Flattened fields are merged into the root, which stays closed.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[schema(root)]
 pub struct Flattened {
     pub query: String,
@@ -237,7 +237,7 @@ pub struct Flattened {
     pub filter: Option<Filter>,
 }
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Page {
     /// Page size.
     pub limit: u8,
@@ -245,13 +245,13 @@ pub struct Page {
     pub cursor: Option<String>,
 }
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Filter {
     pub tag: String,
 }
 
 /// `transparent` and newtype structs read as their one field.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Wrappers {
@@ -261,24 +261,24 @@ pub struct Wrappers {
 }
 
 /// Metres.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Meters(pub f64);
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(transparent)]
 pub struct Email {
     #[schema(format = "email", min_length = 3)]
     pub address: String,
 }
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(transparent)]
 pub struct Transparent {
     pub leaf: Leaf,
 }
 
 /// A recursive type: `$ref` only here.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Recursive {
@@ -287,7 +287,7 @@ pub struct Recursive {
     pub children: Vec<Recursive>,
 }
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Tree {
     pub value: u8,
@@ -297,7 +297,7 @@ pub struct Tree {
 /// Every `#[schema]` key.
 ///
 /// The second paragraph.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root, title = "Schema keys")]
 pub struct Keywords {
@@ -327,7 +327,7 @@ pub struct Keywords {
 }
 
 /// Doc comments: joined as rustdoc joins them, `include_str!` too.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Docs {
@@ -343,7 +343,7 @@ pub struct Docs {
 }
 
 /// 128-bit integers (bounds written as floats), linked lists and boxed slices.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Wide {
@@ -354,7 +354,7 @@ pub struct Wide {
 }
 
 /// A generic container: `T: ToolInput` is added to the impl's bounds.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Paged<T> {
     pub items: Vec<T>,
@@ -362,7 +362,7 @@ pub struct Paged<T> {
 }
 
 /// Generic types nest with their arguments' schemas.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Generics {
@@ -377,4 +377,26 @@ pub struct Deprecations {
     #[deprecated = "use `new`"]
     pub old: u8,
     pub new: u8,
+}
+
+/// An output only: what serde writes where an input has no counterpart (`null` for an
+/// `Option` it does not skip, `null` for a float that is not finite).
+#[derive(ToolOutput, Serialize, Debug, Clone, PartialEq)]
+pub struct Written {
+    /// Written as `null` when `None`.
+    pub maybe: Option<u8>,
+    /// Written as `null` when NaN or infinite.
+    pub ratio: f64,
+    /// Left out when `None`, never `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Never written.
+    #[serde(skip_serializing)]
+    pub secret: String,
+    /// Written under its serialize name.
+    #[serde(rename(serialize = "outName", deserialize = "inName"))]
+    pub renamed: bool,
+    /// Maybe left out, by a predicate of the author's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<Units>,
 }

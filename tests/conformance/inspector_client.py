@@ -73,6 +73,19 @@ def run_package(args, package):
             check(json.loads(ran.stdout)["result"]["structuredContent"]
                   == result["structuredContent"], "the CLI shows another result than was sent")
 
+            typed = package.get("typed")
+            if typed:
+                ran = inspector(args, cli_era, log_dir, package, "--method", "tools/call",
+                                "--tool-name", typed["tool"], "--tool-args-json",
+                                json.dumps(typed["arguments"]))
+                check(ran.returncode == 0, f"tools/call {typed['tool']} exited {ran.returncode}")
+                shown = json.loads(ran.stdout)["result"]["structuredContent"]
+                cli_tools = json.loads(listed.stdout)["result"]["tools"]
+                wire.check_output(cli_tools, typed["tool"], shown)
+                _, answer = w.call(typed["tool"], typed["arguments"])
+                sent = wire.check_result(answer, version, is_error=False)["structuredContent"]
+                check(sent == shown, "the CLI shows another structuredContent than was sent")
+
             bogus = {**call["arguments"], "bogus": 1}
             ran = inspector(args, cli_era, log_dir, package, "--method", "tools/call",
                             "--tool-name", call["tool"], "--tool-args-json", json.dumps(bogus))
@@ -80,7 +93,9 @@ def run_package(args, package):
             check(ran.returncode == 5 and json.loads(ran.stdout)["result"]["isError"] is True,
                   f"the CLI did not see an isError result ({ran.returncode}): {ran.stdout[:300]}")
             _, answer = w.call(call["tool"], bogus)
-            wire.check_unknown_argument(wire.check_result(answer, version, is_error=True))
+            wire.check_unknown_argument(
+                wire.check_result(answer, version, is_error=True),
+                typed=wire.has_output(json.loads(listed.stdout)["result"]["tools"], call["tool"]))
 
             sdk = subprocess.run(
                 [args.node, os.path.join(HERE, "ts_client.mjs"), sdk_era, json.dumps(package),
@@ -93,6 +108,12 @@ def run_package(args, package):
             check(seen["unknownTool"]["isError"] is True, "unknown tool is not isError")
             _, answer = w.call("nope_tool", {})
             wire.check_unknown_tool(wire.check_result(answer, version, is_error=True), "nope_tool")
+            if typed:
+                t = seen.get("typed") or {}
+                check(t.get("isError") is False and t.get("outputSchema"),
+                      f"the SDK did not call {typed['tool']} as a typed tool: {t}")
+                wire.check_output([{"name": typed["tool"], "outputSchema": t["outputSchema"]}],
+                                  typed["tool"], t["structuredContent"])
             long = package.get("long")
             if long and long["progress"]:
                 short = long["short"]
@@ -114,7 +135,8 @@ def run_package(args, package):
                                     and (p.get("arguments") or {}) == long["arguments"])
                 wire.check_cancelled(w, request, long["progress"])
             w.stdout_is_json_rpc()
-        steps = ["list --strict", "call", "unknown argument", "unknown tool"]
+        steps = ["list --strict", "call", *(["typed output"] if package.get("typed") else []),
+                 "unknown argument", "unknown tool"]
         if long and long["progress"]:
             steps.append("progress")
         if long:

@@ -5,7 +5,8 @@
 `--mode auto` and `--mode legacy` need `mcp` 2.x (its `Client`, in the default era,
 which negotiates 2026-07-28 through `server/discover`, and in legacy mode, which runs the
 `initialize` handshake); `--mode v1` needs `mcp` 1.x (`ClientSession`). For each package:
-list the tools, call one with valid arguments, with an unknown argument, call an unknown
+list the tools, call one with valid arguments, call a typed tool and validate its
+`structuredContent` against the listed `outputSchema`, call with an unknown argument, an unknown
 tool, receive progress notifications and cancel a cancellable call. Every step is
 checked on the raw wire (see wire.py) as well as through the SDK, which must not raise.
 """
@@ -145,17 +146,44 @@ async def run_package(sdk, args, package, expected_era):
             result = wire.check_result(answer, era, is_error=False)
             check(result.get("structuredContent") is not None, "no structuredContent")
 
+            typed = package.get("typed")
+            if typed:
+                # The SDK validates a typed tool's structuredContent against the
+                # outputSchema it listed (and raises on a mismatch); so do we, with
+                # `jsonschema`, on what the SDK modelled and on the wire.
+                import jsonschema
+
+                tools = await sdk.list_tools(client)
+                raw_tools = w.response(w.request("tools/list"))["message"]["result"]["tools"]
+                modelled = next(t for t in tools if t.name == typed["tool"])
+                schema = getattr(modelled, "outputSchema", None) or getattr(modelled, "output_schema", None)
+                check(schema is not None, f"the SDK has no outputSchema for {typed['tool']}")
+                got = await sdk.call(client, typed["tool"], typed["arguments"])
+                structured = getattr(got, "structuredContent", None)
+                if structured is None:
+                    structured = getattr(got, "structured_content", None)
+                check(structured is not None, "the SDK saw no structuredContent")
+                jsonschema.Draft7Validator(schema).validate(structured)
+                _, answer = w.call(typed["tool"], typed["arguments"])
+                sent = wire.check_result(answer, era, is_error=False)["structuredContent"]
+                check(sent == structured, "the SDK shows another structuredContent than was sent")
+                check(wire.check_output(raw_tools, typed["tool"], sent) == schema,
+                      "the SDK's outputSchema is not the one sent")
+
             bogus = {**call["arguments"], "bogus": 1}
             await sdk.call(client, call["tool"], bogus)
             _, answer = w.call(call["tool"], bogus)
-            wire.check_unknown_argument(wire.check_result(answer, era, is_error=True))
+            wire.check_unknown_argument(
+                wire.check_result(answer, era, is_error=True),
+                typed=wire.has_output(listing["message"]["result"]["tools"], call["tool"]))
 
             await sdk.call(client, "nope_tool", {})
             _, answer = w.call("nope_tool", {})
             wire.check_unknown_tool(wire.check_result(answer, era, is_error=True), "nope_tool")
 
             long = package.get("long")
-            steps = ["list", "call", "unknown argument", "unknown tool"]
+            steps = ["list", "call", *(["typed output"] if typed else []),
+                     "unknown argument", "unknown tool"]
             if long and long["progress"]:
                 seen = []
 

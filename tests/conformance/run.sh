@@ -24,5 +24,5 @@ status=0
 "$venvs/mcp2/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode auto || status=1
 "$venvs/mcp2/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode legacy || status=1
 "$venvs/mcp1/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode v1 || status=1
-python3 "$here/inspector_client.py" --root "$root" --bin "$bin" --node "$node" || status=1
+"$venvs/mcp2/bin/python" "$here/inspector_client.py" --root "$root" --bin "$bin" --node "$node" || status=1
 exit $status

@@ -1,7 +1,8 @@
 // Drive one example package with the MCP TypeScript SDK (`@modelcontextprotocol/client`,
 // the SDK inside the MCP Inspector) for what the Inspector CLI cannot do in one shot:
 // call an unknown tool (the CLI refuses it before asking the server), receive progress
-// notifications, and cancel a call through an AbortSignal.
+// notifications, cancel a call through an AbortSignal, and call a typed tool after listing
+// it (the SDK validates its structuredContent against the outputSchema it listed).
 //
 //   node ts_client.mjs ERA PACKAGE_JSON COMMAND [ARG...]
 //
@@ -19,6 +20,19 @@ const client = new Client(
 );
 await client.connect(new StdioClientTransport({ command, args, stderr: "inherit" }));
 const out = { era: client.getNegotiatedProtocolVersion() };
+
+if (pkg.typed) {
+  // The SDK keeps the listed outputSchemas and validates a typed tool's structuredContent
+  // against its own (callTool throws on a mismatch).
+  const listed = await client.listTools();
+  const tool = listed.tools.find((t) => t.name === pkg.typed.tool);
+  const result = await client.callTool({ name: pkg.typed.tool, arguments: pkg.typed.arguments });
+  out.typed = {
+    outputSchema: tool?.outputSchema ?? null,
+    structuredContent: result.structuredContent ?? null,
+    isError: result.isError ?? false,
+  };
+}
 
 const unknown = await client.callTool({ name: "nope_tool", arguments: {} });
 out.unknownTool = { isError: unknown.isError, text: unknown.content?.[0]?.text };

@@ -109,6 +109,11 @@ def load_tools(root, spec):
     return tools
 
 
+def has_output(raw_tools, name):
+    """Whether `tools/list` gives the tool `name` an `outputSchema`."""
+    return any(t.get("name") == name and "outputSchema" in t for t in raw_tools)
+
+
 def check_listing(raw_tools, files):
     """`tools/list` as sent: the package's tools, each schema the file's without `$schema`
     and `x-neuralis`, every hint stated as the file says (absent means false)."""
@@ -130,6 +135,25 @@ def check_listing(raw_tools, files):
             check(tool.get("description") == doc["description"], f"{tool['name']}: description")
 
 
+def check_output(raw_tools, name, structured):
+    """A typed tool as sent: `outputSchema` on its `tools/list` entry (an object schema,
+    no `$schema`), valid under draft-07 and 2020-12 (what clients validate with), and the
+    `structuredContent` of its result valid against it under both."""
+    import jsonschema
+
+    tool = next((t for t in raw_tools if t.get("name") == name), None)
+    check(tool is not None, f"{name} is not listed")
+    schema = tool.get("outputSchema")
+    check(isinstance(schema, dict), f"{name}: no outputSchema on the wire")
+    check(schema.get("type") == "object", f"{name}: outputSchema is not an object schema")
+    check("$schema" not in schema, f"{name}: outputSchema names a dialect")
+    for cls in (jsonschema.Draft7Validator, jsonschema.Draft202012Validator):
+        cls.check_schema(schema)
+        errors = [e.message for e in cls(schema).iter_errors(structured)]
+        check(not errors, f"{name}: structuredContent breaks its outputSchema ({cls.__name__}): {errors}")
+    return schema
+
+
 def check_result(answer, era, is_error):
     """A `tools/call` answer as sent: a result (never a protocol error) with content blocks,
     `isError` as expected, and `resultType: "complete"` exactly on the 2026-07-28 era."""
@@ -149,9 +173,17 @@ def check_result(answer, era, is_error):
     return result
 
 
-def check_unknown_argument(result):
+def check_unknown_argument(result, typed=False):
+    """The refusal of an unknown argument names its pointer in the text, and in
+    `structuredContent.errors`, except for a tool with an `outputSchema`, whose `isError`
+    results carry no `structuredContent` (clients such as the Inspector check it against
+    the output schema)."""
     text = " ".join(b.get("text", "") for b in result["content"])
     check("`/bogus`" in text, f"the error does not name the pointer /bogus: {text!r}")
+    if typed:
+        check("structuredContent" not in result,
+              f"an isError result of a typed tool carries structuredContent: {result}")
+        return
     pointers = [e.get("pointer") for e in (result.get("structuredContent") or {}).get("errors", [])]
     check("/bogus" in pointers, f"structuredContent.errors has {pointers}")
 

@@ -33,6 +33,24 @@ async fn async_tool(input: Input, abort: neuralis::AbortSignal) -> std::vec::Vec
     std::vec::Vec::new()
 }
 
+struct Service;
+
+#[neuralis::tools]
+impl Service {
+    /// A method.
+    #[neuralis::tool(annotations(category = "read"))]
+    fn method_tool(&self, input: Input) -> std::string::String {
+        input.name
+    }
+
+    /// An async method.
+    #[neuralis::tool(annotations(category = "read", cancellable))]
+    async fn async_method(&self, input: Input, abort: &neuralis::AbortSignal) -> neuralis::ToolResult {
+        let _ = abort;
+        neuralis::ToolResult::text(input.name)
+    }
+}
+
 #[no_implicit_prelude]
 mod bare {
     #[derive(::neuralis::ToolInput, ::serde::Deserialize)]
@@ -48,6 +66,22 @@ mod bare {
     ) -> ::std::result::Result<::std::string::String, ::std::string::String> {
         let _ = cx;
         ::std::result::Result::Ok(input.name)
+    }
+
+    pub struct Service;
+
+    #[::neuralis::tools]
+    impl Service {
+        /// A bare method.
+        #[::neuralis::tool(annotations(category = "read"))]
+        pub async fn bare_method(
+            &self,
+            cx: &::neuralis::ToolContext,
+            input: Input,
+        ) -> ::std::string::String {
+            let _ = cx;
+            input.name
+        }
     }
 }
 

@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::{Handler, Package, Slot};
+use serde_json::Value;
+
+use super::output::{MismatchSink, Output, OutputSchema};
+use super::{DuplicateState, Handler, OutputMismatch, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
 use crate::package::{FileReport, load_package_from_sources_with};
 use crate::result::BoundCaps;
@@ -21,8 +24,11 @@ pub struct PackageBuilder {
     sources: Vec<(String, Vec<u8>)>,
     handlers: Vec<(String, Box<dyn Handler>)>,
     caps: BoundCaps,
-    state: Option<Arc<dyn Any + Send + Sync>>,
+    state: StateMap,
+    duplicate_state: Vec<DuplicateState>,
     options: CheckOptions,
+    outputs: Vec<(String, Output)>,
+    mismatch: MismatchSink,
 }
 
 impl fmt::Debug for PackageBuilder {
@@ -37,6 +43,7 @@ impl fmt::Debug for PackageBuilder {
                 &self.handlers.iter().map(|(n, _)| n).collect::<Vec<_>>(),
             )
             .field("caps", &self.caps)
+            .field("state", &self.state)
             .finish_non_exhaustive()
     }
 }
@@ -48,8 +55,11 @@ impl Package {
             sources: Vec::new(),
             handlers: Vec::new(),
             caps: BoundCaps::default(),
-            state: None,
+            state: StateMap::new(),
+            duplicate_state: Vec::new(),
             options: CheckOptions::default(),
+            outputs: Vec::new(),
+            mismatch: MismatchSink::default(),
         }
     }
 }
@@ -85,10 +95,107 @@ impl PackageBuilder {
         self
     }
 
-    /// State every handler can read with [`ToolContext::state`](super::ToolContext::state) (a client, a cache...).
+    /// State every handler can read with [`ToolContext::state`](super::ToolContext::state)
+    /// (a client, a cache...): one value per type, any number of types, shared by every
+    /// call behind an [`Arc`].
+    ///
+    /// `T` and `Arc<T>` are one slot (see [`StateMap`]): `state(db)` and
+    /// `state(Arc::new(db))` both answer `cx.state::<Db>()` and `cx.state::<Arc<Db>>()`;
+    /// registering a type twice, or a type and its `Arc`, makes [`build`](Self::build)
+    /// fail with [`BuildProblem::DuplicateState`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use neuralis_core::dispatch::{Package, SessionContext, ToolContext, sync_fn_cx};
+    ///
+    /// struct Greeting(&'static str);
+    /// struct Punctuation(char);
+    /// #[derive(serde::Deserialize)]
+    /// struct Greet { name: String }
+    ///
+    /// let tool = br#"{"type": "object", "additionalProperties": false, "description": "Greet.",
+    ///   "properties": {"name": {"type": "string"}}, "required": ["name"],
+    ///   "x-neuralis": {"annotations": {"category": "read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("greet", &tool[..], sync_fn_cx(|g: Greet, cx: &ToolContext| {
+    ///         let (Some(hello), Some(p)) = (cx.state::<Greeting>(), cx.state::<Punctuation>()) else {
+    ///             return "no state".to_owned();
+    ///         };
+    ///         format!("{}, {}{}", hello.0, g.name, p.0)
+    ///     }))
+    ///     .state(Greeting("hello"))
+    ///     .state(Arc::new(Punctuation('!')))
+    ///     .build()
+    ///     .expect("a valid package");
+    /// let session = SessionContext::builder("u").build();
+    /// let result = package.dispatch_blocking("greet", serde_json::json!({"name": "Ada"}), &session);
+    /// assert_eq!(result.for_model()["content"][0]["text"], "hello, Ada!");
+    ///
+    /// let twice = Package::builder().state(Greeting("a")).state(Arc::new(Greeting("b"))).build();
+    /// assert!(twice.is_err());
+    /// ```
     pub fn state<T: Any + Send + Sync>(mut self, state: T) -> Self {
-        self.state = Some(Arc::new(state));
+        if let Err(e) = self.state.insert(state) {
+            self.duplicate_state.push(e);
+        }
         self
+    }
+
+    /// The output schema of the tool `name` (MCP `outputSchema`): the shape of the
+    /// `structuredContent` of its successful results, in place of the one its handler
+    /// declares (a `#[tool]` handler declares its return type's). A result that breaks it
+    /// never reaches the caller (see [`output`](super::output)). The schema must be a valid
+    /// draft-07 schema; one that is not an object schema is wrapped as the `result`
+    /// property, and so is the handler's value (see [`Output::from_schema`]).
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
+    /// use serde_json::{Value, json};
+    ///
+    /// let file = br#"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    ///   "additionalProperties": false, "description": "Count.", "properties": {},
+    ///   "x-neuralis": {"annotations": {"category": "read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("count", &file[..], sync_fn(|_: Value| json!({"structuredContent": {"n": "three"},
+    ///         "content": [{"type": "text", "text": "three"}]})))
+    ///     .output_schema("count", json!({"type": "object", "properties": {"n": {"type": "integer"}},
+    ///         "required": ["n"]}))
+    ///     .on_output_mismatch(|m| assert_eq!(m.pointer, "/structuredContent/n"))
+    ///     .build()
+    ///     .expect("a valid package");
+    /// let result = package.dispatch_blocking("count", json!({}), &SessionContext::builder("u").build());
+    /// assert!(result.is_error);
+    /// assert_eq!(result.structured_content, None);
+    /// assert!(result.for_model()["content"][0]["text"].as_str().unwrap().contains("internal error"));
+    /// ```
+    pub fn output_schema(mut self, name: impl Into<String>, schema: Value) -> Self {
+        self.outputs
+            .push((name.into(), Output::from_schema(schema)));
+        self
+    }
+
+    /// Where the package reports a result that broke its tool's output schema (the
+    /// tool's bug: the caller only gets a generic `isError` result). By default a line on
+    /// standard error.
+    pub fn on_output_mismatch(
+        mut self,
+        report: impl Fn(&OutputMismatch) + Send + Sync + 'static,
+    ) -> Self {
+        self.mismatch = MismatchSink(Arc::new(report));
+        self
+    }
+
+    /// The service value of a `#[neuralis::tools]` impl: the `&self` of its tool methods,
+    /// shared by every call (concurrent calls too, so it is `Send + Sync`, with its
+    /// mutable parts behind a `Mutex`, an `RwLock` or atomics). Give it as `T` or as an
+    /// `Arc<T>` when the host keeps a handle of its own.
+    ///
+    /// A service is package state like any other (this is [`state`](Self::state) under
+    /// the name the methods read it by), so `cx.state::<T>()` finds it too. A package
+    /// whose tools include a method of a service it was not given does not build
+    /// ([`BuildProblem::NoService`]).
+    pub fn service<T: Any + Send + Sync>(self, service: T) -> Self {
+        self.state(service)
     }
 
     /// The checker options the tool files are loaded with (the declared cards).
@@ -103,7 +210,8 @@ impl PackageBuilder {
     ///
     /// A [`BuildError`] listing every problem: a file with a contract error (with its
     /// diagnostics), a tool without a handler, a handler without a tool, two handlers for
-    /// one tool. Warnings do not fail the build: they are in [`Package::files`].
+    /// one tool, a tool method whose service was not given, a state type registered twice.
+    /// Warnings do not fail the build: they are in [`Package::files`].
     pub fn build(self) -> Result<Package, BuildError> {
         let loaded = load_package_from_sources_with(
             self.sources.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
@@ -127,12 +235,47 @@ impl PackageBuilder {
                 }
             }
         }
+        let mut outputs: HashMap<String, Output> = HashMap::new();
+        for (name, schema) in self.outputs {
+            if outputs.insert(name.clone(), schema).is_some() {
+                problems.push(BuildProblem::OutputSchema(
+                    name,
+                    "two output schemas were given for it; keep one".to_owned(),
+                ));
+            }
+        }
         let mut tools = Vec::with_capacity(loaded.tools.len());
         let mut index = HashMap::with_capacity(loaded.tools.len());
+        problems.extend(
+            self.duplicate_state
+                .into_iter()
+                .map(|d| BuildProblem::DuplicateState(d.type_name.to_owned())),
+        );
         for entry in loaded.tools {
             let Some(handler) = handlers.remove(&entry.name) else {
+                outputs.remove(&entry.name);
                 problems.push(BuildProblem::NoHandler(entry.name));
                 continue;
+            };
+            if let Some(service) = handler.service()
+                && !service.is_registered(&self.state)
+            {
+                problems.push(BuildProblem::NoService {
+                    tool: entry.name.clone(),
+                    service: service.name.to_owned(),
+                });
+            }
+            let output = match outputs
+                .remove(&entry.name)
+                .or_else(|| handler.output())
+                .map(OutputSchema::new)
+            {
+                None => None,
+                Some(Ok(output)) => Some(output),
+                Some(Err(reason)) => {
+                    problems.push(BuildProblem::OutputSchema(entry.name, reason));
+                    continue;
+                }
             };
             index.insert(entry.name.clone(), tools.len());
             tools.push(Slot {
@@ -141,6 +284,7 @@ impl PackageBuilder {
                 entry,
                 handler,
                 validator: OnceLock::new(),
+                output,
             });
         }
         let failed: std::collections::HashSet<&str> = loaded
@@ -155,13 +299,24 @@ impl PackageBuilder {
             .collect();
         orphans.sort();
         problems.extend(orphans.into_iter().map(BuildProblem::NoTool));
+        let mut stray: Vec<String> = outputs
+            .into_keys()
+            .filter(|n| !failed.contains(n.as_str()))
+            .collect();
+        stray.sort();
+        problems.extend(
+            stray.into_iter().map(|name| {
+                BuildProblem::OutputSchema(name, "no tool file has that name".to_owned())
+            }),
+        );
         if problems.is_empty() {
             Ok(Package {
                 tools,
                 index,
                 caps: self.caps,
-                state: self.state,
+                state: Arc::new(self.state),
                 files: loaded.files,
+                mismatch: self.mismatch,
             })
         } else {
             Err(BuildError { problems })
@@ -187,6 +342,20 @@ pub enum BuildProblem {
     NoTool(String),
     /// A second handler for one tool (`duplicate-tool`).
     DuplicateHandler(String),
+    /// A tool's output schema that cannot be used: not a valid draft-07 schema, given
+    /// twice, or given for a tool the package does not have (the tool, the reason).
+    OutputSchema(String, String),
+    /// A tool that is a method of a `#[neuralis::tools]` impl whose service value the
+    /// package was not given ([`PackageBuilder::service`]).
+    NoService {
+        /// The tool.
+        tool: String,
+        /// The service type, as written on the impl.
+        service: String,
+    },
+    /// A state type registered twice, or registered both as `T` and as `Arc<T>`
+    /// ([`PackageBuilder::state`]); the type as `std::any::type_name` gives it.
+    DuplicateState(String),
 }
 
 impl fmt::Display for BuildProblem {
@@ -207,9 +376,20 @@ impl fmt::Display for BuildProblem {
                 f,
                 "a handler is registered for `{name}`, but no tool file has that name; add `tools/{name}.json`"
             ),
+            BuildProblem::OutputSchema(name, reason) => {
+                write!(f, "the output schema of `{name}` cannot be used: {reason}")
+            }
             BuildProblem::DuplicateHandler(name) => write!(
                 f,
                 "duplicate-tool: two handlers claim the tool `{name}`; keep one"
+            ),
+            BuildProblem::NoService { tool, service } => write!(
+                f,
+                "the tool `{tool}` is a method of `{service}`, but the package holds no `{service}`; give it one with `.service(...)`"
+            ),
+            BuildProblem::DuplicateState(ty) => write!(
+                f,
+                "the state `{ty}` is registered twice (a value and an `Arc` of it are one slot); register it once"
             ),
         }
     }

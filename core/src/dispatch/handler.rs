@@ -12,8 +12,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::abort::AbortSignal;
+use super::output::Output;
 use super::progress::{Progress, ProgressSink};
 use super::session::SessionContext;
+use super::state::{ServiceType, StateMap};
 use super::{ArgumentError, arguments_result};
 use crate::contract::push_pointer;
 use crate::result::{ContentBlock, ToolResult, normalize_result};
@@ -51,16 +53,32 @@ impl fmt::Debug for Call<'_> {
 pub trait Handler: Send + Sync + 'static {
     /// Runs one call. `args` has passed the tool's schema.
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a>;
+
+    /// The output this handler's successful results carry (MCP `outputSchema`), when it
+    /// declares one: every such result is checked against it (see
+    /// [`output`](super::output)). `None` by default.
+    fn output(&self) -> Option<Output> {
+        None
+    }
+
+    /// The service this handler is a method of, which the package must hold (a
+    /// `#[neuralis::tools]` method's descriptor says so); `None` for anything else.
+    /// [`PackageBuilder::build`](super::PackageBuilder::build) refuses a package that
+    /// lacks it.
+    fn service(&self) -> Option<ServiceType> {
+        None
+    }
 }
 
 /// What a handler gets besides its input: the verified session, the abort signal (only
-/// for a `cancellable` tool), and the package's state.
+/// for a `cancellable` tool), and the package's state (a [`StateMap`]: its services and
+/// any other value registered with [`PackageBuilder::state`](super::PackageBuilder::state)).
 #[derive(Clone)]
 pub struct ToolContext {
     pub(super) tool: Arc<str>,
     pub(super) session: SessionContext,
     pub(super) abort: Option<AbortSignal>,
-    pub(super) state: Option<Arc<dyn Any + Send + Sync>>,
+    pub(super) state: Arc<StateMap>,
     pub(super) progress: Option<ProgressSink>,
 }
 
@@ -73,7 +91,7 @@ impl ToolContext {
             tool: Arc::from(tool),
             session,
             abort: None,
-            state: None,
+            state: Arc::default(),
             progress: None,
         }
     }
@@ -93,10 +111,12 @@ impl ToolContext {
         self
     }
 
-    /// This context with package state (see [`PackageBuilder::state`](super::PackageBuilder::state)).
+    /// This context with package state of type `T` (see
+    /// [`PackageBuilder::state`](super::PackageBuilder::state)), replacing a `T` it had:
+    /// for calling a handler, or a `#[neuralis::tools]` method's descriptor, directly.
     #[must_use]
     pub fn with_state<T: Any + Send + Sync>(mut self, state: Arc<T>) -> Self {
-        self.state = Some(state);
+        Arc::make_mut(&mut self.state).replace_arc(state);
         self
     }
 
@@ -164,10 +184,25 @@ impl ToolContext {
         self.progress.is_some()
     }
 
-    /// The package's state, when it is a `T`.
+    /// The package's state of type `T`: registered as a `T` or as an `Arc<T>` (one `Arc`
+    /// either way, see [`StateMap`]); `None` when the package holds no `T`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use neuralis_core::dispatch::{SessionContext, ToolContext};
+    ///
+    /// struct Hits(AtomicU32);
+    /// let cx = ToolContext::new("count", SessionContext::builder("u").build())
+    ///     .with_state(Arc::new(Hits(AtomicU32::new(0))));
+    /// cx.state::<Hits>().expect("registered").0.fetch_add(1, Ordering::SeqCst);
+    /// let shared: &Arc<Hits> = cx.state::<Arc<Hits>>().expect("the same value, as an `Arc`");
+    /// assert_eq!(shared.0.load(Ordering::SeqCst), 1);
+    /// assert!(cx.state::<String>().is_none());
+    /// ```
     #[must_use]
     pub fn state<T: Any + Send + Sync>(&self) -> Option<&T> {
-        self.state.as_deref()?.downcast_ref::<T>()
+        self.state.get::<T>()
     }
 }
 
@@ -177,7 +212,7 @@ impl fmt::Debug for ToolContext {
             .field("tool", &self.tool)
             .field("session", &self.session)
             .field("abort", &self.abort)
-            .field("state", &self.state.is_some())
+            .field("state", &*self.state)
             .field("progress", &self.progress.is_some())
             .finish()
     }

@@ -124,8 +124,8 @@ impl Package {
     ///   (see [`ToolResult::for_model`](crate::result::ToolResult::for_model) and
     ///   [`for_ui`](crate::result::ToolResult::for_ui)); an unknown or not-granted tool,
     ///   invalid arguments and failures are `isError` results there;
-    /// - `catalog`: `{ "tools": [ { "name", "schema", "meta" }, ... ] }`, the tools the
-    ///   session may see;
+    /// - `catalog`: `{ "tools": [ { "name", "schema", "meta", "outputSchema"? }, ... ] }`,
+    ///   the tools the session may see (`outputSchema` when the tool declares one);
     /// - `approval`: `{ "approval": "ask", "reason": "category-unknown" }`,
     ///   `{ "approval": "ask", "reason": "ask-on-keys", "keys": [...] }`,
     ///   `{ "approval": "floor", "category": "write" }`, or for a tool that is unknown or
@@ -163,7 +163,18 @@ impl Package {
         let session = request.session.into_session();
         match request.op {
             Op::Catalog => {
-                let tools: Vec<&crate::catalog::ToolEntry> = self.catalog(&session).collect();
+                let tools: Vec<Value> = self
+                    .catalog(&session)
+                    .map(|entry| {
+                        let mut tool = serde_json::to_value(entry).unwrap_or(Value::Null);
+                        if let (Value::Object(map), Some(output)) =
+                            (&mut tool, self.output_schema(&entry.name))
+                        {
+                            map.insert("outputSchema".into(), output.clone());
+                        }
+                        tool
+                    })
+                    .collect();
                 json!({ "tools": tools }).to_string()
             }
             Op::Call | Op::Approval => {

@@ -84,12 +84,13 @@ mod builder;
 mod errors;
 mod handler;
 pub(crate) mod json;
+pub mod output;
 mod pipeline;
 mod progress;
 pub(crate) mod returned;
 mod session;
+mod state;
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -104,8 +105,10 @@ pub use self::handler::{
     AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
     deserialize_input, sync_fn, sync_fn_cx,
 };
+pub use self::output::{Output, OutputMismatch};
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
+pub use self::state::{DuplicateState, ServiceType, StateMap};
 
 use crate::catalog::ToolEntry;
 use crate::package::FileReport;
@@ -119,8 +122,9 @@ pub struct Package {
     tools: Vec<Slot>,
     index: HashMap<String, usize>,
     caps: BoundCaps,
-    state: Option<Arc<dyn Any + Send + Sync>>,
+    state: Arc<StateMap>,
     files: Vec<FileReport>,
+    mismatch: output::MismatchSink,
 }
 
 /// One tool of a package.
@@ -130,6 +134,7 @@ struct Slot {
     handler: Box<dyn Handler>,
     cancellable: bool,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
+    output: Option<output::OutputSchema>,
 }
 
 impl Slot {
@@ -149,7 +154,7 @@ impl fmt::Debug for Package {
                 &self.tools.iter().map(|s| &*s.name).collect::<Vec<_>>(),
             )
             .field("caps", &self.caps)
-            .field("state", &self.state.is_some())
+            .field("state", &*self.state)
             .finish_non_exhaustive()
     }
 }
@@ -178,6 +183,13 @@ impl Package {
         &self.caps
     }
 
+    /// The package's state: its services and the values given to
+    /// [`PackageBuilder::state`], shared by every call.
+    #[must_use]
+    pub fn state(&self) -> &StateMap {
+        &self.state
+    }
+
     /// The tool `name` if the session may call it: `None` both for an unknown tool and for
     /// one whose `requires.features` are not all granted.
     fn gated(&self, name: &str, session: &SessionContext) -> Result<&Slot, Refusal> {
@@ -198,6 +210,14 @@ impl Package {
             .iter()
             .map(|s| &s.entry)
             .filter(|e| granted(e, session))
+    }
+
+    /// The output schema of the tool `name` (MCP `outputSchema`), when it declares one
+    /// (host-side, not gated). Its successful results' `structuredContent` match it.
+    #[must_use]
+    pub fn output_schema(&self, name: &str) -> Option<&serde_json::Value> {
+        let slot = &self.tools[*self.index.get(name)?];
+        slot.output.as_ref().map(|o| o.output.schema())
     }
 
     /// The tool `name`, when the package has it (whoever asks: a host-side look-up, not

@@ -10,6 +10,7 @@ use std::task::Poll;
 use serde_json::{Map, Value};
 
 use super::errors::{arguments_result, cancelled_result, panic_result, validation_errors};
+use super::output::{OutputMismatch, mismatch_result};
 use super::{AbortSignal, Call, CallOptions, Package, SessionContext, Slot, ToolContext, block_on};
 use crate::result::{ToolResult, bound_result_owned};
 
@@ -39,23 +40,55 @@ impl Package {
         session: &SessionContext,
         options: CallOptions,
     ) -> ToolResult {
-        let result = self.run(name, args, session, options).await;
-        bound_result_owned(result, &self.caps).0
+        let slot = match self.gated(name, session) {
+            Ok(slot) => slot,
+            Err(refusal) => return bound_result_owned(refusal.to_result(), &self.caps).0,
+        };
+        let result = self.run(slot, args, session, options).await;
+        let Some(output) = &slot.output else {
+            return bound_result_owned(result, &self.caps).0;
+        };
+        // The handler's own result first: a mismatch there is the tool's bug. Then, only
+        // when bounding cut something, the result that leaves.
+        let result = output.shape(result);
+        if let Some((pointer, message)) = output.violation(&result) {
+            return self.output_mismatch(slot, pointer, message, false);
+        }
+        let (bounded, cuts) = bound_result_owned(result, &self.caps);
+        if !cuts.is_empty()
+            && let Some((pointer, message)) = output.violation(&bounded)
+        {
+            return self.output_mismatch(slot, pointer, message, true);
+        }
+        bounded
     }
 
-    /// The pipeline before bounding.
+    /// Tells the host, and gives the caller the generic result.
+    fn output_mismatch(
+        &self,
+        slot: &Slot,
+        pointer: String,
+        message: String,
+        after_bounding: bool,
+    ) -> ToolResult {
+        (self.mismatch.0)(&OutputMismatch {
+            tool: slot.name.to_string(),
+            pointer,
+            message,
+            after_bounding,
+        });
+        bound_result_owned(mismatch_result(after_bounding), &self.caps).0
+    }
+
+    /// The pipeline of a tool the session may call, before bounding.
     async fn run(
         &self,
-        name: &str,
+        slot: &Slot,
         args: Value,
         session: &SessionContext,
         options: CallOptions,
     ) -> ToolResult {
         let CallOptions { abort, progress } = options;
-        let slot = match self.gated(name, session) {
-            Ok(slot) => slot,
-            Err(refusal) => return refusal.to_result(),
-        };
         let args = match self.prepare(slot, args) {
             Ok(args) => args,
             Err(refused) => return *refused,
@@ -67,7 +100,7 @@ impl Package {
             tool: Arc::clone(&slot.name),
             session: session.clone(),
             abort: slot.cancellable.then(|| abort.clone()),
-            state: self.state.clone(),
+            state: Arc::clone(&self.state),
             progress,
         };
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {

@@ -33,10 +33,12 @@
 //! Not public API: generated code reaches it through `neuralis::__private`.
 
 use std::fmt::Display;
+use std::marker::PhantomData;
 
 use serde::Serialize;
 
-use super::{IntoToolResult, Json};
+use super::{IntoToolResult, Json, Output};
+use crate::output::ToolOutput;
 use crate::result::ToolResult;
 
 /// A borrow of a handler's return value, probed for how it converts.
@@ -133,5 +135,79 @@ pub trait ViaSerialize {
 impl<T> ViaSerialize for Returned<'_, T> {
     fn __neuralis_kind(self) -> SerializeKind {
         SerializeKind
+    }
+}
+
+/// The output a handler returning `T` declares, decided like its conversion (autoref
+/// specialization, receiver `&&&OutputProbe` first):
+///
+/// 1. a type that converts itself ([`IntoToolResult`]: a `ToolResult`, `String`, a
+///    `Value`...) declares none: its `structuredContent` is whatever it makes;
+/// 2. a `Result<T, E>` whose `T` derives `ToolOutput` declares `T`'s (errors are not
+///    checked);
+/// 3. a `ToolOutput` type declares its own; any other `Serialize` type declares none.
+///
+/// ```
+/// use neuralis_core::tool::private::{OutputProbe, ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _};
+///
+/// assert!((&&&OutputProbe::<Vec<u32>>::NEW).__neuralis_output().is_some());
+/// assert!((&&&OutputProbe::<Result<Vec<u32>, String>>::NEW).__neuralis_output().is_some());
+/// assert!((&&&OutputProbe::<String>::NEW).__neuralis_output().is_none());
+/// #[derive(serde::Serialize)]
+/// struct Untyped { ok: bool }
+/// assert!((&&&OutputProbe::<Untyped>::NEW).__neuralis_output().is_none());
+/// ```
+pub struct OutputProbe<T>(PhantomData<fn() -> T>);
+
+impl<T> OutputProbe<T> {
+    /// The probe.
+    pub const NEW: Self = Self(PhantomData);
+}
+
+/// The first choice: the value converts itself.
+pub trait ViaIntoOutput {
+    /// The output declared.
+    fn __neuralis_output(&self) -> Option<Output>;
+}
+
+impl<T: IntoToolResult> ViaIntoOutput for &&&OutputProbe<T> {
+    fn __neuralis_output(&self) -> Option<Output> {
+        None
+    }
+}
+
+/// The second choice: a `Result` of a `ToolOutput` type.
+pub trait ViaResultOutput {
+    /// The output declared.
+    fn __neuralis_output(&self) -> Option<Output>;
+}
+
+impl<T: ToolOutput + Serialize, E: Display> ViaResultOutput for &&OutputProbe<Result<T, E>> {
+    fn __neuralis_output(&self) -> Option<Output> {
+        Some(Output::of::<T>())
+    }
+}
+
+/// The third choice: a `ToolOutput` type.
+pub trait ViaOutput {
+    /// The output declared.
+    fn __neuralis_output(&self) -> Option<Output>;
+}
+
+impl<T: ToolOutput + Serialize> ViaOutput for &OutputProbe<T> {
+    fn __neuralis_output(&self) -> Option<Output> {
+        Some(Output::of::<T>())
+    }
+}
+
+/// The last choice: no output schema.
+pub trait ViaNoOutput {
+    /// The output declared.
+    fn __neuralis_output(&self) -> Option<Output>;
+}
+
+impl<T> ViaNoOutput for OutputProbe<T> {
+    fn __neuralis_output(&self) -> Option<Output> {
+        None
     }
 }

@@ -3,8 +3,9 @@
 //! whole pipeline (gate, defaults, validation, handler, bounding), printing what the
 //! model and the card receive.
 //!
-//! `neuralis-example-run --mcp <weather|catalog|todos>` serves that package over MCP on
-//! stdio instead, for a caller granted every feature its tools require.
+//! `neuralis-example-run --mcp <weather|catalog|todos|tracker|triage>` serves that
+//! package over MCP on stdio instead, for a caller granted every feature its tools
+//! require.
 
 use std::process::ExitCode;
 
@@ -47,6 +48,26 @@ fn examples() -> Vec<Example> {
                 }),
             )],
         },
+        Example {
+            name: "tracker",
+            builder: neuralis_example_tracker::neuralis_package::builder,
+            calls: vec![(
+                "tracker_issue_create",
+                json!({
+                    "title": "Paging skips the last item",
+                    "reporter": { "actorId": "u-7", "displayName": "Grace" },
+                    "labels": [{ "name": "bug", "color": "red" }]
+                }),
+            )],
+        },
+        Example {
+            name: "triage",
+            builder: neuralis_example_triage::neuralis_package::builder,
+            calls: vec![
+                ("triage_queue", json!({ "color": "red", "page": 2 })),
+                ("triage_close", json!({ "number": 7, "purge": true })),
+            ],
+        },
     ]
 }
 
@@ -67,7 +88,9 @@ fn pretty(value: &Value) -> String {
 
 fn serve(name: &str) -> ExitCode {
     let Some(example) = examples().into_iter().find(|e| e.name == name) else {
-        eprintln!("error: no example package `{name}` (try weather, catalog or todos)");
+        eprintln!(
+            "error: no example package `{name}` (try weather, catalog, todos, tracker or triage)"
+        );
         return ExitCode::from(2);
     };
     let package = match (example.builder)().build() {
@@ -107,7 +130,7 @@ fn main() -> ExitCode {
         [] => run_all(),
         [flag, name] if flag == "--mcp" => serve(name),
         _ => {
-            eprintln!("usage: neuralis-example-run [--mcp <weather|catalog|todos>]");
+            eprintln!("usage: neuralis-example-run [--mcp <weather|catalog|todos|tracker|triage>]");
             ExitCode::from(2)
         }
     }

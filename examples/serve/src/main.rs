@@ -1,8 +1,10 @@
-//! An example package that serves itself over MCP: `neuralis-example-serve --mcp`.
+//! An example package built with the macros that serves itself over MCP:
+//! `neuralis-example-serve --mcp`.
 //!
-//! It registers the weather and catalog example tools (their `tools/*.json` files, as the
-//! build emitter will write them) with small hand-written handlers, and a cancellable
-//! `catalog_reindex`. The caller's grants come from `--grant FEATURE` (repeatable):
+//! Its tools are the methods of one service, `Notes` (an in-memory store shared by every
+//! call, see `notes.rs`), and a free function beside it, `weather_forecast`. `cargo build`
+//! writes `tools/` and the package table (`build.rs`); the package is the table's builder
+//! given its service. The caller's grants come from `--grant FEATURE` (repeatable):
 //! `weather_forecast` requires `weather.read`, so without that grant it is neither listed
 //! nor callable.
 //!
@@ -10,144 +12,19 @@
 //! neuralis-example-serve --mcp --grant weather.read
 //! ```
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+mod notes;
+mod weather;
 
-use neuralis_core::dispatch::{Json, Package, SessionContext, ToolContext, async_fn_cx, sync_fn};
+use neuralis::dispatch::{BuildError, Package, SessionContext};
 use neuralis_mcp::McpServer;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-/// `weather_forecast`'s input.
-#[derive(Deserialize)]
-struct Forecast {
-    city: String,
-    days: u8,
-}
+neuralis::package!();
 
-/// A made-up but deterministic forecast.
-fn weather_forecast(input: Forecast) -> Json<Value> {
-    let skies = ["sunny", "cloudy", "rain", "windy"];
-    let seed = input.city.bytes().map(u32::from).sum::<u32>();
-    let days: Vec<Value> = (0..u32::from(input.days))
-        .map(|d| {
-            let n = seed.wrapping_add(d * 7);
-            json!({"day": d + 1, "high": 14 + n % 12, "low": 6 + n % 6, "sky": skies[(n % 4) as usize]})
-        })
-        .collect();
-    Json(json!({"ok": true, "city": input.city, "days": days}))
-}
-
-/// `catalog_list`'s input.
-#[derive(Deserialize)]
-struct ListCatalog {
-    filter: Option<String>,
-}
-
-/// The example catalog.
-fn catalog_list(input: ListCatalog) -> Json<Value> {
-    let items = [
-        (1, "Lisbon tram poster", "active"),
-        (2, "Porto tile set", "active"),
-        (3, "Sintra map", "archived"),
-    ];
-    let filter = input.filter.unwrap_or_else(|| "active".to_owned());
-    let items: Vec<Value> = items
-        .iter()
-        .filter(|(_, _, status)| filter == "all" || filter == *status)
-        .map(|(id, name, status)| json!({"id": id, "name": name, "status": status}))
-        .collect();
-    Json(json!({"ok": true, "items": items}))
-}
-
-/// How many rebuilds are running, finished and were cancelled (the package's state).
-#[derive(Default)]
-struct Runs {
-    running: AtomicU64,
-    completed: AtomicU64,
-    cancelled: AtomicU64,
-}
-
-impl Runs {
-    fn snapshot(&self) -> Value {
-        json!({
-            "running": self.running.load(Ordering::SeqCst),
-            "completed": self.completed.load(Ordering::SeqCst),
-            "cancelled": self.cancelled.load(Ordering::SeqCst),
-        })
-    }
-}
-
-/// One rebuild: counted as cancelled if its future is dropped before it finishes.
-struct Run<'a> {
-    runs: &'a Runs,
-    finished: bool,
-}
-
-impl Drop for Run<'_> {
-    fn drop(&mut self) {
-        self.runs.running.fetch_sub(1, Ordering::SeqCst);
-        let counter = if self.finished {
-            &self.runs.completed
-        } else {
-            &self.runs.cancelled
-        };
-        counter.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
-/// `catalog_reindex`'s input.
-#[derive(Deserialize)]
-struct Reindex {
-    seconds: u64,
-}
-
-/// A slow rebuild that stops as soon as the call is aborted.
-async fn catalog_reindex(input: Reindex, cx: &ToolContext) -> Json<Value> {
-    let Some(runs) = cx.state::<Runs>() else {
-        return Json(json!({"ok": false, "error": "no state"}));
-    };
-    runs.running.fetch_add(1, Ordering::SeqCst);
-    let mut run = Run {
-        runs,
-        finished: false,
-    };
-    if input.seconds > 0 {
-        let sleep = tokio::time::sleep(Duration::from_secs(input.seconds));
-        match cx.abort() {
-            Some(abort) => {
-                tokio::select! {
-                    () = sleep => {}
-                    () = abort.cancelled() => return Json(json!({"ok": false, "error": "cancelled"})),
-                }
-            }
-            None => sleep.await,
-        }
-    }
-    run.finished = true;
-    drop(run);
-    Json(json!({"ok": true, "seconds": input.seconds, "runs": runs.snapshot()}))
-}
-
-/// The example package.
-fn package() -> Result<Package, neuralis_core::dispatch::BuildError> {
-    Package::builder()
-        .tool(
-            "weather_forecast",
-            include_bytes!("../../weather/tools/weather_forecast.json"),
-            sync_fn(weather_forecast),
-        )
-        .tool(
-            "catalog_list",
-            include_bytes!("../../catalog/tools/catalog_list.json"),
-            sync_fn(catalog_list),
-        )
-        .tool(
-            "catalog_reindex",
-            include_bytes!("../tools/catalog_reindex.json"),
-            async_fn_cx(catalog_reindex),
-        )
-        .state(Runs::default())
+/// The package: every tool of the table, and the one service its methods are called on.
+fn package() -> Result<Package, BuildError> {
+    neuralis_package::builder()
+        .service(notes::Notes::default())
         .build()
 }
 
@@ -200,4 +77,33 @@ fn usage(problem: &str) -> std::process::ExitCode {
          without `--mcp`, prints the MCP tool list the grants allow"
     );
     std::process::ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use neuralis::dispatch::BuildProblem;
+
+    #[test]
+    fn the_table_names_its_service_and_does_not_build_without_it() {
+        assert_eq!(super::neuralis_package::SERVICES, ["Notes"]);
+        let err = super::neuralis_package::package().expect_err("no `Notes` given");
+        let missing: Vec<&str> = err
+            .problems
+            .iter()
+            .filter_map(|p| match p {
+                BuildProblem::NoService { tool, service } if service == "Notes" => {
+                    Some(tool.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            missing,
+            ["notes_list", "notes_reindex", "notes_write"],
+            "{err}"
+        );
+        assert_eq!(err.problems.len(), 3, "{err}");
+        let package = super::package().expect("with its service");
+        assert_eq!(package.tools().count(), 4);
+    }
 }

@@ -1,4 +1,6 @@
-//! Drives the example package over stdio with rmcp's client, as any MCP client would.
+//! Drives the example package over stdio with rmcp's client, as any MCP client would:
+//! the listing, calls, refusals, cancellation, and 100 concurrent calls mutating the
+//! service's shared state.
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -67,10 +69,15 @@ async fn initialize_list_and_call() {
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["weather_forecast", "catalog_list", "catalog_reindex"]
+        [
+            "notes_list",
+            "notes_reindex",
+            "notes_write",
+            "weather_forecast"
+        ]
     );
 
-    let weather = &tools[0];
+    let weather = &tools[3];
     let schema = &weather["inputSchema"];
     assert!(schema.get("$schema").is_none(), "{schema}");
     assert!(schema.get("x-neuralis").is_none(), "{schema}");
@@ -102,8 +109,9 @@ async fn initialize_list_and_call() {
             );
         }
     }
-    assert_eq!(tools[2]["annotations"]["idempotentHint"], true);
-    assert_eq!(tools[2]["annotations"]["readOnlyHint"], false);
+    assert_eq!(tools[1]["annotations"]["idempotentHint"], true);
+    assert_eq!(tools[1]["annotations"]["readOnlyHint"], false);
+    assert_eq!(tools[2]["annotations"]["destructiveHint"], true);
 
     // A call: the defaults (`days: 3`) are filled in by the pipeline.
     let result = call(&client, "weather_forecast", json!({"city": "Lisbon"})).await;
@@ -116,13 +124,16 @@ async fn initialize_list_and_call() {
     );
     assert_eq!(result["content"][0]["type"], "text");
 
-    let listed = call(&client, "catalog_list", json!({"filter": "all"})).await;
+    // A method of the service: a write, then a read that sees it.
+    let written = call(&client, "notes_write", json!({"key": "a", "text": "one"})).await;
+    assert_eq!(written["structuredContent"]["revision"], 1, "{written}");
+    let listed = call(&client, "notes_list", json!({})).await;
     assert_eq!(
-        listed["structuredContent"]["items"]
-            .as_array()
-            .map(Vec::len),
-        Some(3)
+        listed["structuredContent"]["notes"],
+        json!([{"key": "a", "text": "one"}])
     );
+    let refused = call(&client, "notes_write", json!({"key": "a"})).await;
+    assert_eq!(refused["isError"], true, "{refused}");
 
     client.cancel().await.expect("the client stops");
 }
@@ -136,7 +147,9 @@ async fn bad_arguments_are_is_error_results() {
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("/city"), "{text}");
     assert!(text.contains("/days"), "{text}");
-    assert_eq!(result["structuredContent"]["error"], "invalid-arguments");
+    // A typed tool's error results carry no `structuredContent` (it could not match the
+    // output schema, and the Inspector checks it against it): the details are the text.
+    assert!(result.get("structuredContent").is_none(), "{result}");
 
     // A session field is refused by the closed root before any handler runs.
     let result = call(
@@ -168,7 +181,7 @@ async fn not_granted_is_hidden_and_refused_like_unknown() {
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(names, ["catalog_list", "catalog_reindex"]);
+    assert_eq!(names, ["notes_list", "notes_reindex", "notes_write"]);
 
     let hidden = call(&client, "weather_forecast", json!({"city": "Lisbon"})).await;
     let unknown = call(&client, "no_such_tool", json!({})).await;
@@ -181,7 +194,7 @@ async fn not_granted_is_hidden_and_refused_like_unknown() {
 
 /// The rebuild counters, read with a zero-second rebuild.
 async fn runs(client: &RunningService<RoleClient, ()>) -> Value {
-    let result = call(client, "catalog_reindex", json!({"seconds": 0})).await;
+    let result = call(client, "notes_reindex", json!({"seconds": 0})).await;
     result["structuredContent"]["runs"].clone()
 }
 
@@ -189,7 +202,7 @@ async fn runs(client: &RunningService<RoleClient, ()>) -> Value {
 async fn cancelled_call_stops_the_handler_promptly() {
     let client = start(&[]).await;
     let params =
-        CallToolRequestParams::new("catalog_reindex").with_arguments(args(json!({"seconds": 60})));
+        CallToolRequestParams::new("notes_reindex").with_arguments(args(json!({"seconds": 60})));
     let handle = client
         .peer()
         .send_cancellable_request(
@@ -226,9 +239,59 @@ async fn cancelled_call_stops_the_handler_promptly() {
     }
 
     // The near miss: a rebuild that is not cancelled completes.
-    let done = call(&client, "catalog_reindex", json!({"seconds": 1})).await;
+    let done = call(&client, "notes_reindex", json!({"seconds": 1})).await;
     assert_eq!(done["structuredContent"]["ok"], true, "{done}");
     assert_eq!(done["structuredContent"]["runs"]["cancelled"], 1);
+
+    client.cancel().await.expect("the client stops");
+}
+
+/// 100 calls in flight at once, ten writes to each of ten keys: every write takes one
+/// revision (1 to 100, each once), and each key ends with the text of its last write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_writes_mutate_the_shared_service_exactly() {
+    let client = start(&[]).await;
+    let mut calls = tokio::task::JoinSet::new();
+    for i in 0..100 {
+        let peer = client.peer().clone();
+        calls.spawn(async move {
+            let key = format!("k{}", i % 10);
+            let text = format!("t{i}");
+            let params = CallToolRequestParams::new("notes_write")
+                .with_arguments(args(json!({"key": key, "text": text})));
+            let result = tokio::time::timeout(PATIENCE, peer.call_tool(params))
+                .await
+                .expect("the call answers in time")
+                .expect("a call is never a protocol error");
+            let result = serde_json::to_value(result).unwrap();
+            assert_ne!(result["isError"], true, "{result}");
+            let revision = result["structuredContent"]["revision"].as_u64().unwrap();
+            (key, text, revision)
+        });
+    }
+    let mut writes = Vec::new();
+    while let Some(done) = calls.join_next().await {
+        writes.push(done.expect("the call task"));
+    }
+    let mut revisions: Vec<u64> = writes.iter().map(|(_, _, r)| *r).collect();
+    revisions.sort_unstable();
+    assert_eq!(revisions, (1..=100).collect::<Vec<u64>>());
+
+    let listed = call(&client, "notes_list", json!({})).await;
+    assert_eq!(listed["structuredContent"]["revision"], 100, "{listed}");
+    let expected: Vec<Value> = (0..10)
+        .map(|k| {
+            let key = format!("k{k}");
+            let last = writes
+                .iter()
+                .filter(|(w, _, _)| *w == key)
+                .max_by_key(|(_, _, r)| *r)
+                .map(|(_, t, _)| t.clone())
+                .unwrap();
+            json!({"key": key, "text": last})
+        })
+        .collect();
+    assert_eq!(listed["structuredContent"]["notes"], Value::Array(expected));
 
     client.cancel().await.expect("the client stops");
 }

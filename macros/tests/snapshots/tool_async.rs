@@ -3,7 +3,7 @@ async fn weather_forecast(input: WeatherForecast) -> Forecast {
     todo!()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, dead_code)]
+#[allow(non_upper_case_globals, non_snake_case, dead_code)]
 pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
     name: "weather_forecast",
     x_neuralis: "{\"family\":\"weather\",\"defaults\":{\"days\":3},\"annotations\":{\"readOnlyHint\":true,\"category\":\"network\"}}",
@@ -11,6 +11,18 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
     schema: ::neuralis::__private::root_schema::<WeatherForecast>,
     root_keys: <WeatherForecast as ::neuralis::__private::ToolInput>::ROOT_KEYS,
     cancellable: false,
+    service: ::core::option::Option::None,
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<Forecast>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,

@@ -3,7 +3,7 @@ pub async fn run_job(abort: AbortSignal, input: Job, cx: &ToolContext) -> ToolRe
     todo!()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, dead_code)]
+#[allow(non_upper_case_globals, non_snake_case, dead_code)]
 pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
     name: "run_job",
     x_neuralis: "{\"annotations\":{\"category\":\"execute\",\"cancellable\":true}}",
@@ -11,6 +11,19 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
     schema: ::neuralis::__private::root_schema::<Job>,
     root_keys: <Job as ::neuralis::__private::ToolInput>::ROOT_KEYS,
     cancellable: true,
+    service: ::core::option::Option::None,
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<ToolResult>::NEW)
+                .__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,

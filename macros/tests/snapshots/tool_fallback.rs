@@ -6,7 +6,7 @@ fn broken(input: Input) -> ToolResult {
     todo!()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, dead_code)]
+#[allow(non_upper_case_globals, non_snake_case, dead_code)]
 pub(crate) static __neuralis_tool_broken: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
     name: "broken",
     x_neuralis: "{}",
@@ -14,5 +14,7 @@ pub(crate) static __neuralis_tool_broken: ::neuralis::__private::ToolDescriptor 
     schema: ::neuralis::__private::no_schema,
     root_keys: &[],
     cancellable: false,
+    service: ::core::option::Option::None,
+    output: ::neuralis::__private::no_output,
     handler: ::neuralis::__private::Handler::Sync(::neuralis::__private::unavailable),
 };

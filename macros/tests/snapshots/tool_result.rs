@@ -3,7 +3,7 @@ pub fn search(input: Search) -> Result<Vec<Note>, SearchError> {
     todo!()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, dead_code)]
+#[allow(non_upper_case_globals, non_snake_case, dead_code)]
 pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
     name: "notes-search",
     x_neuralis: "{\"annotations\":{\"category\":\"read\"}}",
@@ -11,6 +11,21 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
     schema: ::neuralis::__private::root_schema::<Search>,
     root_keys: <Search as ::neuralis::__private::ToolInput>::ROOT_KEYS,
     cancellable: false,
+    service: ::core::option::Option::None,
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<
+                Result<Vec<Note>, SearchError>,
+            >::NEW)
+                .__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,

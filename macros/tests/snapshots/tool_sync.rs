@@ -3,7 +3,7 @@ pub fn delete_note(input: DeleteNote, cx: &ToolContext) -> ToolResult {
     todo!()
 }
 #[doc(hidden)]
-#[allow(non_upper_case_globals, dead_code)]
+#[allow(non_upper_case_globals, non_snake_case, dead_code)]
 pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
     name: "delete_note",
     x_neuralis: "{\"defaults\":{\"force\":false},\"annotations\":{\"destructiveHint\":true,\"category\":\"write\"},\"askOnKeys\":[\"force\"]}",
@@ -11,6 +11,19 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
     schema: ::neuralis::__private::root_schema::<DeleteNote>,
     root_keys: <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_KEYS,
     cancellable: false,
+    service: ::core::option::Option::None,
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<ToolResult>::NEW)
+                .__neuralis_output()
+        }
+        __neuralis_output
+    },
     handler: ::neuralis::__private::Handler::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,

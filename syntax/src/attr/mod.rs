@@ -25,6 +25,19 @@ impl<T> Spanned<T> {
     }
 }
 
+/// Which half of serde a model follows: what it reads (a tool's input, `ToolInput`) or
+/// what it writes (a tool's output, `ToolOutput`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// What serde reads: `rename(deserialize = ...)`, `alias`, `default`,
+    /// `skip_deserializing`, `deserialize_with`.
+    #[default]
+    Deserialize,
+    /// What serde writes: `rename(serialize = ...)`, `skip_serializing(_if)`,
+    /// `serialize_with`.
+    Serialize,
+}
+
 /// Where an attribute is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {

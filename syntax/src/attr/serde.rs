@@ -1,5 +1,6 @@
-//! `#[serde(...)]`: the attributes that change what serde accepts are modelled; the ones
-//! that only change serialization are accepted; anything else is `serde-unsupported`.
+//! `#[serde(...)]`: the attributes that change what serde accepts (for an input) or writes
+//! (for an output, [`Direction::Serialize`]) are modelled; the ones that only change the
+//! other half are accepted; anything else is `serde-unsupported`.
 
 use neuralis_model::RuleId;
 use proc_macro2::Span;
@@ -7,7 +8,7 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, LitStr, Token};
 
-use super::{Scope, Spanned};
+use super::{Direction, Scope, Spanned};
 use crate::case::{RenameRule, UnknownRule};
 use crate::report::Ctxt;
 
@@ -38,8 +39,16 @@ pub struct SerdeAttrs {
     pub flatten: Option<Span>,
     /// `skip` or `skip_deserializing`: serde never reads it.
     pub skip: Option<Span>,
-    /// `with = "..."` or `deserialize_with = "..."`: the accepted shape is the module's.
+    /// `with = "..."` or `deserialize_with = "..."` (`serialize_with` for an output): the
+    /// shape is the module's.
     pub with: Option<Span>,
+    /// `skip_serializing_if = "..."` (outputs): the key may be absent.
+    pub skip_if: Option<Span>,
+    /// Whether that predicate is `Option::is_none`: the key is absent exactly when the
+    /// value is `None`, so it is never `null`.
+    pub skip_if_none: bool,
+    /// The half of serde these attributes were read for.
+    pub direction: Direction,
 }
 
 // Accepted with no effect on what serde reads.
@@ -69,9 +78,82 @@ fn unsupported_help(key: &str) -> &'static str {
     }
 }
 
-/// Parses every `#[serde(...)]` attribute of an item written at `scope`.
+/// Parses every `#[serde(...)]` attribute of an item written at `scope`, for an input.
 pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SerdeAttrs {
-    let mut out = SerdeAttrs::default();
+    parse_for(cx, attrs, scope, Direction::Deserialize)
+}
+
+/// The keys whose meaning for an output differs from an input's; `Ok(true)` when `key`
+/// was one of them (and is now read).
+fn serialize_key(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+    scope: Scope,
+    out: &mut SerdeAttrs,
+) -> syn::Result<bool> {
+    let span = meta.path.span();
+    let at = |scopes: &[Scope]| scopes.contains(&scope);
+    match key {
+        "rename" => out.rename = half_str(meta, "serialize")?.or(out.rename.take()),
+        "rename_all" if at(&[Scope::Container, Scope::Variant]) => {
+            out.rename_all = half_rule(cx, meta, "serialize")?.or(out.rename_all.take());
+        }
+        "rename_all_fields" if at(&[Scope::Container]) => {
+            out.rename_all_fields =
+                half_rule(cx, meta, "serialize")?.or(out.rename_all_fields.take());
+        }
+        "skip" | "skip_serializing" if at(&[Scope::Variant, Scope::Field]) => {
+            skip_value(meta)?;
+            out.skip = Some(span);
+        }
+        "skip_serializing_if" if at(&[Scope::Field]) => {
+            let s: LitStr = meta.value()?.parse()?;
+            let path = s.value().replace(' ', "");
+            out.skip_if_none = matches!(
+                path.as_str(),
+                "Option::is_none"
+                    | "std::option::Option::is_none"
+                    | "core::option::Option::is_none"
+                    | "::std::option::Option::is_none"
+                    | "::core::option::Option::is_none"
+            );
+            out.skip_if = Some(span);
+        }
+        "with" | "serialize_with" if at(&[Scope::Variant, Scope::Field]) => {
+            skip_value(meta)?;
+            out.with = Some(span);
+        }
+        "into" if at(&[Scope::Container]) => {
+            skip_value(meta)?;
+            cx.error_with_help(
+                RuleId::SerdeUnsupported,
+                &meta.path,
+                "`#[serde(into = ...)]` makes serde write another type",
+                "derive `ToolOutput` on that type and return it from the handler",
+            );
+        }
+        // Only what serde reads: no effect on what it writes.
+        "alias"
+        | "default"
+        | "skip_deserializing"
+        | "deserialize_with"
+        | "from"
+        | "try_from"
+        | "deny_unknown_fields"
+        | "other" => skip_value(meta)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Parses every `#[serde(...)]` attribute of an item written at `scope`, for the half of
+/// serde `direction` names.
+pub fn parse_for(cx: &Ctxt, attrs: &[Attribute], scope: Scope, direction: Direction) -> SerdeAttrs {
+    let mut out = SerdeAttrs {
+        direction,
+        ..SerdeAttrs::default()
+    };
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let result = attr.parse_nested_meta(|meta| {
             let Some(ident) = meta.path.get_ident() else {
@@ -85,6 +167,10 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SerdeAttrs {
             };
             let key = ident.to_string();
             let span = ident.span();
+            if direction == Direction::Serialize && serialize_key(cx, &meta, &key, scope, &mut out)?
+            {
+                return Ok(());
+            }
             let at = |scopes: &[Scope]| scopes.contains(&scope);
             match key.as_str() {
                 "rename" => out.rename = de_str(&meta)?.or(out.rename.take()),
@@ -153,16 +239,21 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SerdeAttrs {
 
 /// `key = "x"` or `key(serialize = "a", deserialize = "b")`: the deserialize half.
 fn de_str(meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<String>>> {
+    half_str(meta, "deserialize")
+}
+
+/// `key = "x"` or `key(serialize = "a", deserialize = "b")`: the half named `half`.
+fn half_str(meta: &ParseNestedMeta, half: &str) -> syn::Result<Option<Spanned<String>>> {
     if meta.input.peek(Token![=]) {
         let s: LitStr = meta.value()?.parse()?;
         return Ok(Some(Spanned::new(s.value(), s.span())));
     }
     let mut found = None;
     meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident("deserialize") {
+        if inner.path.is_ident(half) {
             let s: LitStr = inner.value()?.parse()?;
             found = Some(Spanned::new(s.value(), s.span()));
-        } else if inner.path.is_ident("serialize") {
+        } else if inner.path.is_ident("serialize") || inner.path.is_ident("deserialize") {
             let _: LitStr = inner.value()?.parse()?;
         } else {
             return Err(inner.error("expected `serialize` or `deserialize`"));
@@ -173,7 +264,15 @@ fn de_str(meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<String>>> {
 }
 
 fn de_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<RenameRule>>> {
-    let Some(s) = de_str(meta)? else {
+    half_rule(cx, meta, "deserialize")
+}
+
+fn half_rule(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    half: &str,
+) -> syn::Result<Option<Spanned<RenameRule>>> {
+    let Some(s) = half_str(meta, half)? else {
         return Ok(None);
     };
     match RenameRule::parse(&s.value) {

@@ -29,6 +29,7 @@
 mod check;
 mod parse;
 mod render;
+mod service;
 mod sig;
 
 use proc_macro2::Span;
@@ -39,6 +40,9 @@ use crate::attr::docs::Docs;
 use crate::report::Ctxt;
 
 pub use check::check_tool;
+pub use service::{
+    Service, descriptor_name, is_tool_attr, is_tools_attr, method_as_fn, parse_service,
+};
 pub use sig::{Param, Returns};
 
 /// A handler annotated with `#[tool(...)]`.
@@ -51,6 +55,9 @@ pub struct Tool {
     pub name_explicit: bool,
     /// The handler's identifier.
     pub ident: syn::Ident,
+    /// For a method of a `#[neuralis::tools]` impl, the service it is called on (`None`
+    /// for a free function, and for a method of an impl that cannot be a service).
+    pub service: Option<Service>,
     /// The handler's visibility.
     pub vis: syn::Visibility,
     /// The input type (the parameter that is neither the context nor the abort signal).
@@ -168,13 +175,50 @@ impl Tool {
     }
 }
 
-/// Parses `#[tool(args)]` on `item` and runs every check the source decides (see
-/// [`check_tool`]), reporting each violation into `cx` led by its rule id.
+/// Parses `#[tool(args)]` on the free function `item` and runs every check the source
+/// decides (see [`check_tool`]), reporting each violation into `cx` led by its rule id.
+/// A function with a `self` receiver is a method whose impl lacks `#[neuralis::tools]`:
+/// a `handler-signature` error that says so.
 ///
 /// A model with errors is still returned (what could be read), so the caller can emit
 /// what it has.
 pub fn parse_tool(cx: &Ctxt, args: proc_macro2::TokenStream, item: &syn::ItemFn) -> Tool {
-    let tool = parse::parse(cx, args, item);
+    let tool = parse::parse(cx, args, item, sig::Mode::Free);
+    check_tool(cx, &tool);
+    tool
+}
+
+/// Parses `#[tool(args)]` on a method of a `#[neuralis::tools]` impl (see
+/// [`method_as_fn`]): as [`parse_tool`], and the method takes `&self`. `service` is the
+/// impl's [`parse_service`]; `None` when the impl cannot be one (the method is still read,
+/// for its own errors).
+///
+/// ```
+/// use neuralis_syntax::{Ctxt, tool::{method_as_fn, parse_method, parse_service}};
+///
+/// let item: syn::ItemImpl = syn::parse_quote! {
+///     impl Notes {
+///         /// List the notes.
+///         #[tool(annotations(read_only, category = "read"))]
+///         pub async fn notes_list(&self, input: ListNotes) -> Listed { todo!() }
+///     }
+/// };
+/// let cx = Ctxt::new();
+/// let service = parse_service(&cx, &item);
+/// let syn::ImplItem::Fn(method) = &item.items[0] else { unreachable!() };
+/// let tool = parse_method(&cx, quote::quote!(annotations(read_only, category = "read")), &method_as_fn(method), service.as_ref());
+/// cx.check().expect("no errors");
+/// assert_eq!(tool.name.value, "notes_list");
+/// assert_eq!(tool.service.map(|s| s.ident.to_string()).as_deref(), Some("Notes"));
+/// ```
+pub fn parse_method(
+    cx: &Ctxt,
+    args: proc_macro2::TokenStream,
+    item: &syn::ItemFn,
+    service: Option<&Service>,
+) -> Tool {
+    let mut tool = parse::parse(cx, args, item, sig::Mode::Method);
+    tool.service = service.cloned();
     check_tool(cx, &tool);
     tool
 }

@@ -87,12 +87,13 @@ impl Level {
     }
 }
 
-pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Tool {
+pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn, mode: sig::Mode) -> Tool {
     let ident = item.sig.ident.clone();
     let mut tool = Tool {
         name: Spanned::new(ident.unraw().to_string(), ident.span()),
         name_explicit: false,
         ident,
+        service: None,
         vis: item.vis.clone(),
         input: None,
         params: Vec::new(),
@@ -113,7 +114,14 @@ pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn) -> Tool {
     if let Err(e) = parser.parse2(args) {
         cx.push(e);
     }
-    sig::read(cx, &mut tool, &item.sig);
+    sig::read(cx, &mut tool, &item.sig, mode);
+    if let (sig::Mode::Method, Some(d)) = (mode, &item.modifiers.defaultness) {
+        cx.error(
+            RuleId::HandlerSignature,
+            d,
+            "a tool method cannot be `default`: the dispatch table calls this one method",
+        );
+    }
     tool
 }
 

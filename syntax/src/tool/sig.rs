@@ -65,9 +65,46 @@ fn returns_of(ty: &Type) -> Returns {
     }
 }
 
+/// Where the handler is: a free function, or a method of a `#[neuralis::tools]` impl.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Free,
+    Method,
+}
+
+const SHARED_HELP: &str = "take `&self`, and keep what the tools change behind a `Mutex`, an `RwLock` or atomics inside the service";
+
+// handler-signature: a method is called on the one service value the package holds,
+// shared by every call at once: only `&self` can be handed to each.
+fn receiver(cx: &Ctxt, r: &syn::Receiver, mode: Mode) -> bool {
+    if mode == Mode::Free {
+        cx.error_with_help(
+            RuleId::HandlerSignature,
+            r,
+            "a `#[tool]` method needs `#[neuralis::tools]` on its impl",
+            "add `#[neuralis::tools]` on the `impl` block: it collects the block's tools, and the package is given the service value with `.service(...)`",
+        );
+        return false;
+    }
+    let msg = match &r.kind {
+        syn::ReceiverKind::Reference(_, _, None) => return true,
+        syn::ReceiverKind::Reference(_, _, Some(_)) => {
+            "a tool method takes `&self`, not `&mut self`: calls run concurrently on one shared service"
+        }
+        syn::ReceiverKind::Value => {
+            "a tool method takes `&self`, not `self`: the package holds one service, shared by concurrent calls, and never moves it into one"
+        }
+        _ => {
+            "a tool method takes `&self`: the package holds one service, shared by concurrent calls"
+        }
+    };
+    cx.error_with_help(RuleId::HandlerSignature, r, msg, SHARED_HELP);
+    false
+}
+
 // handler-signature: the toolkit calls the handler with the deserialized input, and
 // optionally the call context and the abort signal; anything else it cannot supply.
-pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
+pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature, mode: Mode) {
     let bad = |tokens: &dyn quote::ToTokens, msg: &str| {
         cx.error(RuleId::HandlerSignature, tokens, msg);
     };
@@ -92,13 +129,12 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
             "a tool handler cannot be generic: the dispatch table needs one concrete function",
         );
     }
+    let mut has_receiver = false;
     for arg in &sig.inputs {
         let ty = match arg {
             FnArg::Receiver(r) => {
-                bad(
-                    r,
-                    "a tool handler is a free function, not a method: remove `self`",
-                );
+                has_receiver = true;
+                receiver(cx, r, mode);
                 continue;
             }
             FnArg::Typed(t) => &*t.ty,
@@ -180,6 +216,14 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
             tool.input = Some((**ty).clone());
         }
         tool.params.push(param);
+    }
+    if mode == Mode::Method && !has_receiver {
+        cx.error_with_help(
+            RuleId::HandlerSignature,
+            &sig.ident,
+            "a tool in a `#[tools]` impl is a method: it takes `&self`",
+            "take `&self`, or move the function out of the impl: a tool without the service is a free function",
+        );
     }
     if tool.input.is_none() {
         cx.error(

@@ -1,0 +1,244 @@
+//! Output schemas: the shape a tool promises for its `structuredContent`, checked before
+//! a result leaves the pipeline.
+//!
+//! Since MCP 2025-06-18 a tool may declare `outputSchema`, and clients validate the
+//! `structuredContent` of its results against it (and reject a result that does not
+//! conform). A tool's [`Output`] comes from its handler ([`Handler::output`], which
+//! `#[tool]` fills from a return type deriving `ToolOutput`) or from
+//! [`PackageBuilder::output_schema`](super::PackageBuilder::output_schema). Its schema's
+//! root is an object: an output that is not one (a number, a list, an enum written as a
+//! string) is sent as `{"result": <value>}`, and its schema says so. The pipeline checks
+//! every successful result against it with a validator compiled once per tool:
+//!
+//! - a result that breaks it (or has no `structuredContent` at all) is the tool's bug: the
+//!   caller gets a generic `isError` result, and the host gets an [`OutputMismatch`] with
+//!   the pointer and the message (by default a line on stderr; see
+//!   [`PackageBuilder::on_output_mismatch`](super::PackageBuilder::on_output_mismatch));
+//! - bounding (`result-bound`) shrinks arrays from the tail and clips strings. When that
+//!   makes a result that was valid break its schema (an array cut below its `minItems`, a
+//!   clipped string that no longer matches its `pattern`), the caller gets an `isError`
+//!   result saying the result was too large to send, never an invalid result.
+//!
+//! `isError` results of a tool with an output schema carry no `structuredContent` (their
+//! details are in the text): it could not match the schema, and some clients (the MCP
+//! Inspector) validate it all the same.
+//!
+//! [`Handler::output`]: super::Handler::output
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::{Value, json};
+
+use crate::output::{ToolOutput, is_object_schema, output_root};
+use crate::result::ToolResult;
+
+/// What a tool declares of its successful results (MCP `outputSchema`): the schema of
+/// their `structuredContent`, whose root is always an object, and whether the handler's
+/// value is wrapped as `{"result": <value>}` to fit it (an output that is not an object:
+/// a number, a list, an enum written as a string).
+///
+/// ```
+/// use neuralis_core::dispatch::Output;
+/// use serde_json::json;
+///
+/// let listed = Output::from_schema(json!({"type": "array", "items": {"type": "string"}}));
+/// assert!(listed.is_wrapped());
+/// assert_eq!(listed.schema(), &json!({"type": "object",
+///     "properties": {"result": {"type": "array", "items": {"type": "string"}}},
+///     "required": ["result"], "additionalProperties": false}));
+///
+/// let object = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
+/// assert!(!Output::from_schema(object.clone()).is_wrapped());
+///
+/// // From a type deriving `ToolOutput` (what `#[tool]` declares for its return type).
+/// assert!(Output::of::<Vec<u8>>().is_wrapped());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    schema: Value,
+    wrapped: bool,
+}
+
+impl Output {
+    /// The output of a handler returning `T`: `T`'s output schema, wrapped when it is not
+    /// an object schema.
+    #[must_use]
+    pub fn of<T: ToolOutput + ?Sized>() -> Self {
+        let (schema, wrapped) = output_root::<T>();
+        Self { schema, wrapped }
+    }
+
+    /// An output from a schema written by hand: an object schema as it is, any other
+    /// wrapped as the `result` property.
+    #[must_use]
+    pub fn from_schema(schema: Value) -> Self {
+        if is_object_schema(&schema) {
+            return Self {
+                schema,
+                wrapped: false,
+            };
+        }
+        Self {
+            schema: json!({
+                "type": "object",
+                "properties": {"result": schema},
+                "required": ["result"],
+                "additionalProperties": false,
+            }),
+            wrapped: true,
+        }
+    }
+
+    /// The schema of `structuredContent` (an object schema).
+    #[must_use]
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// Whether the handler's value is sent as `{"result": <value>}`.
+    #[must_use]
+    pub fn is_wrapped(&self) -> bool {
+        self.wrapped
+    }
+}
+
+/// A tool's output and its validator, compiled on first use.
+pub(super) struct OutputSchema {
+    pub(super) output: Output,
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl OutputSchema {
+    /// A checked output; the reason when its schema is not a valid draft-07 schema.
+    pub(super) fn new(output: Output) -> Result<Self, String> {
+        crate::contract::meta_check(&output.schema)?;
+        Ok(Self {
+            output,
+            validator: OnceLock::new(),
+        })
+    }
+
+    /// The handler's result as it leaves: a wrapped output's value under `result`; an
+    /// `isError` result without `structuredContent` (its details are in the text), which
+    /// could not match the output schema and which some clients (the MCP Inspector)
+    /// check against it all the same.
+    pub(super) fn shape(&self, mut result: ToolResult) -> ToolResult {
+        if result.is_error {
+            result.structured_content = None;
+            return result;
+        }
+        if self.output.wrapped
+            && !result.is_error
+            && let Some(value) = result.structured_content.take()
+        {
+            result.structured_content = Some(json!({ "result": value }));
+        }
+        result
+    }
+
+    fn validator(&self) -> &Result<jsonschema::Validator, String> {
+        self.validator.get_or_init(|| {
+            jsonschema::draft7::new(&self.output.schema).map_err(|e| e.masked().to_string())
+        })
+    }
+
+    /// The first way `result` breaks the schema, if it does (successful results only).
+    pub(super) fn violation(&self, result: &ToolResult) -> Option<(String, String)> {
+        if result.is_error {
+            return None;
+        }
+        let Some(structured) = &result.structured_content else {
+            return Some((
+                String::new(),
+                "the result has no `structuredContent`, but the tool declares an output schema"
+                    .to_owned(),
+            ));
+        };
+        match self.validator() {
+            Ok(validator) => validator.iter_errors(structured).next().map(|e| {
+                (
+                    format!("/structuredContent{}", e.instance_path().as_str()),
+                    e.masked().to_string(),
+                )
+            }),
+            Err(e) => Some((
+                String::new(),
+                format!("the output schema does not compile: {e}"),
+            )),
+        }
+    }
+}
+
+/// A result that broke its tool's output schema: the tool's bug, for the host to see.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OutputMismatch {
+    /// The tool.
+    pub tool: String,
+    /// Where the result breaks the schema (`/structuredContent/items/0/id`; empty when
+    /// `structuredContent` is missing).
+    pub pointer: String,
+    /// What is wrong there.
+    pub message: String,
+    /// `true` when the handler's result was valid and bounding made it invalid (the result
+    /// was too large to send within its schema).
+    pub after_bounding: bool,
+}
+
+impl fmt::Display for OutputMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at `{}`", self.pointer)
+        };
+        if self.after_bounding {
+            write!(
+                f,
+                "the result of `{}` no longer matches its output schema once bounded{at}: {}",
+                self.tool, self.message
+            )
+        } else {
+            write!(
+                f,
+                "`{}` returned a result that does not match its output schema{at}: {}",
+                self.tool, self.message
+            )
+        }
+    }
+}
+
+/// Where the host hears of [`OutputMismatch`]es.
+#[derive(Clone)]
+pub(super) struct MismatchSink(pub(super) Arc<dyn Fn(&OutputMismatch) + Send + Sync>);
+
+impl Default for MismatchSink {
+    fn default() -> Self {
+        Self(Arc::new(|m: &OutputMismatch| eprintln!("neuralis: {m}")))
+    }
+}
+
+impl fmt::Debug for MismatchSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MismatchSink(..)")
+    }
+}
+
+/// What the caller gets for a result that broke the tool's output schema: nothing of the
+/// result, nothing of the details, and (as every `isError` result of a typed tool) no
+/// `structuredContent`.
+pub(super) fn mismatch_result(after_bounding: bool) -> ToolResult {
+    if after_bounding {
+        ToolResult::error(
+            "the tool's result was too large to send within its declared output schema; \
+             ask for less (a narrower filter, fewer items)",
+        )
+    } else {
+        ToolResult::error(
+            "the tool failed with an internal error (its result did not match its declared \
+             output schema: a bug in the tool, not in the arguments); retrying with the same \
+             arguments will fail the same way",
+        )
+    }
+}

@@ -1,0 +1,3 @@
+fn main() {
+    neuralis_build::emit();
+}

@@ -1,0 +1,150 @@
+//! `#[derive(ToolOutput)]`: the schema of what serde writes for a type, through the same
+//! model, checks and renderer as inputs, built for `Direction::Serialize`.
+
+use neuralis_syntax::Ctxt;
+use neuralis_syntax::ast::Container;
+use neuralis_syntax::attr::Direction;
+use neuralis_syntax::check::check_output;
+use neuralis_syntax::render::{IsObject, Plan, Rendered, render};
+use proc_macro2::TokenStream;
+use quote::{ToTokens as _, quote, quote_spanned};
+use serde_json::Value;
+use syn::DeriveInput;
+use syn::spanned::Spanned as _;
+
+use crate::expand::{Target, bounded_generics, lower_as};
+
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let cont = Container::from_ast_for(&cx, input, Direction::Serialize);
+    if let Some(cont) = &cont {
+        check_output(&cx, cont);
+    }
+    match (cx.check(), cont) {
+        (Ok(()), Some(cont)) => expand(&cont),
+        (Err(e), _) => {
+            let errors = e.to_compile_error();
+            let stub = stub(input);
+            quote!(#errors #stub)
+        }
+        (Ok(()), None) => {
+            let bug = syn::Error::new(input.ident.span(), "bug in neuralis-macros, please report")
+                .to_compile_error();
+            quote!(#bug)
+        }
+    }
+}
+
+fn private_path(krate: Option<TokenStream>) -> TokenStream {
+    let krate = krate.unwrap_or_else(|| quote!(::neuralis));
+    quote!(#krate::__private)
+}
+
+/// The impl's generics, with `ToolOutput` required of every type parameter.
+fn generics(p: &TokenStream, input: &DeriveInput) -> (syn::Generics, bool) {
+    bounded_generics(&input.generics, &quote!(#p::ToolOutput))
+}
+
+/// An impl with no schema beside the errors, so uses of the type report nothing more.
+fn stub(input: &DeriveInput) -> TokenStream {
+    let p = private_path(None);
+    let ident = &input.ident;
+    let (generics, _) = generics(&p, input);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #p::ToolOutput for #ident #ty_generics #where_clause {
+                fn output_in(_: &mut #p::OutputComposer) -> #p::Value {
+                    #p::Value::Null
+                }
+            }
+        };
+    }
+}
+
+/// A tagged enum's branches are all objects: say so at the top, so that the output is
+/// not wrapped as `result` (serde writes an object for every variant).
+fn object_choice(plan: Plan, tagged: bool) -> Plan {
+    match plan {
+        Plan::Choice {
+            keyword,
+            mut keywords,
+            docs,
+            branches,
+        } if tagged => {
+            keywords.insert("type".into(), Value::String("object".into()));
+            Plan::Choice {
+                keyword,
+                keywords,
+                docs,
+                branches,
+            }
+        }
+        other => other,
+    }
+}
+
+fn expand(cont: &Container) -> TokenStream {
+    let p = private_path(
+        cont.schema
+            .krate
+            .as_ref()
+            .map(|k| k.value.to_token_stream()),
+    );
+    let Rendered {
+        plan,
+        is_object,
+        object_asserts,
+        ..
+    } = render(cont);
+    let plan = object_choice(
+        plan,
+        cont.serde.tag.is_some() && cont.serde.untagged.is_none(),
+    );
+    let target = Target {
+        trait_path: quote!(#p::ToolOutput),
+        method: quote!(__output_subschema),
+    };
+    let body = lower_as(&p, &plan, &target);
+    let ident = cont.ident;
+    let (generics, is_generic) = generics(&p, cont.original);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let is_object = match is_object {
+        IsObject::Fixed(b) => quote!(#b),
+        IsObject::Of(ty) => quote!(<#ty as #p::ToolOutput>::IS_OBJECT),
+    };
+    let not_object = format!(
+        "{}: `#[serde(flatten)]` and internally tagged newtype variants need a type whose schema is an object with named fields\n= help: flatten a struct with named fields that derives `ToolOutput`",
+        neuralis_model::RuleId::SerdeUnsupported
+    );
+    // `const` assertions cannot name generic parameters.
+    let asserts: Vec<TokenStream> = if is_generic {
+        Vec::new()
+    } else {
+        object_asserts
+            .iter()
+            .map(|ty| {
+                quote_spanned! {ty.span()=>
+                    const _: () = ::core::assert!(
+                        <#ty as #p::ToolOutput>::IS_OBJECT,
+                        #not_object,
+                    );
+                }
+            })
+            .collect()
+    };
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #p::ToolOutput for #ident #ty_generics #where_clause {
+                const IS_OBJECT: bool = #is_object;
+                const COMPOSITE: bool = true;
+                fn output_in(__cx: &mut #p::OutputComposer) -> #p::Value {
+                    #body
+                }
+            }
+            #(#asserts)*
+        };
+    }
+}

@@ -1,0 +1,157 @@
+impl Notes {
+    /// List the notes.
+    #[tool(__neuralis_method)]
+    pub async fn notes_list(&self, cx: &ToolContext, input: ListNotes) -> Listed {
+        todo!()
+    }
+    /// Rebuild, with a feature.
+    #[cfg(feature = "reindex")]
+    #[neuralis::tool(__neuralis_method)]
+    fn notes_reindex(&self, input: Reindex, abort: AbortSignal) -> u8 {
+        todo!()
+    }
+    fn helper(&self) {}
+}
+#[doc(hidden)]
+#[allow(non_upper_case_globals, non_snake_case, dead_code)]
+pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
+    name: "notes_list",
+    x_neuralis: "{\"annotations\":{\"readOnlyHint\":true,\"category\":\"read\"}}",
+    description: &[" List the notes."],
+    schema: ::neuralis::__private::root_schema::<ListNotes>,
+    root_keys: <ListNotes as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+    cancellable: false,
+    service: ::core::option::Option::Some(
+        ::neuralis::__private::ServiceType::of::<Notes>("Notes"),
+    ),
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<Listed>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    },
+    handler: ::neuralis::__private::Handler::Async({
+        fn __neuralis_call<'a>(
+            __args: ::neuralis::__private::Value,
+            __cx: &'a ::neuralis::__private::ToolContext,
+        ) -> ::neuralis::__private::BoxFuture<
+            'a,
+            ::core::result::Result<
+                ::neuralis::__private::ToolResult,
+                ::neuralis::__private::CallError,
+            >,
+        > {
+            ::neuralis::__private::boxed(async move {
+                let __svc: &Notes = ::neuralis::__private::service::<
+                    Notes,
+                >(__cx, "Notes")?;
+                let __input = ::neuralis::__private::deserialize::<
+                    ListNotes,
+                >(__args, __cx)?;
+                let __out = __svc.notes_list(__cx, __input).await;
+                ::core::result::Result::Ok({
+                    #[allow(unused_imports)]
+                    use ::neuralis::__private::{
+                        ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                    };
+                    (&&::neuralis::__private::Returned(&__out))
+                        .__neuralis_kind()
+                        .convert(__out)
+                })
+            })
+        }
+        __neuralis_call
+    }),
+};
+const _: () = {
+    ::core::assert!(
+        < ListNotes as ::neuralis::__private::ToolInput > ::IS_OBJECT,
+        "input-not-struct: `ListNotes` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
+    );
+};
+const _: () = {
+    if !<ListNotes as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
+        let __m = ::neuralis::__private::reserved_key_message(
+            <ListNotes as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+            "reserved-input-key: root property `",
+            "` of `ListNotes` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
+        );
+        if !__m.is_empty() {
+            ::core::panic!("{}", __m.as_str());
+        }
+    }
+};
+#[cfg(feature = "reindex")]
+#[doc(hidden)]
+#[allow(non_upper_case_globals, non_snake_case, dead_code)]
+pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::ToolDescriptor = ::neuralis::__private::ToolDescriptor {
+    name: "notes_reindex",
+    x_neuralis: "{\"annotations\":{\"category\":\"write\",\"cancellable\":true}}",
+    description: &[" Rebuild, with a feature."],
+    schema: ::neuralis::__private::root_schema::<Reindex>,
+    root_keys: <Reindex as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+    cancellable: true,
+    service: ::core::option::Option::Some(
+        ::neuralis::__private::ServiceType::of::<Notes>("Notes"),
+    ),
+    output: {
+        fn __neuralis_output() -> ::core::option::Option<::neuralis::__private::Output> {
+            #[allow(unused_imports)]
+            use ::neuralis::__private::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
+                ViaResultOutput as _,
+            };
+            (&&&::neuralis::__private::OutputProbe::<u8>::NEW).__neuralis_output()
+        }
+        __neuralis_output
+    },
+    handler: ::neuralis::__private::Handler::Sync({
+        fn __neuralis_call(
+            __args: ::neuralis::__private::Value,
+            __cx: &::neuralis::__private::ToolContext,
+        ) -> ::core::result::Result<
+            ::neuralis::__private::ToolResult,
+            ::neuralis::__private::CallError,
+        > {
+            let __svc: &Notes = ::neuralis::__private::service::<Notes>(__cx, "Notes")?;
+            let __input = ::neuralis::__private::deserialize::<Reindex>(__args, __cx)?;
+            let __out = __svc
+                .notes_reindex(__input, ::neuralis::__private::abort_signal(__cx));
+            ::core::result::Result::Ok({
+                #[allow(unused_imports)]
+                use ::neuralis::__private::{
+                    ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                };
+                (&&::neuralis::__private::Returned(&__out))
+                    .__neuralis_kind()
+                    .convert(__out)
+            })
+        }
+        __neuralis_call
+    }),
+};
+#[cfg(feature = "reindex")]
+const _: () = {
+    ::core::assert!(
+        < Reindex as ::neuralis::__private::ToolInput > ::IS_OBJECT,
+        "input-not-struct: `Reindex` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
+    );
+};
+#[cfg(feature = "reindex")]
+const _: () = {
+    if !<Reindex as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
+        let __m = ::neuralis::__private::reserved_key_message(
+            <Reindex as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+            "reserved-input-key: root property `",
+            "` of `Reindex` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
+        );
+        if !__m.is_empty() {
+            ::core::panic!("{}", __m.as_str());
+        }
+    }
+};

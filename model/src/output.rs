@@ -1,0 +1,390 @@
+//! Tool outputs as Rust types: the [`ToolOutput`] trait, the schema of what serde
+//! *writes* for a type (MCP `outputSchema`).
+//!
+//! An input's schema says what serde reads; an output's says what it writes, and the two
+//! differ: an `Option` field is written as `null` unless `skip_serializing_if` leaves it
+//! out, a float that is not finite is written as `null`, `skip_serializing` fields are
+//! never written, and `rename(serialize = ...)` is the name that counts.
+//! `#[derive(ToolOutput)]` (in the `neuralis` facade) implements the trait for structs and
+//! enums; this module implements it for the standard types, reading the same type table
+//! as [`ToolInput`](crate::input::ToolInput) ([`crate::types`]).
+//!
+//! ```
+//! use neuralis_model::output::ToolOutput;
+//! use serde_json::json;
+//!
+//! assert_eq!(<Option<u8> as ToolOutput>::output_fragment(), json!({
+//!     "anyOf": [{"type": "integer", "minimum": 0, "maximum": 255}, {"type": "null"}]
+//! }));
+//! // A tool's output schema is an object: a non-object output is wrapped as `result`.
+//! assert_eq!(<Vec<String> as ToolOutput>::output_schema(), json!({
+//!     "$schema": "http://json-schema.org/draft-07/schema#",
+//!     "type": "object",
+//!     "properties": {"result": {"type": "array", "items": {"type": "string"}}},
+//!     "required": ["result"],
+//!     "additionalProperties": false
+//! }));
+//! ```
+
+use std::any::type_name;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use crate::input::{Recursion, short_type_name};
+use crate::types::{self, Known};
+
+/// A type whose JSON Schema is exactly what serde writes for it.
+///
+/// Derive it with `#[derive(ToolOutput)]`; the trait is implemented here for `bool`, the
+/// integers, the floats (`null` included: serde writes a NaN or an infinity as `null`),
+/// `String`, `str`, `char`, `()`, `Option<T>` (its schema or `null`), the sequences and
+/// sets, fixed arrays and tuples, string-keyed maps, `serde_json::Value` and `Map`, and
+/// the smart pointers and references.
+#[diagnostic::on_unimplemented(
+    message = "unsupported-type: `{Self}` has no output schema",
+    label = "this type has no output schema",
+    note = "derive `ToolOutput` on it, or return a type that does (a handler whose return type has no output schema declares none)"
+)]
+pub trait ToolOutput {
+    /// Whether the type may nest itself, so [`OutputComposer`] must track it for
+    /// recursion. `false` for leaf types.
+    #[doc(hidden)]
+    const COMPOSITE: bool = false;
+
+    /// Whether the schema is an object with `properties`, so that `#[serde(flatten)]` can
+    /// merge it into another object.
+    const IS_OBJECT: bool = false;
+
+    /// The name under `definitions` when the type is recursive (the type's name with
+    /// every path dropped, as for inputs).
+    fn output_name() -> Cow<'static, str> {
+        Cow::Owned(short_type_name(type_name::<Self>()))
+    }
+
+    /// The schema of this type in a nested position, composed through `cx`.
+    fn output_in(cx: &mut OutputComposer) -> Value;
+
+    /// [`OutputComposer::subschema`] of this type, for generated code.
+    #[doc(hidden)]
+    fn __output_subschema(cx: &mut OutputComposer) -> Value {
+        cx.subschema::<Self>()
+    }
+
+    /// The schema of this type in a nested position, with a fresh composer.
+    fn output_fragment() -> Value {
+        OutputComposer::default().subschema::<Self>()
+    }
+
+    /// The tool's output schema for a handler returning this type: a draft-07 document
+    /// whose root is an object, the type's own schema when it is one, else
+    /// `{"result": <schema>}` (the pipeline wraps such a value the same way), with the
+    /// `definitions` recursion needs.
+    fn output_schema() -> Value {
+        output_root::<Self>().0
+    }
+}
+
+/// Composes nested output schemas and notices recursion (the bookkeeping is the inputs'
+/// [`Recursion`]).
+#[derive(Debug, Default)]
+pub struct OutputComposer {
+    recursion: Recursion<&'static str>,
+}
+
+impl OutputComposer {
+    /// The schema of `T`, inlined, or a `$ref` when `T` is already being composed.
+    pub fn subschema<T: ToolOutput + ?Sized>(&mut self) -> Value {
+        if !T::COMPOSITE {
+            return T::output_in(self);
+        }
+        let id = type_name::<T>();
+        if let Some(reference) = self.recursion.enter(&id, || T::output_name().into_owned()) {
+            return reference;
+        }
+        let schema = T::output_in(self);
+        self.recursion
+            .leave(&id, || T::output_name().into_owned(), &schema);
+        schema
+    }
+}
+
+/// Whether `schema`'s root is an object schema, so the value needs no wrapping.
+#[must_use]
+pub fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// The root output document of `T` (see [`ToolOutput::output_schema`]), and whether it
+/// wraps `T`'s schema as `result`.
+pub fn output_root<T: ToolOutput + ?Sized>() -> (Value, bool) {
+    let mut cx = OutputComposer::default();
+    cx.recursion.set_root(type_name::<T>());
+    let fragment = cx.subschema::<T>();
+    let definitions = cx.recursion.take_definitions();
+    output_document(fragment, definitions)
+}
+
+/// The root output document around a fragment: `$schema`, the fragment itself when it is
+/// an object schema (else wrapped as `result`, its `$ref: "#"`s then pointing at the
+/// wrapper's `result`), and `definitions`; and whether it wrapped the fragment.
+#[must_use]
+pub fn output_document(fragment: Value, definitions: Map<String, Value>) -> (Value, bool) {
+    let mut root = Map::new();
+    root.insert(
+        "$schema".into(),
+        Value::String(crate::contract::DRAFT_07.into()),
+    );
+    let wrapped = !is_object_schema(&fragment);
+    if !wrapped {
+        if let Value::Object(map) = fragment {
+            root.extend(map);
+        }
+    } else {
+        let mut fragment = fragment;
+        retarget_root_refs(&mut fragment);
+        root.insert("type".into(), json!("object"));
+        root.insert("properties".into(), json!({ "result": fragment }));
+        root.insert("required".into(), json!(["result"]));
+        root.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    if !definitions.is_empty() {
+        let mut definitions = Value::Object(definitions);
+        if wrapped {
+            retarget_root_refs(&mut definitions);
+        }
+        root.insert("definitions".into(), definitions);
+    }
+    (Value::Object(root), wrapped)
+}
+
+/// `{"$ref": "#"}` means the root type; once wrapped, the root type is `result`.
+fn retarget_root_refs(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            if map.get("$ref").and_then(Value::as_str) == Some("#") {
+                map.insert("$ref".into(), json!("#/properties/result"));
+            }
+            map.values_mut().for_each(retarget_root_refs);
+        }
+        Value::Array(items) => items.iter_mut().for_each(retarget_root_refs),
+        _ => {}
+    }
+}
+
+/// `T`'s schema or `null`: what serde writes for an `Option<T>` that is not skipped.
+#[must_use]
+pub fn nullable(schema: Value) -> Value {
+    if schema.as_object().is_some_and(Map::is_empty) {
+        return schema;
+    }
+    json!({ "anyOf": [schema, { "type": "null" }] })
+}
+
+/// The output schema of a leaf type of the table: the input's, except that a float may be
+/// written as `null` (NaN and the infinities).
+#[must_use]
+pub fn leaf(known: &Known) -> Value {
+    match known.meaning {
+        types::Meaning::Float => json!({ "type": ["number", "null"] }),
+        _ => known.schema().unwrap_or_else(|| json!({})),
+    }
+}
+
+macro_rules! leaf_outputs {
+    ($($t:ty => $k:expr),* $(,)?) => {$(
+        impl ToolOutput for $t {
+            fn output_in(_: &mut OutputComposer) -> Value {
+                leaf(&$k)
+            }
+        }
+    )*};
+}
+
+leaf_outputs! {
+    bool => types::BOOL,
+    i8 => types::I8, i16 => types::I16, i32 => types::I32, i64 => types::I64,
+    isize => types::ISIZE, i128 => types::I128,
+    u8 => types::U8, u16 => types::U16, u32 => types::U32, u64 => types::U64,
+    usize => types::USIZE, u128 => types::U128,
+    f32 => types::F32, f64 => types::F64,
+    String => types::STRING, str => types::STR, char => types::CHAR,
+    Value => types::JSON_VALUE,
+    Map<String, Value> => types::JSON_MAP,
+}
+
+impl ToolOutput for () {
+    fn output_in(_: &mut OutputComposer) -> Value {
+        json!({ "type": "null" })
+    }
+}
+
+impl<T: ToolOutput> ToolOutput for Option<T> {
+    const COMPOSITE: bool = T::COMPOSITE;
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        nullable(cx.subschema::<T>())
+    }
+}
+
+macro_rules! pointer_outputs {
+    ($($p:ident),*) => {$(
+        impl<T: ToolOutput + ?Sized> ToolOutput for $p<T> {
+            const COMPOSITE: bool = T::COMPOSITE;
+            const IS_OBJECT: bool = T::IS_OBJECT;
+            fn output_name() -> Cow<'static, str> { T::output_name() }
+            fn output_in(cx: &mut OutputComposer) -> Value { cx.subschema::<T>() }
+        }
+    )*};
+}
+
+pointer_outputs!(Box, Rc, Arc);
+
+impl<T: ToolOutput + ?Sized> ToolOutput for &T {
+    const COMPOSITE: bool = T::COMPOSITE;
+    const IS_OBJECT: bool = T::IS_OBJECT;
+    fn output_name() -> Cow<'static, str> {
+        T::output_name()
+    }
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        cx.subschema::<T>()
+    }
+}
+
+impl<T: ToolOutput + ToOwned + ?Sized> ToolOutput for Cow<'_, T> {
+    const COMPOSITE: bool = T::COMPOSITE;
+    const IS_OBJECT: bool = T::IS_OBJECT;
+    fn output_name() -> Cow<'static, str> {
+        T::output_name()
+    }
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        cx.subschema::<T>()
+    }
+}
+
+macro_rules! seq_outputs {
+    ($($s:ident => $unique:expr),*) => {$(
+        impl<T: ToolOutput> ToolOutput for $s<T> {
+            const COMPOSITE: bool = T::COMPOSITE;
+            fn output_in(cx: &mut OutputComposer) -> Value {
+                types::array(cx.subschema::<T>(), $unique)
+            }
+        }
+    )*};
+}
+
+seq_outputs!(Vec => false, VecDeque => false, LinkedList => false);
+
+impl<T: ToolOutput> ToolOutput for [T] {
+    const COMPOSITE: bool = T::COMPOSITE;
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        types::array(cx.subschema::<T>(), false)
+    }
+}
+
+impl<T: ToolOutput, S> ToolOutput for HashSet<T, S> {
+    const COMPOSITE: bool = T::COMPOSITE;
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        types::array(cx.subschema::<T>(), true)
+    }
+}
+
+impl<T: ToolOutput> ToolOutput for BTreeSet<T> {
+    const COMPOSITE: bool = T::COMPOSITE;
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        types::array(cx.subschema::<T>(), true)
+    }
+}
+
+impl<T: ToolOutput, const N: usize> ToolOutput for [T; N] {
+    const COMPOSITE: bool = T::COMPOSITE;
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        types::fixed_array(cx.subschema::<T>(), N)
+    }
+}
+
+/// A string-keyed map: serde writes every key as a JSON string.
+pub trait OutputKey {}
+impl OutputKey for String {}
+impl OutputKey for str {}
+impl OutputKey for Cow<'_, str> {}
+impl<K: OutputKey + ?Sized> OutputKey for &K {}
+impl<K: OutputKey + ?Sized> OutputKey for Box<K> {}
+impl<K: OutputKey + ?Sized> OutputKey for Arc<K> {}
+impl<K: OutputKey + ?Sized> OutputKey for Rc<K> {}
+
+impl<K: OutputKey, V: ToolOutput, S> ToolOutput for HashMap<K, V, S> {
+    const COMPOSITE: bool = V::COMPOSITE;
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        types::open_map(cx.subschema::<V>())
+    }
+}
+
+impl<K: OutputKey, V: ToolOutput> ToolOutput for BTreeMap<K, V> {
+    const COMPOSITE: bool = V::COMPOSITE;
+    fn output_in(cx: &mut OutputComposer) -> Value {
+        types::open_map(cx.subschema::<V>())
+    }
+}
+
+macro_rules! tuple_outputs {
+    ($(($($t:ident),+)),*) => {$(
+        impl<$($t: ToolOutput),+> ToolOutput for ($($t,)+) {
+            const COMPOSITE: bool = $($t::COMPOSITE)||+;
+            fn output_in(cx: &mut OutputComposer) -> Value {
+                let items = vec![$(cx.subschema::<$t>()),+];
+                let n = items.len();
+                json!({ "type": "array", "items": items, "minItems": n, "maxItems": n })
+            }
+        }
+    )*};
+}
+
+tuple_outputs!(
+    (A),
+    (A, B),
+    (A, B, C),
+    (A, B, C, D),
+    (A, B, C, D, E),
+    (A, B, C, D, E, F)
+);
+
+#[doc(hidden)]
+pub mod private {
+    //! What `#[derive(ToolOutput)]` expands to (beside `input::private`'s helpers): not
+    //! public API.
+    pub use super::{OutputComposer, ToolOutput};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_may_be_null_and_units_are_null() {
+        assert_eq!(f64::output_fragment(), json!({"type": ["number", "null"]}));
+        assert_eq!(<()>::output_fragment(), json!({"type": "null"}));
+    }
+
+    #[test]
+    fn tuples_and_maps() {
+        assert_eq!(
+            <(u8, String)>::output_fragment(),
+            json!({"type": "array", "minItems": 2, "maxItems": 2, "items": [
+                {"type": "integer", "minimum": 0, "maximum": 255}, {"type": "string"}]})
+        );
+        assert_eq!(
+            <BTreeMap<String, bool>>::output_fragment(),
+            json!({"type": "object", "additionalProperties": {"type": "boolean"}})
+        );
+    }
+
+    #[test]
+    fn an_object_root_is_not_wrapped() {
+        let doc = <Map<String, Value>>::output_schema();
+        assert_eq!(doc["type"], "object");
+        assert!(doc.get("properties").is_none(), "{doc}");
+    }
+}
