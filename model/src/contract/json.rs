@@ -1,9 +1,9 @@
 //! Reading a tool file at the byte level: size and depth limits, strict parsing, locations.
 //!
 //! Everything here is linear in the input and free of recursion that the input controls:
-//! [`read`] parses a well-formed file once, refusing to open level 129 of the tree, and
-//! reads any other file again for its one diagnostic (the depth measured by a byte scan
-//! before anything builds a tree), and
+//! [`read`] measures the nesting depth with a byte scan before anything builds a tree (as
+//! the contract's `depth-limit` says), then parses a well-formed file once (refusing to open
+//! level 129 all the same) and reads any other file again for its one diagnostic, and
 //! [`locate`] finds the line and column a JSON pointer names by scanning the text again
 //! instead of keeping positions in a second tree.
 
@@ -26,7 +26,7 @@ pub const MAX_DEPTH: usize = 128;
 /// Reads the bytes of a tool file into a JSON object.
 ///
 /// Refuses with `depth-limit` a file over [`MAX_FILE_BYTES`] or nested deeper than
-/// [`MAX_DEPTH`] (never parsed past that depth), and with `json-syntax` (with its location)
+/// [`MAX_DEPTH`] (measured before parsing), and with `json-syntax` (with its location)
 /// invalid UTF-8, invalid JSON, an empty file, a top level that is not an object,
 /// trailing content and duplicate keys.
 ///
@@ -50,13 +50,8 @@ pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
             )),
         ));
     }
-    // A well-formed file is parsed once: into maps and arrays sized when they close, the
-    // parse refusing to open level `MAX_DEPTH + 1` (so neither the stack nor the tree ever
-    // holds more). Any other file is read again, step by step, for its one diagnostic:
-    // the depth first, by a byte scan that builds nothing.
-    if let Some(value) = read_well_formed(bytes) {
-        return Ok(value);
-    }
+    // The contract refuses a too-deep document before parsing it into a tree: the depth
+    // is measured first, by a byte scan that builds nothing.
     if let Some(offset) = too_deep_at(bytes) {
         return Err(Box::new(
             Diagnostic::new(RuleId::DepthLimit, "")
@@ -65,6 +60,12 @@ pub fn read(bytes: &[u8]) -> Result<Value, Box<Diagnostic>> {
                 ))
                 .at(location_of(bytes, offset)),
         ));
+    }
+    // A well-formed file is then parsed once, into maps and arrays sized when they close
+    // (the parse refusing to open level `MAX_DEPTH + 1` all the same). Any other file is
+    // read again, step by step, for its one diagnostic.
+    if let Some(value) = read_well_formed(bytes) {
+        return Ok(value);
     }
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
