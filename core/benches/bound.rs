@@ -10,10 +10,18 @@
 //!   worst case: a full copy);
 //! - `bound_owned_fits`: the same caps through `bound_result_owned`, which hands a result
 //!   already within its caps back after one read-only pass (the input clone is setup,
-//!   not timed);
-//! - `bound_text`: a text block of the same size clipped to the default text cap.
+//!   the output dropped, both outside the timing);
+//! - `bound_owned_half`: the `bound_half` caps through `bound_result_owned` (the input
+//!   clone is setup and the output is dropped, both outside the timing): the dispatch
+//!   funnel's path for a result that must be cut, cut in place: one measuring pass over
+//!   the half kept, then freeing the half cut (issue 19's target: <= 1.5x `to_vec`);
+//! - `bound_text`: a text block of the same size clipped to the default text cap;
+//! - `bound_small/owned_*`: a handler's everyday result (one short text block, or small
+//!   JSON with its text) through `bound_result_owned`, as the dispatch funnel bounds it.
 //!
-//! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`
+//! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`;
+//! `benches/bound_ratios.sh` runs the owned and half scenarios in rounds and prints their
+//! ratios to `to_vec` (optionally beside a baseline binary).
 
 use std::hint::black_box;
 
@@ -68,6 +76,13 @@ fn bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("bound_half", size), |b| {
             b.iter(|| bound_result(black_box(&result), &half));
         });
+        group.bench_function(BenchmarkId::new("bound_owned_half", size), |b| {
+            b.iter_batched(
+                || result.clone(),
+                |r| bound_result_owned(r, &half),
+                criterion::BatchSize::LargeInput,
+            );
+        });
         let fits = BoundCaps {
             array_len: usize::MAX,
             structured_bytes: usize::MAX,
@@ -94,9 +109,33 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// A handler's everyday result: one short text block, or a small JSON value with its text,
+/// within the default caps (what the dispatch funnel bounds on every call).
+fn bench_small(c: &mut Criterion) {
+    let caps = BoundCaps::default();
+    let text = ToolResult::text("5 days of metric weather for Lisbon, Portugal, hourly");
+    let json = ToolResult::json(json!({
+        "ok": true,
+        "city": "Lisbon",
+        "days": [{"day": 1, "high": 21.5, "low": 14.0, "wind": "NW 20 km/h"},
+                 {"day": 2, "high": 23.0, "low": 15.5, "wind": "N 10 km/h"}],
+    }));
+    let mut group = c.benchmark_group("bound_small");
+    for (name, r) in [("text", text), ("json", json)] {
+        group.bench_function(format!("owned_{name}"), |b| {
+            b.iter_batched(
+                || r.clone(),
+                |r| bound_result_owned(r, &caps),
+                criterion::BatchSize::SmallInput,
+            );
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default();
-    targets = bench
+    targets = bench, bench_small
 }
 criterion_main!(benches);

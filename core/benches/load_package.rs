@@ -1,29 +1,40 @@
-//! Loading a package of 1,000 realistic tools, beside a plain parse of the same bytes.
+//! Loading packages of 100, 1,000 and 10,000 realistic tools, beside a plain parse of
+//! the same bytes (issue 19's target: `load_package_from_sources` <= 1.2x the parse,
+//! linear in the number of files).
 //!
 //! - `parse`: `serde_json::from_slice::<Value>` of every file, each tree dropped at once;
-//! - `parse_keep_all`: the same, keeping all 1,000 trees (what any loader that returns a
+//! - `parse_keep_all`: the same, keeping every tree (what any loader that returns a
 //!   catalog of trees must do);
+//! - `json_read_keep_all`: the loader's own parse (`contract::json::read`: size, depth,
+//!   UTF-8, duplicate keys), keeping every tree;
 //! - `load_package_from_sources`: check + normalize + type every file;
-//! - `load_package_fs`: the same from a temporary directory.
+//! - `load_package_fs`: the same from a temporary directory (1,000 tools only).
 //!
 //! The loaders' results, and `parse_keep_all`'s, are dropped outside the timing: a catalog
-//! outlives its load, and freeing 1,000 trees at once costs glibc's allocator about as much
-//! as building them.
+//! outlives its load, and freeing thousands of trees at once costs glibc's allocator about
+//! as much as building them.
 //!
 //! The files are generated deterministically (2–20 properties: strings with enums and
-//! lengths, numbers with bounds, booleans, arrays of strings and of objects, nested closed
-//! objects, open maps; descriptions everywhere; a valid `x-neuralis` block).
+//! lengths, patterns, formats, numbers with bounds, booleans, arrays of strings and of
+//! objects, nested closed objects, open maps; `definitions` with `$ref`s in one tool of
+//! four; descriptions everywhere; a valid `x-neuralis` block). 10,000 tools are about 58 MB.
+//!
+//! Times are the benchmark thread's CPU time (`support/cpu.rs`; `NEURALIS_BENCH_WALL=1` for
+//! wall time). `benches/ratios.sh load_package load_ parse,parse_keep_all` gives the
+//! ratios over rounds.
 //!
 //! Run: `cargo bench -p neuralis-core --bench load_package -- --warm-up-time 1 --measurement-time 3`
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::{Measurement, WallTime};
+use criterion::{Criterion, Throughput};
+use neuralis_core::contract::json;
 use neuralis_core::package::{load_package, load_package_from_sources};
 use serde_json::{Map, Value, json};
 
-const TOOLS: usize = 1_000;
+const SIZES: [usize; 3] = [100, 1_000, 10_000];
 
 /// A small deterministic generator (64-bit LCG), so every run benches the same bytes.
 struct Rng(u64);
@@ -60,6 +71,8 @@ const SENTENCES: &[&str] = &[
     "The region the request is routed to, as an ISO 3166 code.",
 ];
 
+const FORMATS: &[&str] = &["date-time", "date", "email", "uri", "uuid", "hostname"];
+
 fn description(rng: &mut Rng) -> Value {
     json!(rng.pick(SENTENCES))
 }
@@ -92,7 +105,17 @@ fn property(rng: &mut Rng, depth: u32) -> Value {
             "default": 10,
             "description": description(rng),
         }),
-        3 => json!({ "type": "boolean", "default": false, "description": description(rng) }),
+        3 => {
+            if rng.below(2) == 0 {
+                json!({ "type": "boolean", "default": false, "description": description(rng) })
+            } else {
+                json!({
+                    "type": "string",
+                    "format": rng.pick(FORMATS),
+                    "description": description(rng),
+                })
+            }
+        }
         4 => json!({
             "type": "array",
             "items": { "type": "string", "maxLength": 64 },
@@ -144,6 +167,18 @@ fn tool(rng: &mut Rng, i: usize) -> Vec<u8> {
     for p in 0..n {
         props.insert(format!("{}_{p}", rng.pick(WORDS)), property(rng, 0));
     }
+    // One tool in four shares a definition between properties, by `$ref`.
+    let definitions = (rng.below(4) == 0).then(|| {
+        let n = 2 + rng.below(4) as usize;
+        let address = object(rng, 1, n);
+        for p in 0..1 + rng.below(2) {
+            props.insert(
+                format!("address_{p}"),
+                json!({ "$ref": "#/definitions/Address" }),
+            );
+        }
+        json!({ "Address": address })
+    });
     let keys: Vec<String> = props.keys().cloned().collect();
     let family = rng.pick(WORDS);
     let write = rng.below(3) == 0;
@@ -166,7 +201,7 @@ fn tool(rng: &mut Rng, i: usize) -> Vec<u8> {
     if write {
         xn["askOnKeys"] = json!([keys[0]]);
     }
-    let schema = json!({
+    let mut schema = json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": format!("Tool {i}"),
         "type": "object",
@@ -176,18 +211,30 @@ fn tool(rng: &mut Rng, i: usize) -> Vec<u8> {
         "required": [keys[0]],
         "x-neuralis": xn,
     });
+    if let Some(definitions) = definitions {
+        schema["definitions"] = definitions;
+    }
     serde_json::to_vec_pretty(&schema).unwrap()
 }
 
-fn corpus() -> Vec<(String, Vec<u8>)> {
+fn corpus(tools: usize) -> Vec<(String, Vec<u8>)> {
     let mut rng = Rng(0x5eed);
-    (0..TOOLS)
+    (0..tools)
         .map(|i| (format!("tool_{i:04}"), tool(&mut rng, i)))
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
-    let files = corpus();
+#[path = "support/cpu.rs"]
+mod cpu;
+
+fn bench<M: Measurement>(c: &mut Criterion<M>) {
+    for tools in SIZES {
+        bench_size(c, tools);
+    }
+}
+
+fn bench_size<M: Measurement>(c: &mut Criterion<M>, tools: usize) {
+    let files = corpus(tools);
     let bytes: u64 = files.iter().map(|(_, b)| b.len() as u64).sum();
 
     // Sanity: every generated tool loads (with the real checker too).
@@ -201,14 +248,10 @@ fn bench(c: &mut Criterion) {
         "generated tools must load: {:?}",
         &errors[..errors.len().min(3)]
     );
-    assert_eq!(package.tools.len(), TOOLS);
+    assert_eq!(package.tools.len(), tools);
+    drop(package);
 
-    let dir = tempfile::tempdir().unwrap();
-    for (name, b) in &files {
-        std::fs::write(dir.path().join(format!("{name}.json")), b).unwrap();
-    }
-
-    let mut group = c.benchmark_group("load_1000_tools");
+    let mut group = c.benchmark_group(format!("load_{tools}_tools"));
     group.throughput(Throughput::Bytes(bytes));
     group.bench_function("parse", |b| {
         b.iter(|| {
@@ -227,14 +270,30 @@ fn bench(c: &mut Criterion) {
                 .collect::<Vec<_>>()
         });
     });
+    // The loader's own parse (depth, UTF-8, duplicate keys), every tree kept.
+    group.bench_function("json_read_keep_all", |b| {
+        b.iter_with_large_drop(|| {
+            files
+                .iter()
+                .map(|(_, bytes)| json::read(black_box(bytes)).unwrap())
+                .collect::<Vec<_>>()
+        });
+    });
     group.bench_function("load_package_from_sources", |b| {
         b.iter_with_large_drop(|| load_package_from_sources(files.iter().map(|(n, b)| (n, b))));
     });
-    group.bench_function("load_package_fs", |b| {
-        b.iter_with_large_drop(|| load_package(dir.path()).unwrap());
-    });
+    if tools == 1_000 {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, b) in &files {
+            std::fs::write(dir.path().join(format!("{name}.json")), b).unwrap();
+        }
+        group.bench_function("load_package_fs", |b| {
+            b.iter_with_large_drop(|| load_package(dir.path()).unwrap());
+        });
+    }
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    cpu::run(bench::<cpu::ThreadCpu>, bench::<WallTime>);
+}

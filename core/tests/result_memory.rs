@@ -1,9 +1,12 @@
 //! Peak memory of bounding: proportional to the output, not the input.
 //!
 //! A counting global allocator (`peak_alloc`) records the peak heap in use while a 50 MB
-//! result (already parsed) is bounded. One test only: the counters are process-wide.
+//! result (already parsed) is bounded, borrowed (a copy of what is kept) and owned (cut in
+//! place). One test only: the counters are process-wide.
 
-use neuralis_core::result::{BoundCaps, ToolResult, bound_result, iframe_payload};
+use neuralis_core::result::{
+    BoundCaps, ToolResult, bound_result, bound_result_owned, iframe_payload,
+};
 use peak_alloc::PeakAlloc;
 use serde_json::{Value, json};
 
@@ -63,6 +66,20 @@ fn bounding_memory_follows_the_output() {
         peak < 2 * heap,
         "peak {peak} B for an output of {heap} B of heap"
     );
+
+    // Owned, the result is cut in place: beyond the input it was given, bounding holds
+    // only its plan, its memo and the buffers `shrink_to_fit` moves kept items into.
+    for (name, caps) in [("default caps", caps), ("5 MB cap", half)] {
+        let copy = result.clone();
+        let ((owned, _), peak) = peak_of(move || bound_result_owned(copy, &caps));
+        let (_, heap) = peak_of(|| owned.clone());
+        eprintln!("owned, {name}: output {heap} B of heap, peak extra heap {peak} B");
+        assert!(
+            peak < 2 * heap && peak < 1 << 20,
+            "peak {peak} B for an output of {heap} B of heap"
+        );
+        assert_eq!(owned, bound_result(&result, &caps).0);
+    }
 
     let (payload, peak) = peak_of(|| iframe_payload("t", &json!({}), &bounded));
     eprintln!(

@@ -1,8 +1,10 @@
 //! Bounding: every result is cut to configurable caps, keeping all the data it can.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
-use super::engine::{CutKind, Engine, Limits, MAX_LISTED_CUTS, Tally};
+use super::engine::{CutKind, Engine, Limits, MAX_LISTED_CUTS, Members, Plan, Rules, Tally};
 use super::types::{Annotations, Content, ContentBlock, ToolResult};
 use super::utf16::plan_clip;
 use super::{BOUND_META, NEURALIS_META};
@@ -51,7 +53,7 @@ impl Default for BoundCaps {
 }
 
 impl BoundCaps {
-    fn limits(&self) -> Limits {
+    pub(super) fn limits(&self) -> Limits {
         Limits {
             string_chars: self.string_chars,
             array_len: self.array_len,
@@ -98,49 +100,105 @@ impl BoundCaps {
 pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
     let mut tally = Tally::default();
     let content = bound_content(&result.content, caps, &mut tally);
-
     let structured_content = result.structured_content.as_ref().and_then(|v| {
-        let mut engine = Engine::new(caps.limits(), "/structuredContent");
-        let out = engine.fit(v, 1, caps.structured_bytes).map(|(v, _)| v);
-        if out.is_none() {
-            engine.tally.members_dropped += 1;
-            engine
-                .tally
-                .record("/structuredContent", CutKind::Object, 1, 0);
-        }
-        tally.merge(engine.tally);
-        out
+        let (plan, rules) = plan_structured(v, caps, &mut tally)?;
+        Some(rules.materialize(v, plan, 1))
     });
-
     let meta = result
         .meta
         .as_ref()
         .map(|meta| bound_meta(meta, caps, &mut tally));
-
     let mut out = ToolResult {
         content,
         is_error: result.is_error,
         structured_content,
         meta,
     };
+    record_bound(&mut out, &tally);
+    (out, tally)
+}
+
+/// Adds this bounding's cuts to what `_meta.neuralis.bound` already recorded.
+fn record_bound(out: &mut ToolResult, tally: &Tally) {
     let previous = out
         .neuralis_meta()
         .and_then(|n| n.get(BOUND_META))
-        .map(read_tally)
-        .unwrap_or_default();
-    let mut all = previous.clone();
+        .map(read_tally);
+    let Some(mut all) = previous else {
+        if !tally.is_empty() {
+            out.neuralis_meta_mut()
+                .insert(BOUND_META.into(), write_tally(tally));
+        }
+        return;
+    };
     all.merge(tally.clone());
     if !all.is_empty() {
         out.neuralis_meta_mut()
             .insert(BOUND_META.into(), write_tally(&all));
     }
-    (out, tally)
 }
 
-/// Like [`bound_result`], taking the result by value: a result already within the caps
-/// (one bounded at an earlier boundary, or a small one) is handed back as it is, after
-/// one read-only pass and no copy. Otherwise it is bounded as [`bound_result`] does.
-/// The output is always the same as [`bound_result`]'s.
+/// Adds an engine's cuts to `tally` (an engine counts nothing it did not record as a
+/// cut, so an engine without cuts adds nothing).
+fn absorb(tally: &mut Tally, engine: Tally) {
+    if !engine.is_empty() {
+        tally.merge(engine);
+    }
+}
+
+/// What bounding keeps of `structuredContent`; `None` (recorded as a cut) when not even
+/// an emptied form fits.
+fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Plan, Rules)> {
+    let mut engine = Engine::new(caps.limits(), "/structuredContent");
+    let measured = engine.measure(v, 1, caps.structured_bytes);
+    finish_structured(engine, v, measured, caps, tally)
+}
+
+/// [`plan_structured`] once the engine measured `v` (its memo holds what it learned).
+fn finish_structured<'v>(
+    mut engine: Engine<'v>,
+    v: &'v Value,
+    measured: (usize, bool),
+    caps: &BoundCaps,
+    tally: &mut Tally,
+) -> Option<(Plan, Rules)> {
+    let plan = engine
+        .fit_measured(v, 1, caps.structured_bytes, measured)
+        .map(|(plan, _)| plan);
+    if plan.is_none() {
+        engine.tally.members_dropped += 1;
+        engine
+            .tally
+            .record("/structuredContent", CutKind::Object, 1, 0);
+    }
+    let rules = engine.rules();
+    absorb(tally, engine.tally);
+    plan.map(|plan| (plan, rules))
+}
+
+/// What bounding keeps of a map (`_meta`, a block's `_meta`), leaving `skip` out.
+fn plan_map(
+    m: &Map<String, Value>,
+    caps: &BoundCaps,
+    base: impl Into<Cow<'static, str>>,
+    skip: Option<&'static str>,
+    tally: &mut Tally,
+) -> (Plan, Rules) {
+    let mut engine = Engine::new(caps.limits(), base);
+    if let Some(key) = skip {
+        engine = engine.skipping(key);
+    }
+    let plan = engine.fit_map(m, caps.structured_bytes);
+    let rules = engine.rules();
+    absorb(tally, engine.tally);
+    (plan, rules)
+}
+
+/// Like [`bound_result`], taking the result by value: the result is cut in place
+/// ([`ToolResult::bound_in_place`]), so nothing it keeps is copied and what it cuts is
+/// freed. A result already within the caps (one bounded at an earlier boundary, or a
+/// small one) comes back as it is after one read-only pass. The output is always the
+/// same as [`bound_result`]'s.
 ///
 /// ```
 /// use neuralis_core::result::{BoundCaps, ToolResult, bound_result, bound_result_owned};
@@ -154,23 +212,24 @@ pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, Bound
 /// assert!(stats.is_empty());
 /// ```
 #[must_use]
-pub fn bound_result_owned(result: ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
-    if within_caps(&result, caps) {
-        return (result, Tally::default());
-    }
-    bound_result(&result, caps)
+pub fn bound_result_owned(mut result: ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
+    let stats = result.bound_in_place(caps);
+    (result, stats)
 }
 
-/// Whether [`bound_result`] would hand `r` back unchanged.
-fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
-    let engine = Engine::new(caps.limits(), "");
+/// Whether the caps leave the map `m` (bounded as one object) as it is.
+fn map_within_caps(m: Members<'_>, caps: &BoundCaps) -> bool {
+    let (size, clean) = Engine::new(caps.limits(), "").measure_map(m, caps.structured_bytes);
+    clean && size <= caps.structured_bytes
+}
+
+/// Whether bounding leaves `content` as it is (and records no cut in it): one read-only
+/// pass, so a result that fits skips the cutting code.
+fn content_within_caps(content: &Content, caps: &BoundCaps) -> bool {
     let str_ok = |s: &str| super::utf16_len(s) <= caps.string_chars;
     let map_ok = |m: &Option<Map<String, Value>>| {
-        m.as_ref().is_none_or(|m| {
-            let (size, clean) =
-                engine.measure_map(super::engine::Members::Map(m), 1, caps.structured_bytes);
-            clean && size <= caps.structured_bytes
-        })
+        m.as_ref()
+            .is_none_or(|m| map_within_caps(Members::Map(m), caps))
     };
     let annotations_ok = |a: &Option<Annotations>| {
         a.as_ref().is_none_or(|a| {
@@ -181,7 +240,7 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
         })
     };
     let mut text = 0usize;
-    let content_ok = match &r.content {
+    match content {
         Content::Text(t) => super::utf16_len(t) <= caps.text_chars,
         Content::Blocks(blocks) => {
             blocks.len() <= caps.array_len
@@ -209,12 +268,17 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
                 })
                 && text <= caps.text_chars
         }
-    };
-    if !content_ok {
+    }
+}
+
+/// Whether [`bound_result`] would hand `r` back unchanged.
+#[cfg(test)]
+fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
+    if !content_within_caps(&r.content, caps) {
         return false;
     }
     let structured_ok = r.structured_content.as_ref().is_none_or(|v| {
-        let (size, clean) = engine.measure_clean(v, 1, caps.structured_bytes);
+        let (size, clean) = Engine::new(caps.limits(), "").measure(v, 1, caps.structured_bytes);
         clean && size <= caps.structured_bytes
     });
     if !structured_ok {
@@ -230,15 +294,10 @@ fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
             .filter(|(k, _)| k.as_str() != key)
             .map(|(k, v)| (k.as_str(), v))
             .collect();
-        let (size, clean) = engine.measure_map(
-            super::engine::Members::List(&list),
-            1,
-            caps.structured_bytes,
-        );
-        clean && size <= caps.structured_bytes
+        map_within_caps(Members::List(&list), caps)
     };
     match meta.get(NEURALIS_META).and_then(Value::as_object) {
-        None => map_ok(&r.meta),
+        None => map_within_caps(Members::Map(meta), caps),
         Some(own) => {
             without(meta, NEURALIS_META)
                 && without(own, BOUND_META)
@@ -281,6 +340,45 @@ impl ToolResult {
     pub fn bounded(&self, caps: &BoundCaps) -> Self {
         bound_result(self, caps).0
     }
+
+    /// Bounds this result to `caps` in place, with the output of [`bound_result`]: what
+    /// is kept stays where it is (strings are truncated, arrays and maps lose their cut
+    /// members), so the work is one measuring pass over what is kept plus freeing what is
+    /// cut. Returns what was cut, as [`bound_result`] does.
+    ///
+    /// ```
+    /// use neuralis_core::result::{BoundCaps, ToolResult, bound_result};
+    /// use serde_json::json;
+    ///
+    /// let caps = BoundCaps { array_len: 2, ..BoundCaps::default() };
+    /// let mut r = ToolResult::json(json!({"rows": [1, 2, 3]}));
+    /// let (expected, _) = bound_result(&r, &caps);
+    /// let stats = r.bound_in_place(&caps);
+    /// assert_eq!(r, expected);
+    /// assert_eq!(stats.items_dropped, 1);
+    /// ```
+    pub fn bound_in_place(&mut self, caps: &BoundCaps) -> BoundStats {
+        let mut tally = Tally::default();
+        if !content_within_caps(&self.content, caps) {
+            bound_content_in_place(&mut self.content, caps, &mut tally);
+        }
+        if let Some(v) = &mut self.structured_content {
+            // Measured first, so a value within the caps is left as it is at once.
+            let mut engine = Engine::new(caps.limits(), "/structuredContent");
+            let (size, clean) = engine.measure(v, 1, caps.structured_bytes);
+            if !clean || size > caps.structured_bytes {
+                match finish_structured(engine, v, (size, clean), caps, &mut tally) {
+                    Some((plan, rules)) => rules.apply(v, plan, 1),
+                    None => self.structured_content = None,
+                }
+            }
+        }
+        if let Some(meta) = &mut self.meta {
+            bound_meta_in_place(meta, caps, &mut tally);
+        }
+        record_bound(self, &tally);
+        tally
+    }
 }
 
 /// Bounds one JSON value (for example a `structuredContent` built by hand) to the string,
@@ -298,9 +396,9 @@ impl ToolResult {
 #[must_use]
 pub fn bound_value(value: &Value, caps: &BoundCaps) -> (Value, BoundStats) {
     let mut engine = Engine::new(caps.limits(), "");
-    let out = engine
-        .fit(value, 1, caps.structured_bytes)
-        .map_or(Value::Null, |(v, _)| v);
+    let plan = engine.fit(value, 1, caps.structured_bytes);
+    let rules = engine.rules();
+    let out = plan.map_or(Value::Null, |(plan, _)| rules.materialize(value, plan, 1));
     (out, engine.tally)
 }
 
@@ -336,19 +434,59 @@ impl Tally {
     }
 }
 
-fn clip_field(s: &str, caps: &BoundCaps, pointer: &str, tally: &mut Tally) -> String {
+/// Where in `content` a cut is. The pointer is written out only when a cut is recorded,
+/// so bounding a result that fits formats nothing.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    block: Option<usize>,
+    parts: [&'static str; 2],
+}
+
+impl Place {
+    /// `content` itself (string content, or the list of blocks).
+    const CONTENT: Self = Self {
+        block: None,
+        parts: ["", ""],
+    };
+
+    fn block(i: usize) -> Self {
+        Self {
+            block: Some(i),
+            parts: ["", ""],
+        }
+    }
+
+    /// The place one step further (at most two steps below a block).
+    fn at(mut self, part: &'static str) -> Self {
+        let slot = usize::from(!self.parts[0].is_empty());
+        self.parts[slot] = part;
+        self
+    }
+
+    fn pointer(self) -> String {
+        let mut p = match self.block {
+            None => String::from("/content"),
+            Some(i) => format!("/content/{i}"),
+        };
+        p.push_str(self.parts[0]);
+        p.push_str(self.parts[1]);
+        p
+    }
+}
+
+fn clip_field(s: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> String {
     match plan_clip(s, caps.string_chars, usize::MAX) {
         None => s.to_owned(),
         Some(clip) => {
             tally.strings_clipped += 1;
-            tally.record(pointer, CutKind::String, clip.original, clip.kept);
+            tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
             clip.apply(s)
         }
     }
 }
 
 /// Clips text against the remaining text budget; `None` when nothing is left to keep.
-fn clip_text(s: &str, remaining: &mut usize, pointer: &str, tally: &mut Tally) -> Option<String> {
+fn clip_text(s: &str, remaining: &mut usize, place: Place, tally: &mut Tally) -> Option<String> {
     match plan_clip(s, *remaining, usize::MAX) {
         None => {
             *remaining -= super::utf16_len(s);
@@ -356,7 +494,7 @@ fn clip_text(s: &str, remaining: &mut usize, pointer: &str, tally: &mut Tally) -
         }
         Some(clip) => {
             tally.text_clipped += 1;
-            tally.record(pointer, CutKind::Text, clip.original, clip.kept);
+            tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
             *remaining = 0;
             (clip.kept > 0 || clip.marker).then(|| clip.apply(s))
         }
@@ -366,20 +504,18 @@ fn clip_text(s: &str, remaining: &mut usize, pointer: &str, tally: &mut Tally) -
 fn bound_block_meta(
     meta: &Option<Map<String, Value>>,
     caps: &BoundCaps,
-    pointer: String,
+    place: Place,
     tally: &mut Tally,
 ) -> Option<Map<String, Value>> {
     let meta = meta.as_ref()?;
-    let mut engine = Engine::new(caps.limits(), pointer);
-    let out = engine.fit_map(meta, caps.structured_bytes);
-    tally.merge(engine.tally);
-    Some(out)
+    let (plan, rules) = plan_map(meta, caps, place.pointer(), None, tally);
+    Some(rules.materialize_members(Members::Map(meta), plan, 1))
 }
 
 fn bound_annotations(
     a: &Option<Annotations>,
     caps: &BoundCaps,
-    pointer: &str,
+    place: Place,
     tally: &mut Tally,
 ) -> Option<Annotations> {
     let a = a.as_ref()?;
@@ -389,7 +525,7 @@ fn bound_annotations(
                 tally.arrays_shrunk += 1;
                 tally.items_dropped += list.len() - caps.array_len;
                 tally.record(
-                    &format!("{pointer}/audience"),
+                    &place.at("/audience").pointer(),
                     CutKind::Array,
                     list.len(),
                     caps.array_len,
@@ -397,24 +533,24 @@ fn bound_annotations(
             }
             list.iter()
                 .take(caps.array_len)
-                .map(|s| clip_field(s, caps, &format!("{pointer}/audience"), tally))
+                .map(|s| clip_field(s, caps, place.at("/audience"), tally))
                 .collect()
         }),
         priority: a.priority,
         last_modified: a
             .last_modified
             .as_ref()
-            .map(|s| clip_field(s, caps, &format!("{pointer}/lastModified"), tally)),
+            .map(|s| clip_field(s, caps, place.at("/lastModified"), tally)),
     })
 }
 
-fn blob_fits(data: &str, caps: &BoundCaps, pointer: &str, tally: &mut Tally) -> bool {
+fn blob_fits(data: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> bool {
     if data.len() <= caps.blob_bytes {
         return true;
     }
     tally.blobs_dropped += 1;
     tally.blocks_dropped += 1;
-    tally.record(pointer, CutKind::Blob, data.len(), 0);
+    tally.record(&place.pointer(), CutKind::Blob, data.len(), 0);
     false
 }
 
@@ -423,7 +559,7 @@ fn bound_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Cont
     let blocks = match content {
         Content::Text(s) => {
             return Content::Text(
-                clip_text(s, &mut remaining, "/content", tally).unwrap_or_default(),
+                clip_text(s, &mut remaining, Place::CONTENT, tally).unwrap_or_default(),
             );
         }
         Content::Blocks(b) => b,
@@ -431,39 +567,37 @@ fn bound_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Cont
     let n = blocks.len().min(caps.array_len);
     let mut out = Vec::with_capacity(n);
     for (i, block) in blocks[..n].iter().enumerate() {
-        let at = format!("/content/{i}");
+        let at = Place::block(i);
         let kept = match block {
-            ContentBlock::Text(t) => {
-                clip_text(&t.text, &mut remaining, &format!("{at}/text"), tally)
-                    .or_else(|| {
-                        tally.blocks_dropped += 1;
-                        None
+            ContentBlock::Text(t) => clip_text(&t.text, &mut remaining, at.at("/text"), tally)
+                .or_else(|| {
+                    tally.blocks_dropped += 1;
+                    None
+                })
+                .map(|text| {
+                    ContentBlock::Text(super::types::TextContent {
+                        text,
+                        annotations: bound_annotations(
+                            &t.annotations,
+                            caps,
+                            at.at("/annotations"),
+                            tally,
+                        ),
+                        meta: bound_block_meta(&t.meta, caps, at.at("/_meta"), tally),
                     })
-                    .map(|text| {
-                        ContentBlock::Text(super::types::TextContent {
-                            text,
-                            annotations: bound_annotations(
-                                &t.annotations,
-                                caps,
-                                &format!("{at}/annotations"),
-                                tally,
-                            ),
-                            meta: bound_block_meta(&t.meta, caps, format!("{at}/_meta"), tally),
-                        })
-                    })
-            }
+                }),
             ContentBlock::Image(x) | ContentBlock::Audio(x) => {
-                blob_fits(&x.data, caps, &format!("{at}/data"), tally).then(|| {
+                blob_fits(&x.data, caps, at.at("/data"), tally).then(|| {
                     let x = super::types::BinaryContent {
                         data: x.data.clone(),
-                        mime_type: clip_field(&x.mime_type, caps, &format!("{at}/mimeType"), tally),
+                        mime_type: clip_field(&x.mime_type, caps, at.at("/mimeType"), tally),
                         annotations: bound_annotations(
                             &x.annotations,
                             caps,
-                            &format!("{at}/annotations"),
+                            at.at("/annotations"),
                             tally,
                         ),
-                        meta: bound_block_meta(&x.meta, caps, format!("{at}/_meta"), tally),
+                        meta: bound_block_meta(&x.meta, caps, at.at("/_meta"), tally),
                     };
                     if matches!(block, ContentBlock::Image(_)) {
                         ContentBlock::Image(x)
@@ -477,47 +611,40 @@ fn bound_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Cont
                 let blob_ok = res
                     .blob
                     .as_ref()
-                    .is_none_or(|b| blob_fits(b, caps, &format!("{at}/resource/blob"), tally));
+                    .is_none_or(|b| blob_fits(b, caps, at.at("/resource/blob"), tally));
                 if blob_ok {
                     let text = match &res.text {
                         None => Some(None),
-                        Some(t) => {
-                            clip_text(t, &mut remaining, &format!("{at}/resource/text"), tally)
-                                .or_else(|| {
-                                    tally.blocks_dropped += 1;
-                                    None
-                                })
-                                .map(Some)
-                        }
+                        Some(t) => clip_text(t, &mut remaining, at.at("/resource/text"), tally)
+                            .or_else(|| {
+                                tally.blocks_dropped += 1;
+                                None
+                            })
+                            .map(Some),
                     };
                     text.map(|text| {
                         ContentBlock::Resource(super::types::EmbeddedResource {
                             resource: super::types::ResourceContents {
-                                uri: clip_field(
-                                    &res.uri,
-                                    caps,
-                                    &format!("{at}/resource/uri"),
-                                    tally,
-                                ),
+                                uri: clip_field(&res.uri, caps, at.at("/resource/uri"), tally),
                                 mime_type: res.mime_type.as_ref().map(|m| {
-                                    clip_field(m, caps, &format!("{at}/resource/mimeType"), tally)
+                                    clip_field(m, caps, at.at("/resource/mimeType"), tally)
                                 }),
                                 text,
                                 blob: res.blob.clone(),
                                 meta: bound_block_meta(
                                     &res.meta,
                                     caps,
-                                    format!("{at}/resource/_meta"),
+                                    at.at("/resource/_meta"),
                                     tally,
                                 ),
                             },
                             annotations: bound_annotations(
                                 &r.annotations,
                                 caps,
-                                &format!("{at}/annotations"),
+                                at.at("/annotations"),
                                 tally,
                             ),
-                            meta: bound_block_meta(&r.meta, caps, format!("{at}/_meta"), tally),
+                            meta: bound_block_meta(&r.meta, caps, at.at("/_meta"), tally),
                         })
                     })
                 } else {
@@ -544,22 +671,197 @@ fn bound_meta(
     // The toolkit's own namespace is bounded apart, so the bound record it carries is
     // never itself cut.
     let own = meta.get(NEURALIS_META).and_then(Value::as_object);
-    let mut engine = Engine::new(caps.limits(), "/_meta");
-    if own.is_some() {
-        engine = engine.skipping(NEURALIS_META);
-    }
-    let mut out = engine.fit_map(meta, caps.structured_bytes);
-    tally.merge(engine.tally);
+    let (plan, rules) = plan_map(meta, caps, "/_meta", own.map(|_| NEURALIS_META), tally);
+    let mut out = rules.materialize_members(Members::Map(meta), plan, 1);
     if let Some(own) = own {
-        let mut engine = Engine::new(caps.limits(), "/_meta/neuralis").skipping(BOUND_META);
-        let mut n = engine.fit_map(own, caps.structured_bytes);
-        tally.merge(engine.tally);
+        let (plan, rules) = plan_map(own, caps, "/_meta/neuralis", Some(BOUND_META), tally);
+        let mut n = rules.materialize_members(Members::Map(own), plan, 1);
         if let Some(previous) = own.get(BOUND_META) {
             n.insert(BOUND_META.into(), write_tally(&read_tally(previous)));
         }
         out.insert(NEURALIS_META.into(), Value::Object(n));
     }
     out
+}
+
+/// [`bound_meta`] in place. The plans leave the skipped keys out, so re-inserting them
+/// appends them last, as the copy does.
+fn bound_meta_in_place(meta: &mut Map<String, Value>, caps: &BoundCaps, tally: &mut Tally) {
+    let has_own = meta.get(NEURALIS_META).is_some_and(Value::is_object);
+    let (plan, rules) = plan_map(
+        meta,
+        caps,
+        "/_meta",
+        has_own.then_some(NEURALIS_META),
+        tally,
+    );
+    let own = if has_own {
+        meta.get_mut(NEURALIS_META).map(Value::take)
+    } else {
+        None
+    };
+    rules.apply_map(meta, plan, 1);
+    if let Some(Value::Object(mut own)) = own {
+        let (plan, rules) = plan_map(&own, caps, "/_meta/neuralis", Some(BOUND_META), tally);
+        let previous = own.get(BOUND_META).map(read_tally);
+        rules.apply_map(&mut own, plan, 1);
+        if let Some(previous) = previous {
+            own.insert(BOUND_META.into(), write_tally(&previous));
+        }
+        meta.insert(NEURALIS_META.into(), Value::Object(own));
+    }
+}
+
+fn clip_field_in_place(s: &mut String, caps: &BoundCaps, place: Place, tally: &mut Tally) {
+    if let Some(clip) = plan_clip(s, caps.string_chars, usize::MAX) {
+        tally.strings_clipped += 1;
+        tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
+        clip.apply_in_place(s);
+    }
+}
+
+/// [`clip_text`] in place; `false` when nothing is left to keep.
+fn clip_text_in_place(
+    s: &mut String,
+    remaining: &mut usize,
+    place: Place,
+    tally: &mut Tally,
+) -> bool {
+    let units = super::utf16_len(s);
+    if units <= *remaining {
+        *remaining -= units;
+        return true;
+    }
+    match plan_clip(s, *remaining, usize::MAX) {
+        None => true,
+        Some(clip) => {
+            tally.text_clipped += 1;
+            tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
+            *remaining = 0;
+            let keep = clip.kept > 0 || clip.marker;
+            if keep {
+                clip.apply_in_place(s);
+            }
+            keep
+        }
+    }
+}
+
+fn bound_block_meta_in_place(
+    meta: &mut Option<Map<String, Value>>,
+    caps: &BoundCaps,
+    place: Place,
+    tally: &mut Tally,
+) {
+    if let Some(meta) = meta {
+        let (plan, rules) = plan_map(meta, caps, place.pointer(), None, tally);
+        rules.apply_map(meta, plan, 1);
+    }
+}
+
+fn bound_annotations_in_place(
+    a: &mut Option<Annotations>,
+    caps: &BoundCaps,
+    place: Place,
+    tally: &mut Tally,
+) {
+    let Some(a) = a else {
+        return;
+    };
+    if let Some(list) = &mut a.audience {
+        let at = place.at("/audience");
+        if list.len() > caps.array_len {
+            tally.arrays_shrunk += 1;
+            tally.items_dropped += list.len() - caps.array_len;
+            tally.record(&at.pointer(), CutKind::Array, list.len(), caps.array_len);
+            list.truncate(caps.array_len);
+        }
+        for s in list {
+            clip_field_in_place(s, caps, at, tally);
+        }
+    }
+    if let Some(s) = &mut a.last_modified {
+        clip_field_in_place(s, caps, place.at("/lastModified"), tally);
+    }
+}
+
+/// [`bound_content`] in place.
+fn bound_content_in_place(content: &mut Content, caps: &BoundCaps, tally: &mut Tally) {
+    let mut remaining = caps.text_chars;
+    let blocks = match content {
+        Content::Text(s) => {
+            if !clip_text_in_place(s, &mut remaining, Place::CONTENT, tally) {
+                s.clear();
+            }
+            return;
+        }
+        Content::Blocks(b) => b,
+    };
+    let len = blocks.len();
+    let n = len.min(caps.array_len);
+    blocks.truncate(n);
+    let mut i = 0;
+    blocks.retain_mut(|block| {
+        let at = Place::block(i);
+        i += 1;
+        bound_block_in_place(block, caps, at, &mut remaining, tally)
+    });
+    if n < len {
+        tally.blocks_dropped += len - n;
+        tally.record("/content", CutKind::Blocks, len, n);
+    }
+}
+
+/// One block bounded in place; `false` when it is dropped.
+fn bound_block_in_place(
+    block: &mut ContentBlock,
+    caps: &BoundCaps,
+    at: Place,
+    remaining: &mut usize,
+    tally: &mut Tally,
+) -> bool {
+    match block {
+        ContentBlock::Text(t) => {
+            if !clip_text_in_place(&mut t.text, remaining, at.at("/text"), tally) {
+                tally.blocks_dropped += 1;
+                return false;
+            }
+            bound_annotations_in_place(&mut t.annotations, caps, at.at("/annotations"), tally);
+            bound_block_meta_in_place(&mut t.meta, caps, at.at("/_meta"), tally);
+        }
+        ContentBlock::Image(x) | ContentBlock::Audio(x) => {
+            if !blob_fits(&x.data, caps, at.at("/data"), tally) {
+                return false;
+            }
+            clip_field_in_place(&mut x.mime_type, caps, at.at("/mimeType"), tally);
+            bound_annotations_in_place(&mut x.annotations, caps, at.at("/annotations"), tally);
+            bound_block_meta_in_place(&mut x.meta, caps, at.at("/_meta"), tally);
+        }
+        ContentBlock::Resource(r) => {
+            let res = &mut r.resource;
+            let blob_ok = res
+                .blob
+                .as_ref()
+                .is_none_or(|b| blob_fits(b, caps, at.at("/resource/blob"), tally));
+            if !blob_ok {
+                return false;
+            }
+            if let Some(t) = &mut res.text
+                && !clip_text_in_place(t, remaining, at.at("/resource/text"), tally)
+            {
+                tally.blocks_dropped += 1;
+                return false;
+            }
+            clip_field_in_place(&mut res.uri, caps, at.at("/resource/uri"), tally);
+            if let Some(m) = &mut res.mime_type {
+                clip_field_in_place(m, caps, at.at("/resource/mimeType"), tally);
+            }
+            bound_block_meta_in_place(&mut res.meta, caps, at.at("/resource/_meta"), tally);
+            bound_annotations_in_place(&mut r.annotations, caps, at.at("/annotations"), tally);
+            bound_block_meta_in_place(&mut r.meta, caps, at.at("/_meta"), tally);
+        }
+    }
+    true
 }
 
 const COUNTS: [&str; 8] = [
@@ -587,7 +889,7 @@ fn counts_mut(t: &mut Tally) -> [&mut usize; 8] {
 }
 
 /// `_meta.neuralis.bound`: non-zero counts, `cuts` (the total) and `at` (the first 16).
-fn write_tally(t: &Tally) -> Value {
+pub(super) fn write_tally(t: &Tally) -> Value {
     let mut t2 = t.clone();
     let mut m = Map::new();
     for (name, n) in COUNTS.iter().zip(counts_mut(&mut t2)) {
@@ -604,7 +906,7 @@ fn write_tally(t: &Tally) -> Value {
 }
 
 /// Reads a bound record back leniently (it may come from an untrusted server).
-fn read_tally(v: &Value) -> Tally {
+pub(super) fn read_tally(v: &Value) -> Tally {
     let mut t = Tally::default();
     let Some(m) = v.as_object() else {
         return t;

@@ -1,12 +1,17 @@
 //! The value-fitting engine behind bounding and the iframe budget.
 //!
-//! It reads a borrowed, already parsed value and writes a new one, so memory grows with
-//! the output, not the input. Sizes are measured as `serde_json` would serialize them
-//! (compact form), with an early exit once a limit is passed: measuring costs at most the
-//! bytes the caller could keep, never the whole input. Strings are scanned to state their
+//! It reads a borrowed, already parsed value and decides a [`Plan`] of what is kept; the
+//! plan is then materialized into a new value (memory grows with the output, not the
+//! input) or applied in place to an owned one (nothing kept is copied). Sizes are
+//! measured as `serde_json` would serialize them (compact form), with an early exit once
+//! a limit is passed: measuring costs at most the bytes the caller could keep, never the
+//! whole input, and what an early exit learned is kept in a memo so the decisions that
+//! follow do not measure the same data again. Strings are scanned to state their
 //! original length; array items past the length cap are never visited.
 
-use std::collections::BinaryHeap;
+use std::borrow::Cow;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 
 use serde::Serialize;
@@ -14,6 +19,9 @@ use serde_json::{Map, Value};
 
 use super::utf16::{Clip, escaped_len, plan_clip, scan};
 use crate::contract::push_pointer;
+
+#[cfg(test)]
+mod oracle;
 
 /// Containers nested deeper than this (the top-level value is level 1) are dropped, so
 /// the output stays within what `serde_json` reads back (127 levels).
@@ -185,11 +193,96 @@ enum Seg<'v> {
     Index(usize),
 }
 
-pub(crate) struct Engine<'v> {
+/// What bounding keeps of one value. The engine decides it reading a borrowed value;
+/// [`Rules::materialize`] then copies what is kept, or [`Rules::apply`] cuts an owned
+/// value in place, so both give the same output from one decision.
+///
+/// A plan lists only what differs from the value: its size follows the cuts, not the
+/// data kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// The value as it is.
+    Whole,
+    /// A string, clipped.
+    Clip(Clip),
+    /// An array's first `len` items, less the containers nested too deep to keep; each
+    /// item whole but for the edits (original indices, ascending).
+    Items {
+        len: usize,
+        edits: Vec<(usize, Plan)>,
+    },
+    /// An object's members the rules keep (all but keys over the key cap, the skipped
+    /// top-level key and containers nested too deep), each whole but for the edits
+    /// (original indices, ascending).
+    Members { edits: Vec<(usize, Plan)> },
+    /// Exactly these members of an object (original indices, ascending), with their plans.
+    Pick(Vec<(usize, Plan)>),
+}
+
+impl Plan {
+    fn is_whole(&self) -> bool {
+        matches!(self, Self::Whole)
+    }
+}
+
+/// What decides, beside a plan, which children a container keeps: the per-value caps
+/// and the top-level key left out on purpose.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rules {
     limits: Limits,
-    base: String,
-    path: Vec<Seg<'v>>,
     skip_top: Option<&'static str>,
+}
+
+/// Hashes a value's address (the only key [`Memo`] takes): a multiply and a fold, since
+/// addresses are distinct and aligned.
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 32)
+    }
+}
+
+/// What a measure that went past its limit learned about a container.
+#[derive(Debug, Clone, Copy)]
+struct Over {
+    /// A lower bound of its serialized size.
+    bound: usize,
+    /// For an array: the index of the item where the measure went past its limit and
+    /// the size of the items before it (brackets and commas included), when those items
+    /// are all kept as they are (clean, none too deep).
+    prefix: Option<(usize, usize)>,
+}
+
+/// What measures that went past their limit learned, by the container's address. The
+/// engine reads one borrowed tree, so an address names one value for the engine's whole
+/// life: a later measure of the same value against a limit below the bound is answered
+/// without walking it again, and shrinking an array starts after the prefix already
+/// known to fit. Only containers on the path of an early exit are recorded, so the memo
+/// stays small.
+type Memo = HashMap<usize, Over, BuildHasherDefault<AddrHasher>>;
+
+fn addr(v: &Value) -> usize {
+    std::ptr::from_ref(v).addr()
+}
+
+pub(crate) struct Engine<'v> {
+    rules: Rules,
+    /// The pointer of the value the engine bounds (a literal, or built for a block).
+    base: Cow<'static, str>,
+    path: Vec<Seg<'v>>,
+    memo: Memo,
     pub tally: Tally,
 }
 
@@ -206,7 +299,7 @@ impl io::Write for Counter {
     }
 }
 
-fn number_len(n: &serde_json::Number) -> usize {
+pub(crate) fn number_len(n: &serde_json::Number) -> usize {
     fn digits(mut u: u64) -> usize {
         let mut d = 1;
         while u >= 10 {
@@ -227,47 +320,23 @@ fn number_len(n: &serde_json::Number) -> usize {
     c.0
 }
 
-fn is_container(v: &Value) -> bool {
+pub(crate) fn is_container(v: &Value) -> bool {
     matches!(v, Value::Array(_) | Value::Object(_))
 }
 
-impl<'v> Engine<'v> {
-    pub(crate) fn new(limits: Limits, base: impl Into<String>) -> Self {
-        Self {
-            limits,
-            base: base.into(),
-            path: Vec::new(),
-            skip_top: None,
-            tally: Tally::default(),
-        }
-    }
+/// Whether `e`, sitting at nesting level `depth`, is a container too deep to keep.
+pub(crate) fn too_deep(e: &Value, depth: usize) -> bool {
+    depth > MAX_DEPTH && is_container(e)
+}
 
-    /// Leaves the top-level member `key` out of the output, without counting a cut.
-    pub(crate) fn skipping(mut self, key: &'static str) -> Self {
-        self.skip_top = Some(key);
-        self
+/// Shrinks a buffer that a cut left mostly empty, so the output holds about its own size.
+fn release<T>(v: &mut Vec<T>) {
+    if v.capacity() / 2 > v.len() {
+        v.shrink_to_fit();
     }
+}
 
-    fn pointer(&self) -> String {
-        let mut p = self.base.clone();
-        for seg in &self.path {
-            p = match seg {
-                Seg::Key(k) => push_pointer(&p, k),
-                Seg::Index(i) => format!("{p}/{i}"),
-            };
-        }
-        p
-    }
-
-    fn record(&mut self, kind: CutKind, original: usize, kept: usize) {
-        if self.tally.cuts.len() < MAX_LISTED_CUTS {
-            let p = self.pointer();
-            self.tally.record(&p, kind, original, kept);
-        } else {
-            self.tally.total_cuts += 1;
-        }
-    }
-
+impl Rules {
     /// Whether the member is left out on purpose (not a cut): the top-level key the
     /// caller bounds separately.
     fn skipped(&self, k: &str, depth: usize) -> bool {
@@ -279,6 +348,11 @@ impl<'v> Engine<'v> {
         !self.skipped(k, depth)
             && (self.limits.key_chars == usize::MAX
                 || super::utf16::utf16_len(k) <= self.limits.key_chars)
+    }
+
+    /// Whether a member of an object at `depth` survives the rules (whatever the budget).
+    fn keeps(&self, k: &str, e: &Value, depth: usize) -> bool {
+        self.key_ok(k, depth) && !too_deep(e, depth + 1)
     }
 
     /// Members of `m` that count: all but a skipped top-level key.
@@ -307,9 +381,249 @@ impl<'v> Engine<'v> {
         (size + 2, false)
     }
 
-    /// Whether `e`, sitting at nesting level `depth`, is a container too deep to keep.
-    fn too_deep(e: &Value, depth: usize) -> bool {
-        depth > MAX_DEPTH && is_container(e)
+    /// Serialized size of `v` after the per-value caps, and whether the caps leave `v`
+    /// as it is. The size is exact when at most `limit`; once past `limit` it returns
+    /// early with some size above it (and `false`), a lower bound of the real size that
+    /// is written to `memo` for every container on the way out.
+    fn measure_clean(
+        &self,
+        v: &Value,
+        depth: usize,
+        limit: usize,
+        memo: &mut Memo,
+    ) -> (usize, bool) {
+        match v {
+            Value::Null | Value::Bool(true) => (4, true),
+            Value::Bool(false) => (5, true),
+            Value::Number(n) => (number_len(n), true),
+            Value::String(s) => self.string_len(s),
+            Value::Array(a) => {
+                let mut n = 2;
+                let mut clean = a.len() <= self.limits.array_len;
+                let mut first = true;
+                let mut prefix_clean = true;
+                for (i, e) in a.iter().take(self.limits.array_len).enumerate() {
+                    if too_deep(e, depth + 1) {
+                        clean = false;
+                        prefix_clean = false;
+                        continue;
+                    }
+                    let before = n;
+                    n += usize::from(!first);
+                    first = false;
+                    let (m, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n), memo);
+                    n += m;
+                    clean &= c;
+                    if n > limit {
+                        remember(memo, v, n, prefix_clean.then_some((i, before)));
+                        return (n, false);
+                    }
+                    prefix_clean &= c;
+                }
+                (n, clean)
+            }
+            Value::Object(m) => {
+                let (n, clean) = self.measure_map(Members::Map(m), depth, limit, memo);
+                if n > limit {
+                    remember(memo, v, n, None);
+                }
+                (n, clean)
+            }
+        }
+    }
+
+    fn measure_map(
+        &self,
+        m: Members<'_>,
+        depth: usize,
+        limit: usize,
+        memo: &mut Memo,
+    ) -> (usize, bool) {
+        let mut n = 2;
+        let mut clean = true;
+        let mut first = true;
+        for (k, e) in m.iter() {
+            if !self.keeps(k, e, depth) {
+                clean = false;
+                continue;
+            }
+            n += usize::from(!first) + escaped_len(k) + 3;
+            first = false;
+            let (size, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n), memo);
+            n += size;
+            clean &= c;
+            if n > limit {
+                return (n, false);
+            }
+        }
+        (n, clean)
+    }
+
+    /// A copy of what `plan` keeps of `v` (a value at nesting level `depth`).
+    pub(crate) fn materialize(&self, v: &Value, plan: Plan, depth: usize) -> Value {
+        match (plan, v) {
+            (Plan::Clip(clip), Value::String(s)) => Value::String(clip.apply(s)),
+            (Plan::Items { len, edits }, Value::Array(a)) => {
+                let mut edits = edits.into_iter().peekable();
+                let mut out = Vec::with_capacity(len);
+                for (i, e) in a.iter().take(len).enumerate() {
+                    if too_deep(e, depth + 1) {
+                        continue;
+                    }
+                    out.push(match edits.next_if(|(j, _)| *j == i) {
+                        Some((_, plan)) => self.materialize(e, plan, depth + 1),
+                        None => e.clone(),
+                    });
+                }
+                Value::Array(out)
+            }
+            (plan @ (Plan::Members { .. } | Plan::Pick(_)), Value::Object(m)) => {
+                Value::Object(self.materialize_members(Members::Map(m), plan, depth))
+            }
+            (_, v) => v.clone(),
+        }
+    }
+
+    /// A copy of what `plan` keeps of an object's members.
+    pub(crate) fn materialize_members(
+        &self,
+        m: Members<'_>,
+        plan: Plan,
+        depth: usize,
+    ) -> Map<String, Value> {
+        let (edits, pick) = match plan {
+            Plan::Members { edits } => (edits, false),
+            Plan::Pick(kept) => (kept, true),
+            _ => {
+                return match m {
+                    Members::Map(map) => map.clone(),
+                    Members::List(list) => list
+                        .iter()
+                        .map(|(k, e)| ((*k).to_owned(), (*e).clone()))
+                        .collect(),
+                };
+            }
+        };
+        let mut edits = edits.into_iter().peekable();
+        let mut out = Map::new();
+        for (i, (k, e)) in m.iter().enumerate() {
+            let kept = match edits.next_if(|(j, _)| *j == i) {
+                Some((_, plan)) => Some(self.materialize(e, plan, depth + 1)),
+                None if pick => {
+                    if edits.peek().is_none() {
+                        break;
+                    }
+                    None
+                }
+                None => self.keeps(k, e, depth).then(|| e.clone()),
+            };
+            if let Some(e) = kept {
+                out.insert(k.to_owned(), e);
+            }
+        }
+        out
+    }
+
+    /// Cuts `v` (a value at nesting level `depth`) in place to what `plan` keeps.
+    pub(crate) fn apply(&self, v: &mut Value, plan: Plan, depth: usize) {
+        match (plan, v) {
+            (Plan::Clip(clip), Value::String(s)) => clip.apply_in_place(s),
+            (Plan::Items { len, edits }, Value::Array(a)) => {
+                a.truncate(len);
+                for (i, plan) in edits {
+                    if let Some(e) = a.get_mut(i) {
+                        self.apply(e, plan, depth + 1);
+                    }
+                }
+                if depth + 1 > MAX_DEPTH {
+                    a.retain(|e| !is_container(e));
+                }
+                release(a);
+            }
+            (plan, Value::Object(m)) => self.apply_map(m, plan, depth),
+            _ => {}
+        }
+    }
+
+    /// Cuts an object's members in place to what `plan` keeps.
+    pub(crate) fn apply_map(&self, m: &mut Map<String, Value>, plan: Plan, depth: usize) {
+        let (edits, pick) = match plan {
+            Plan::Members { edits } => (edits, false),
+            Plan::Pick(kept) => (kept, true),
+            _ => return,
+        };
+        let mut edits = edits.into_iter().peekable();
+        let mut i = 0;
+        m.retain(|k, e| {
+            let at = i;
+            i += 1;
+            match edits.next_if(|(j, _)| *j == at) {
+                Some((_, plan)) => {
+                    self.apply(e, plan, depth + 1);
+                    true
+                }
+                None => !pick && self.keeps(k, e, depth),
+            }
+        });
+    }
+}
+
+/// Records that the container `v` measures at least `bound` bytes (and, for an array,
+/// the clean prefix measured on the way).
+fn remember(memo: &mut Memo, v: &Value, bound: usize, prefix: Option<(usize, usize)>) {
+    let new = Over { bound, prefix };
+    memo.entry(addr(v))
+        .and_modify(|old| {
+            if bound > old.bound {
+                *old = new;
+            }
+        })
+        .or_insert(new);
+}
+
+impl<'v> Engine<'v> {
+    pub(crate) fn new(limits: Limits, base: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            rules: Rules {
+                limits,
+                skip_top: None,
+            },
+            base: base.into(),
+            path: Vec::new(),
+            memo: Memo::default(),
+            tally: Tally::default(),
+        }
+    }
+
+    /// Leaves the top-level member `key` out of the output, without counting a cut.
+    pub(crate) fn skipping(mut self, key: &'static str) -> Self {
+        self.rules.skip_top = Some(key);
+        self
+    }
+
+    /// The rules a plan of this engine is applied with.
+    pub(crate) fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn pointer(&self) -> String {
+        let mut p = self.base.clone().into_owned();
+        for seg in &self.path {
+            p = match seg {
+                Seg::Key(k) => push_pointer(&p, k),
+                Seg::Index(i) => format!("{p}/{i}"),
+            };
+        }
+        p
+    }
+
+    fn record(&mut self, kind: CutKind, original: usize, kept: usize) {
+        if self.tally.cuts.len() < MAX_LISTED_CUTS {
+            let p = self.pointer();
+            self.tally.record(&p, kind, original, kept);
+        } else {
+            self.tally.total_cuts += 1;
+        }
     }
 
     fn record_deep(&mut self, e: &Value) {
@@ -322,163 +636,115 @@ impl<'v> Engine<'v> {
         self.record(CutKind::Depth, children, 0);
     }
 
-    /// Whether the per-value caps leave `v` exactly as it is (so a plain clone will do).
-    /// Stops at the first thing a cap would change.
-    fn is_clean(&self, v: &Value, depth: usize) -> bool {
-        match v {
-            Value::String(s) => super::utf16::utf16_len(s) <= self.limits.string_chars,
-            Value::Array(a) => {
-                a.len() <= self.limits.array_len
-                    && a.iter()
-                        .all(|e| !Self::too_deep(e, depth + 1) && self.is_clean(e, depth + 1))
-            }
-            Value::Object(m) => m.iter().all(|(k, e)| {
-                self.key_ok(k, depth)
-                    && !Self::too_deep(e, depth + 1)
-                    && self.is_clean(e, depth + 1)
-            }),
-            _ => true,
+    /// [`Rules::measure_clean`], answered from the memo when an earlier measure of the
+    /// same container already went past `limit`.
+    pub(crate) fn measure(&mut self, v: &'v Value, depth: usize, limit: usize) -> (usize, bool) {
+        if is_container(v)
+            && let Some(over) = self.memo.get(&addr(v))
+            && over.bound > limit
+        {
+            return (over.bound, false);
         }
+        self.rules.measure_clean(v, depth, limit, &mut self.memo)
     }
 
-    /// Serialized size of `v` after the per-value caps, and whether the caps leave `v`
-    /// as it is. The size is exact when at most `limit`; once past `limit` it returns
-    /// early with some size above it (and `false`).
-    pub(crate) fn measure_clean(&self, v: &Value, depth: usize, limit: usize) -> (usize, bool) {
-        match v {
-            Value::Null | Value::Bool(true) => (4, true),
-            Value::Bool(false) => (5, true),
-            Value::Number(n) => (number_len(n), true),
-            Value::String(s) => self.string_len(s),
-            Value::Array(a) => {
-                let mut n = 2;
-                let mut clean = a.len() <= self.limits.array_len;
-                let mut first = true;
-                for e in a.iter().take(self.limits.array_len) {
-                    if Self::too_deep(e, depth + 1) {
-                        clean = false;
-                        continue;
-                    }
-                    n += usize::from(!first);
-                    first = false;
-                    let (m, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n));
-                    n += m;
-                    clean &= c;
-                    if n > limit {
-                        return (n, false);
-                    }
-                }
-                (n, clean)
-            }
-            Value::Object(m) => self.measure_map(Members::Map(m), depth, limit),
-        }
+    /// [`Rules::measure_map`] for the members of a top-level object.
+    pub(crate) fn measure_map(&mut self, m: Members<'v>, limit: usize) -> (usize, bool) {
+        self.rules.measure_map(m, 1, limit, &mut self.memo)
     }
 
-    pub(crate) fn measure_map(&self, m: Members<'_>, depth: usize, limit: usize) -> (usize, bool) {
-        let mut n = 2;
-        let mut clean = true;
-        let mut first = true;
-        for (k, e) in m.iter() {
-            if !self.key_ok(k, depth) || Self::too_deep(e, depth + 1) {
-                clean = false;
-                continue;
-            }
-            n += usize::from(!first) + escaped_len(k) + 3;
-            first = false;
-            let (size, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n));
-            n += size;
-            clean &= c;
-            if n > limit {
-                return (n, false);
-            }
-        }
-        (n, clean)
-    }
-
-    /// `v` with the per-value caps applied, cuts recorded.
-    pub(crate) fn copy(&mut self, v: &'v Value, depth: usize) -> Value {
-        if self.is_clean(v, depth) {
-            return v.clone();
-        }
+    /// What the per-value caps keep of `v`, cuts recorded.
+    pub(crate) fn copy(&mut self, v: &'v Value, depth: usize) -> Plan {
         match v {
-            Value::String(s) => match self.string_clip(s) {
-                None => Value::String(s.clone()),
+            Value::String(s) => match self.rules.string_clip(s) {
+                None => Plan::Whole,
                 Some(clip) => {
                     self.tally.strings_clipped += 1;
                     self.record(CutKind::String, clip.original, clip.kept);
-                    Value::String(clip.apply(s))
+                    Plan::Clip(clip)
                 }
             },
             Value::Array(a) => {
-                let n = a.len().min(self.limits.array_len);
+                let n = a.len().min(self.rules.limits.array_len);
                 if n < a.len() {
                     self.tally.arrays_shrunk += 1;
                     self.tally.items_dropped += a.len() - n;
                     self.record(CutKind::Array, a.len(), n);
                 }
-                let mut out = Vec::with_capacity(n);
+                let mut edits = Vec::new();
+                let mut deep = false;
                 for (i, e) in a[..n].iter().enumerate() {
                     self.path.push(Seg::Index(i));
-                    if Self::too_deep(e, depth + 1) {
+                    if too_deep(e, depth + 1) {
                         self.record_deep(e);
+                        deep = true;
                     } else {
-                        out.push(self.copy(e, depth + 1));
+                        let plan = self.copy(e, depth + 1);
+                        if !plan.is_whole() {
+                            edits.push((i, plan));
+                        }
                     }
                     self.path.pop();
                 }
-                Value::Array(out)
+                if n == a.len() && !deep && edits.is_empty() {
+                    Plan::Whole
+                } else {
+                    Plan::Items { len: n, edits }
+                }
             }
-            Value::Object(m) => Value::Object(self.copy_map(Members::Map(m), depth)),
-            other => other.clone(),
+            Value::Object(m) => self.copy_map(Members::Map(m), depth),
+            _ => Plan::Whole,
         }
     }
 
-    fn copy_map(&mut self, m: Members<'v>, depth: usize) -> Map<String, Value> {
-        let mut len = self.counted_len(m, depth);
-        let mut out = Map::new();
-        for (k, e) in m.iter() {
-            if !self.key_ok(k, depth) {
+    fn copy_map(&mut self, m: Members<'v>, depth: usize) -> Plan {
+        let mut len = self.rules.counted_len(m, depth);
+        let mut kept = 0;
+        let mut edits = Vec::new();
+        for (i, (k, e)) in m.iter().enumerate() {
+            if !self.rules.key_ok(k, depth) {
                 continue;
             }
             self.path.push(Seg::Key(k));
-            if Self::too_deep(e, depth + 1) {
+            if too_deep(e, depth + 1) {
                 self.record_deep(e);
                 len -= 1;
             } else {
-                let e = self.copy(e, depth + 1);
-                out.insert(k.to_owned(), e);
+                let plan = self.copy(e, depth + 1);
+                if !plan.is_whole() {
+                    edits.push((i, plan));
+                }
+                kept += 1;
             }
             self.path.pop();
         }
-        if out.len() < len {
-            self.tally.members_dropped += len - out.len();
-            self.record(CutKind::Object, len, out.len());
+        if kept < len {
+            self.tally.members_dropped += len - kept;
+            self.record(CutKind::Object, len, kept);
         }
-        out
+        if kept == m.len() && edits.is_empty() {
+            Plan::Whole
+        } else {
+            Plan::Members { edits }
+        }
     }
 
     /// A map bounded to at most `budget` serialized bytes (at least `{}`).
-    pub(crate) fn fit_map(
-        &mut self,
-        m: &'v Map<String, Value>,
-        budget: usize,
-    ) -> Map<String, Value> {
+    pub(crate) fn fit_map(&mut self, m: &'v Map<String, Value>, budget: usize) -> Plan {
         self.fit_members(Members::Map(m), budget)
     }
 
     /// Members bounded as one object of at most `budget` serialized bytes (at least `{}`).
-    pub(crate) fn fit_members(&mut self, m: Members<'v>, budget: usize) -> Map<String, Value> {
-        let (size, clean) = self.measure_map(m, 1, budget);
+    pub(crate) fn fit_members(&mut self, m: Members<'v>, budget: usize) -> Plan {
+        let (size, clean) = self.measure_map(m, budget);
         if size <= budget {
-            return match m {
-                Members::Map(map) if clean => map.clone(),
-                _ => self.copy_map(m, 1),
+            return if clean {
+                Plan::Whole
+            } else {
+                self.copy_map(m, 1)
             };
         }
-        match self.shrink_object(m, 1, budget.max(2)).0 {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        }
+        self.shrink_object(m, 1, budget.max(2)).0
     }
 
     /// `v` bounded to at most `budget` serialized bytes, with its size; `None` when not
@@ -488,30 +754,42 @@ impl<'v> Engine<'v> {
         v: &'v Value,
         depth: usize,
         budget: usize,
-    ) -> Option<(Value, usize)> {
-        let (size, clean) = self.measure_clean(v, depth, budget);
+    ) -> Option<(Plan, usize)> {
+        let measured = self.measure(v, depth, budget);
+        self.fit_measured(v, depth, budget, measured)
+    }
+
+    /// [`fit`](Self::fit), given what [`measure`](Self::measure) said of `v` against
+    /// `budget`.
+    pub(crate) fn fit_measured(
+        &mut self,
+        v: &'v Value,
+        depth: usize,
+        budget: usize,
+        (size, clean): (usize, bool),
+    ) -> Option<(Plan, usize)> {
         if size <= budget {
-            let out = if clean {
-                v.clone()
+            let plan = if clean {
+                Plan::Whole
             } else {
                 self.copy(v, depth)
             };
-            return Some((out, size));
+            return Some((plan, size));
         }
         self.shrink(v, depth, budget)
     }
 
     /// Like [`fit`](Self::fit) for a value known not to fit whole.
-    fn shrink(&mut self, v: &'v Value, depth: usize, budget: usize) -> Option<(Value, usize)> {
+    fn shrink(&mut self, v: &'v Value, depth: usize, budget: usize) -> Option<(Plan, usize)> {
         match v {
             Value::String(s) => {
-                let clip = plan_clip(s, self.limits.string_chars, budget.checked_sub(2)?)?;
+                let clip = plan_clip(s, self.rules.limits.string_chars, budget.checked_sub(2)?)?;
                 self.tally.strings_clipped += 1;
                 self.record(CutKind::String, clip.original, clip.kept);
                 let size = clip.escaped_len() + 2;
-                Some((Value::String(clip.apply(s)), size))
+                Some((Plan::Clip(clip), size))
             }
-            Value::Array(a) if budget >= 2 => Some(self.shrink_array(a, depth, budget)),
+            Value::Array(a) if budget >= 2 => Some(self.shrink_array(v, a, depth, budget)),
             Value::Object(m) if budget >= 2 => {
                 Some(self.shrink_object(Members::Map(m), depth, budget))
             }
@@ -519,28 +797,48 @@ impl<'v> Engine<'v> {
         }
     }
 
-    fn shrink_array(&mut self, a: &'v [Value], depth: usize, budget: usize) -> (Value, usize) {
-        let mut used = 2;
-        let mut out = Vec::new();
+    fn shrink_array(
+        &mut self,
+        v: &'v Value,
+        a: &'v [Value],
+        depth: usize,
+        budget: usize,
+    ) -> (Plan, usize) {
+        // Items a measure already found clean, whose total fits, are kept whole as the
+        // loop below would keep them: it starts after them.
+        let start = match self.memo.get(&addr(v)).and_then(|over| over.prefix) {
+            Some((items, size)) if size <= budget => (items, size),
+            _ => (0, 2),
+        };
+        let mut used = start.1;
+        let mut edits = Vec::new();
+        let mut len = start.0;
+        let mut count = start.0;
         let mut deep = 0;
-        for (i, e) in a.iter().take(self.limits.array_len).enumerate() {
+        for (i, e) in a
+            .iter()
+            .enumerate()
+            .take(self.rules.limits.array_len)
+            .skip(start.0)
+        {
             self.path.push(Seg::Index(i));
-            if Self::too_deep(e, depth + 1) {
+            if too_deep(e, depth + 1) {
                 self.record_deep(e);
                 self.path.pop();
                 deep += 1;
+                len = i + 1;
                 continue;
             }
-            let sep = usize::from(!out.is_empty());
+            let sep = usize::from(count > 0);
             let Some(room) = budget.checked_sub(used + sep) else {
                 self.path.pop();
                 break;
             };
-            let (size, clean) = self.measure_clean(e, depth + 1, room);
+            let (size, clean) = self.measure(e, depth + 1, room);
             let kept = if size <= room {
                 Some((
                     if clean {
-                        e.clone()
+                        Plan::Whole
                     } else {
                         self.copy(e, depth + 1)
                     },
@@ -550,35 +848,39 @@ impl<'v> Engine<'v> {
                 self.shrink(e, depth + 1, room)
             };
             self.path.pop();
-            if let Some((e, size)) = kept {
-                out.push(e);
+            if let Some((plan, size)) = kept {
+                if !plan.is_whole() {
+                    edits.push((i, plan));
+                }
+                count += 1;
+                len = i + 1;
                 used += sep + size;
             }
             if size > room {
                 break;
             }
         }
-        let kept = out.len() + deep;
+        let kept = count + deep;
         if kept < a.len() {
             self.tally.arrays_shrunk += 1;
             self.tally.items_dropped += a.len() - kept;
-            self.record(CutKind::Array, a.len(), out.len());
+            self.record(CutKind::Array, a.len(), count);
         }
-        (Value::Array(out), used)
+        (Plan::Items { len, edits }, used)
     }
 
     /// Primitive members first (in document order), then whole containers smallest
     /// first, then what is left of the budget to the remaining containers in document
     /// order, each bounded in turn. Members keep their document order in the output.
-    fn shrink_object(&mut self, m: Members<'v>, depth: usize, budget: usize) -> (Value, usize) {
+    fn shrink_object(&mut self, m: Members<'v>, depth: usize, budget: usize) -> (Plan, usize) {
         let mut used = 2;
-        let mut kept: Vec<(usize, &'v str, Value)> = Vec::new();
+        let mut kept: Vec<(usize, Plan)> = Vec::new();
         let member_cost =
             |k: &str, kept_so_far: usize| escaped_len(k) + 3 + usize::from(kept_so_far > 0);
 
         // 1. primitives, in document order
         for (i, (k, e)) in m.iter().enumerate() {
-            if is_container(e) || !self.key_ok(k, depth) {
+            if is_container(e) || !self.rules.key_ok(k, depth) {
                 continue;
             }
             let over = member_cost(k, kept.len());
@@ -586,8 +888,8 @@ impl<'v> Engine<'v> {
                 continue;
             };
             self.path.push(Seg::Key(k));
-            if let Some((e, size)) = self.fit(e, depth + 1, room) {
-                kept.push((i, k, e));
+            if let Some((plan, size)) = self.fit(e, depth + 1, room) {
+                kept.push((i, plan));
                 used += over + size;
             }
             self.path.pop();
@@ -600,10 +902,10 @@ impl<'v> Engine<'v> {
         let mut heap_total = 0usize;
         let mut deep = 0;
         for (i, (k, e)) in m.iter().enumerate() {
-            if !is_container(e) || !self.key_ok(k, depth) {
+            if !is_container(e) || !self.rules.key_ok(k, depth) {
                 continue;
             }
-            if Self::too_deep(e, depth + 1) {
+            if too_deep(e, depth + 1) {
                 self.path.push(Seg::Key(k));
                 self.record_deep(e);
                 self.path.pop();
@@ -614,7 +916,7 @@ impl<'v> Engine<'v> {
             let Some(room) = start.checked_sub(over) else {
                 continue;
             };
-            let (size, clean) = self.measure_clean(e, depth + 1, room);
+            let (size, clean) = self.measure(e, depth + 1, room);
             if size > room {
                 continue;
             }
@@ -642,21 +944,21 @@ impl<'v> Engine<'v> {
             next.next();
             let over = member_cost(k, kept.len());
             self.path.push(Seg::Key(k));
-            let e = if clean {
-                e.clone()
+            let plan = if clean {
+                Plan::Whole
             } else {
                 self.copy(e, depth + 1)
             };
             self.path.pop();
             used += over + size;
-            kept.push((i, k, e));
+            kept.push((i, plan));
         }
 
         // 3. the rest of the budget to the other containers, in document order
         for (i, (k, e)) in m.iter().enumerate() {
             if !is_container(e)
-                || !self.key_ok(k, depth)
-                || Self::too_deep(e, depth + 1)
+                || !self.rules.key_ok(k, depth)
+                || too_deep(e, depth + 1)
                 || whole.binary_search_by_key(&i, |&(j, ..)| j).is_ok()
             {
                 continue;
@@ -666,24 +968,20 @@ impl<'v> Engine<'v> {
                 continue;
             };
             self.path.push(Seg::Key(k));
-            if let Some((e, size)) = self.fit(e, depth + 1, room) {
-                kept.push((i, k, e));
+            if let Some((plan, size)) = self.fit(e, depth + 1, room) {
+                kept.push((i, plan));
                 used += over + size;
             }
             self.path.pop();
         }
 
-        kept.sort_unstable_by_key(|(i, _, _)| *i);
+        kept.sort_unstable_by_key(|(i, _)| *i);
         let count = kept.len();
-        let len = self.counted_len(m, depth) - deep;
-        let mut out = Map::with_capacity(count);
-        for (_, k, e) in kept {
-            out.insert(k.to_owned(), e);
-        }
+        let len = self.rules.counted_len(m, depth) - deep;
         if count < len {
             self.tally.members_dropped += len - count;
             self.record(CutKind::Object, len, count);
         }
-        (Value::Object(out), used)
+        (Plan::Pick(kept), used)
     }
 }

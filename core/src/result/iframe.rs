@@ -13,7 +13,7 @@ pub const IFRAME_MAX_BYTES: usize = 131_072;
 pub const IFRAME_MAX_STRING_CHARS: usize = 16_384;
 
 /// Bytes kept aside for the `truncated` report.
-const REPORT_RESERVE: usize = 4_096;
+pub(super) const REPORT_RESERVE: usize = 4_096;
 
 /// The one-way payload of a sandboxed card.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,9 +80,10 @@ pub fn iframe_payload(tool_name: &str, input: &Value, result: &ToolResult) -> If
         key_chars: IFRAME_MAX_STRING_CHARS,
     };
     let mut engine = Engine::new(limits, "");
-    let mut payload =
-        engine.fit_members(Members::List(&members), IFRAME_MAX_BYTES - REPORT_RESERVE);
+    let plan = engine.fit_members(Members::List(&members), IFRAME_MAX_BYTES - REPORT_RESERVE);
+    let rules = engine.rules();
     let cuts = engine.tally;
+    let mut payload = rules.materialize_members(Members::List(&members), plan, 1);
     if !cuts.is_empty() {
         payload.insert("truncated".into(), report(&cuts));
     }
@@ -93,7 +94,7 @@ pub fn iframe_payload(tool_name: &str, input: &Value, result: &ToolResult) -> If
 }
 
 /// The `truncated` report, within the reserve (its key and comma included).
-fn report(cuts: &Tally) -> Value {
+pub(super) fn report(cuts: &Tally) -> Value {
     let overhead = ",\"truncated\":".len();
     let mut at = Vec::new();
     let mut m = Map::new();

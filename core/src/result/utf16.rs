@@ -145,6 +145,18 @@ impl Clip {
         }
         out
     }
+
+    /// Clips `s` (the string this clip was planned for) in place, as [`apply`](Self::apply)
+    /// would, releasing the memory the cut freed when it was most of the string.
+    pub fn apply_in_place(&self, s: &mut String) {
+        s.truncate(self.end);
+        if self.marker {
+            s.push_str(&truncation_marker(self.original, self.kept));
+        }
+        if s.capacity() / 2 > s.len() {
+            s.shrink_to_fit();
+        }
+    }
 }
 
 /// Plans clipping `s` to at most `max_units` UTF-16 units and at most `max_escaped` bytes

@@ -4,7 +4,8 @@
 //! then [`check_value_using`] runs one small function per rule id, each named `check_<rule>`
 //! with a two-line comment (the rule, its reason), in `CONTRACT.md` order:
 //! section 1 here, section 2 in `root` (whose one walk of every subschema serves
-//! `required-undeclared` and `open-object-implicit`) and `defaults` (`default-invalid`),
+//! `required-undeclared` and `open-object-implicit`, and gathers the subschemas
+//! `default-invalid` checks) and `defaults` (`default-invalid`),
 //! section 4 in `xn`, and the message
 //! helpers (suggestions, value rendering) in `words`.
 
@@ -16,6 +17,7 @@ use super::rules::RuleId;
 use crate::name::is_wire_safe_tool_name;
 
 mod defaults;
+mod plain;
 mod root;
 mod words;
 mod xn;
@@ -222,10 +224,15 @@ pub fn check_value_using(
     check_root_type(root, &mut out);
     check_root_closed(root, &mut out);
     check_root_composition(schema, root, &mut out);
-    walk_schemas(schema, &mut out);
+    let mut held_values = Vec::new();
+    walk_schemas(
+        schema,
+        validator.is_some().then_some(&mut held_values),
+        &mut out,
+    );
     check_reserved_input_key(root, &mut out);
     if let Some(validator) = validator {
-        check_default_invalid(schema, validator, &mut out);
+        check_default_invalid(schema, held_values, validator, &mut out);
     }
     // Section 4: the x-neuralis block.
     let xn = Xn::of(root);

@@ -3,6 +3,7 @@
 mod check;
 mod diag;
 pub mod json;
+pub mod meta;
 pub mod rules;
 
 pub use check::{

@@ -103,12 +103,19 @@ pub fn normalize(schema: &mut Value) {
     }
 }
 
-/// Whether `schema` is an open bag: `additionalProperties` is `true` or a schema object.
-fn is_open_bag(schema: &Map<String, Value>) -> bool {
-    matches!(
-        schema.get("additionalProperties"),
-        Some(Value::Bool(true) | Value::Object(_))
-    )
+/// Whether `schema` is an open bag (`additionalProperties` is `true` or a schema object)
+/// that declares no `propertyNames`, found in one pass over its keys (no hashed lookups:
+/// this runs on every subschema).
+fn needs_property_names(schema: &Map<String, Value>) -> bool {
+    let mut open = false;
+    for (key, value) in schema {
+        match key.as_str() {
+            "additionalProperties" => open = matches!(value, Value::Bool(true) | Value::Object(_)),
+            "propertyNames" => return false,
+            _ => {}
+        }
+    }
+    open
 }
 
 /// Normalizes one non-root subschema, then its children.
@@ -116,7 +123,7 @@ fn walk_schema(value: &mut Value) {
     let Value::Object(schema) = value else {
         return;
     };
-    if is_open_bag(schema) && !schema.contains_key("propertyNames") {
+    if needs_property_names(schema) {
         schema.insert("propertyNames".to_owned(), default_property_names());
     }
     walk_children(schema);

@@ -2,6 +2,8 @@
 
 use serde_json::{Map, Value};
 
+use super::plain;
+use super::root::HeldValues;
 use super::words::short;
 use super::{Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
@@ -15,11 +17,10 @@ const ROOT_SLOT: &str = "__neuralis_root";
 // a client that fills in the default sends an argument the tool refuses.
 pub(super) fn check_default_invalid(
     schema: &Value,
+    found: HeldValues<'_>,
     validator: &dyn Draft07,
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut found = Vec::new();
-    collect(schema, String::new(), &mut found);
     if found.is_empty() {
         return;
     }
@@ -60,6 +61,16 @@ pub(super) fn check_default_invalid(
     }
 }
 
+/// Whether the `default` and every `examples` entry of `sub` certainly validate against it
+/// (a plain leaf needs no compiled validator, see `plain`).
+pub(super) fn plainly_fits(sub: &Map<String, Value>) -> bool {
+    let examples = sub.get("examples").and_then(Value::as_array);
+    sub.get("default")
+        .into_iter()
+        .chain(examples.into_iter().flatten())
+        .all(|value| plain::fits(sub, value) == Some(true))
+}
+
 fn diagnostic(pointer: String, message: String) -> Diagnostic {
     Diagnostic::new(RuleId::DefaultInvalid, pointer).with_message(message)
 }
@@ -73,48 +84,6 @@ fn shown(value: &Value) -> String {
 
 fn refusal(compiled: &dyn Compiled, value: &Value) -> Option<String> {
     compiled.first_violation(value).map(|v| v.message)
-}
-
-/// Every subschema (schema keywords only, as `walk_schemas` visits them) that holds a
-/// `default` or `examples`, with its pointer.
-fn collect<'a>(
-    value: &'a Value,
-    pointer: String,
-    found: &mut Vec<(String, &'a Map<String, Value>)>,
-) {
-    let Some(schema) = value.as_object() else {
-        return;
-    };
-    if schema.contains_key("default") || schema.get("examples").is_some_and(Value::is_array) {
-        found.push((pointer.clone(), schema));
-    }
-    for (key, sub) in schema {
-        let at = push_pointer(&pointer, key);
-        match key.as_str() {
-            "properties" | "patternProperties" | "definitions" | "dependencies" => {
-                for (name, sub) in sub.as_object().into_iter().flatten() {
-                    collect(sub, push_pointer(&at, name), found);
-                }
-            }
-            "additionalProperties"
-            | "additionalItems"
-            | "contains"
-            | "propertyNames"
-            | "if"
-            | "then"
-            | "else"
-            | "not" => collect(sub, at, found),
-            "items" | "allOf" | "anyOf" | "oneOf" => match sub {
-                Value::Array(items) => {
-                    for (i, sub) in items.iter().enumerate() {
-                        collect(sub, push_pointer(&at, &i.to_string()), found);
-                    }
-                }
-                other => collect(other, at, found),
-            },
-            _ => {}
-        }
-    }
 }
 
 /// The document with every same-document `$ref` (`#...`) moved under
@@ -154,11 +123,13 @@ fn probe<'a>(
     }
     let mut definitions = Map::new();
     definitions.insert(ROOT_SLOT.to_owned(), root);
-    let document = serde_json::json!({
-        "definitions": definitions,
-        "$ref": format!("#/definitions/{ROOT_SLOT}{}", fragment(pointer)),
-    });
-    validator.compile(&document)
+    let mut document = Map::new();
+    document.insert("definitions".to_owned(), Value::Object(definitions));
+    document.insert(
+        "$ref".to_owned(),
+        Value::String(format!("#/definitions/{ROOT_SLOT}{}", fragment(pointer))),
+    );
+    validator.compile(&Value::Object(document))
 }
 
 /// A JSON pointer as a URI fragment: characters outside the fragment set percent-encoded.

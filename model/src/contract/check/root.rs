@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::defaults::plainly_fits;
 use super::words::{did_you_mean, display_pointer, list, short};
 use super::{DRAFT_07, Draft07, Violation};
 use crate::contract::diag::{Diagnostic, push_pointer};
@@ -292,6 +293,8 @@ struct Keywords<'a> {
     required: Option<&'a Vec<Value>>,
     has_additional_properties: bool,
     object_type: bool,
+    /// A `default`, or an `examples` array.
+    holds_values: bool,
 }
 
 impl<'a> Keywords<'a> {
@@ -305,6 +308,8 @@ impl<'a> Keywords<'a> {
                 }
                 "required" => k.required = value.as_array(),
                 "additionalProperties" => k.has_additional_properties = true,
+                "default" => k.holds_values = true,
+                "examples" if value.is_array() => k.holds_values = true,
                 "type" => {
                     k.object_type = match value {
                         Value::String(t) => t == "object",
@@ -319,24 +324,46 @@ impl<'a> Keywords<'a> {
     }
 }
 
+/// The subschemas holding a `default` or `examples` that `default-invalid` must compile a
+/// validator for (see [`plainly_fits`]), each with its pointer.
+pub(super) type HeldValues<'a> = Vec<(String, &'a Map<String, Value>)>;
+
 /// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
-/// `examples`, unknown keywords or `x-neuralis`) and applies the per-subschema rules.
-pub(super) fn walk_schemas(schema: &Value, out: &mut Vec<Diagnostic>) {
-    let mut path = Vec::new();
-    let mut stack = Vec::new();
-    walk(schema, Edge::Root, &mut path, &mut stack, out);
+/// `examples`, unknown keywords or `x-neuralis`) and applies the per-subschema rules; with
+/// `values`, also gathers what `default-invalid` checks (the same walk, so the document
+/// is walked once for the three).
+pub(super) fn walk_schemas<'a>(
+    schema: &'a Value,
+    values: Option<&mut HeldValues<'a>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut walk = Walk {
+        path: Vec::new(),
+        stack: Vec::new(),
+        values,
+        out,
+    };
+    walk.schema(schema, Edge::Root);
+}
+
+/// The walk's state: where it is, the subschemas above, and what it gathers.
+struct Walk<'a, 'o> {
+    path: Vec<Seg<'a>>,
+    stack: Vec<Frame<'a>>,
+    values: Option<&'o mut HeldValues<'a>>,
+    out: &'o mut Vec<Diagnostic>,
 }
 
 /// One reference token of the walk's current position; the pointer string is only built
 /// when a rule reports something.
 #[derive(Debug, Clone, Copy)]
-enum Seg<'a> {
+pub(super) enum Seg<'a> {
     Key(&'a str),
     Index(usize),
 }
 
 /// The RFC 6901 pointer of a path.
-fn render(path: &[Seg<'_>]) -> String {
+pub(super) fn render(path: &[Seg<'_>]) -> String {
     let mut pointer = String::new();
     for seg in path {
         match seg {
@@ -347,57 +374,59 @@ fn render(path: &[Seg<'_>]) -> String {
     pointer
 }
 
-fn walk<'a>(
-    value: &'a Value,
-    edge: Edge,
-    path: &mut Vec<Seg<'a>>,
-    stack: &mut Vec<Frame<'a>>,
-    out: &mut Vec<Diagnostic>,
-) {
-    let Some(schema) = value.as_object() else {
-        return;
-    };
-    let keywords = Keywords::of(schema);
-    check_required_undeclared(&keywords, edge, stack, path, out);
-    check_open_object_implicit(&keywords, edge, path, out);
-    stack.push(Frame {
-        properties: keywords.properties,
-        edge,
-    });
-    for (key, sub) in schema {
-        let (edge, how) = match key.as_str() {
-            "properties" | "patternProperties" | "definitions" => (Edge::Child, Nest::Map),
-            "dependencies" => (Edge::Branch, Nest::Map),
-            "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
-                (Edge::Child, Nest::One)
-            }
-            "items" => (Edge::Child, Nest::OneOrMany),
-            "allOf" | "anyOf" | "oneOf" => (Edge::Branch, Nest::Many),
-            "if" | "then" | "else" | "not" => (Edge::Branch, Nest::One),
-            _ => continue,
+impl<'a> Walk<'a, '_> {
+    fn schema(&mut self, value: &'a Value, edge: Edge) {
+        let Some(schema) = value.as_object() else {
+            return;
         };
-        path.push(Seg::Key(key));
-        match (how, sub) {
-            (Nest::Map, Value::Object(map)) => {
-                for (name, sub) in map {
-                    path.push(Seg::Key(name));
-                    walk(sub, edge, path, stack, out);
-                    path.pop();
-                }
-            }
-            (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
-                for (i, sub) in items.iter().enumerate() {
-                    path.push(Seg::Index(i));
-                    walk(sub, edge, path, stack, out);
-                    path.pop();
-                }
-            }
-            (Nest::One | Nest::OneOrMany, _) => walk(sub, edge, path, stack, out),
-            (Nest::Map | Nest::Many, _) => {}
+        let keywords = Keywords::of(schema);
+        check_required_undeclared(&keywords, edge, &self.stack, &self.path, self.out);
+        check_open_object_implicit(&keywords, edge, &self.path, self.out);
+        if keywords.holds_values
+            && let Some(values) = self.values.as_deref_mut()
+            && !plainly_fits(schema)
+        {
+            values.push((render(&self.path), schema));
         }
-        path.pop();
+        self.stack.push(Frame {
+            properties: keywords.properties,
+            edge,
+        });
+        for (key, sub) in schema {
+            let (edge, how) = match key.as_str() {
+                "properties" | "patternProperties" | "definitions" => (Edge::Child, Nest::Map),
+                "dependencies" => (Edge::Branch, Nest::Map),
+                "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
+                    (Edge::Child, Nest::One)
+                }
+                "items" => (Edge::Child, Nest::OneOrMany),
+                "allOf" | "anyOf" | "oneOf" => (Edge::Branch, Nest::Many),
+                "if" | "then" | "else" | "not" => (Edge::Branch, Nest::One),
+                _ => continue,
+            };
+            self.path.push(Seg::Key(key));
+            match (how, sub) {
+                (Nest::Map, Value::Object(map)) => {
+                    for (name, sub) in map {
+                        self.path.push(Seg::Key(name));
+                        self.schema(sub, edge);
+                        self.path.pop();
+                    }
+                }
+                (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
+                    for (i, sub) in items.iter().enumerate() {
+                        self.path.push(Seg::Index(i));
+                        self.schema(sub, edge);
+                        self.path.pop();
+                    }
+                }
+                (Nest::One | Nest::OneOrMany, _) => self.schema(sub, edge),
+                (Nest::Map | Nest::Many, _) => {}
+            }
+            self.path.pop();
+        }
+        self.stack.pop();
     }
-    stack.pop();
 }
 
 // required-undeclared: each `required` name is declared in `properties` of the object it

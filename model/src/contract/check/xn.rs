@@ -128,6 +128,18 @@ pub(super) fn check_xn_type(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut Ve
             let Some(shape) = shape_of(level, key) else {
                 continue;
             };
+            // The common case, a value of its shape, builds no pointer.
+            let fits = match shape {
+                Shape::String => value.is_string(),
+                Shape::Object => value.is_object(),
+                Shape::Boolean => value.is_boolean(),
+                Shape::Strings | Shape::DistinctStrings | Shape::Count | Shape::Presentation => {
+                    false
+                }
+            };
+            if fits {
+                continue;
+            }
             let pointer = push_pointer(level, key);
             match shape {
                 Shape::String => expect_string(&pointer, value, out),

@@ -1,0 +1,227 @@
+//! The draft-07 meta-schema, decided without a validator where it can be.
+//!
+//! The meta-schema (<http://json-schema.org/draft-07/schema#>) is small: the type of each
+//! keyword's value, and which values are themselves schemas. [`surely_valid`] walks a
+//! document with exactly those rules and answers `true` only when the document certainly
+//! passes. It leaves three things to the validator: the string formats the meta-schema
+//! asserts (`uri-reference` for `$id` and `$ref`, `uri` for `$schema`, `regex` for
+//! `pattern` and the keys of `patternProperties`, each asked of the validator on a
+//! one-keyword document), numbers it cannot compare exactly (a float where an integer is
+//! due), and every refusal, whose messages are the validator's.
+
+use serde_json::{Map, Number, Value};
+
+use super::DRAFT_07;
+
+/// The type names `type` accepts.
+const SIMPLE_TYPES: &[&str] = &[
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
+/// Whether `schema` certainly passes the draft-07 meta-schema; `false` when it does not,
+/// or when this walk cannot tell (ask the validator then).
+///
+/// `format_ok` is asked about a one-keyword document (`{"pattern": ...}`, `{"$ref": ...}`,
+/// `{"patternProperties": {key: true}}`, ...) holding a string whose format the
+/// meta-schema asserts; it should answer with the real meta-schema validator.
+///
+/// ```
+/// use neuralis_model::contract::meta::surely_valid;
+/// let schema = serde_json::json!({
+///     "type": "object",
+///     "properties": { "n": { "type": "integer", "minimum": 0 } },
+///     "required": ["n"]
+/// });
+/// assert!(surely_valid(&schema, &mut |_| true));
+/// assert!(!surely_valid(&serde_json::json!({ "minLength": -1 }), &mut |_| true));
+/// ```
+pub fn surely_valid(schema: &Value, format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+    is_schema(schema, format_ok)
+}
+
+/// `{"$ref": "#"}`: an object or a boolean, whose known keywords have their types.
+fn is_schema(value: &Value, format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+    match value {
+        Value::Bool(_) => true,
+        Value::Object(schema) => schema
+            .iter()
+            .all(|(key, value)| keyword_ok(key, value, format_ok)),
+        _ => false,
+    }
+}
+
+fn keyword_ok(key: &str, value: &Value, format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+    match key {
+        "$id" | "$ref" => value.is_string() && format_ok(&one(key, value.clone())),
+        "$schema" => match value {
+            Value::String(s) if s == DRAFT_07 => true,
+            Value::String(_) => format_ok(&one(key, value.clone())),
+            _ => false,
+        },
+        "pattern" => value.is_string() && format_ok(&one(key, value.clone())),
+        "$comment" | "title" | "description" | "format" | "contentMediaType"
+        | "contentEncoding" => value.is_string(),
+        "readOnly" | "writeOnly" | "uniqueItems" => value.is_boolean(),
+        "examples" | "enum" => value.is_array(),
+        "multipleOf" => value.as_number().is_some_and(positive),
+        "maximum" | "exclusiveMaximum" | "minimum" | "exclusiveMinimum" => value.is_number(),
+        "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties" | "minProperties" => {
+            value.is_u64()
+        }
+        "additionalItems"
+        | "contains"
+        | "additionalProperties"
+        | "propertyNames"
+        | "if"
+        | "then"
+        | "else"
+        | "not" => is_schema(value, format_ok),
+        "items" => match value {
+            Value::Array(items) => schema_array(items, format_ok),
+            other => is_schema(other, format_ok),
+        },
+        "allOf" | "anyOf" | "oneOf" => value
+            .as_array()
+            .is_some_and(|items| schema_array(items, format_ok)),
+        "required" => string_array(value),
+        "definitions" | "properties" => value
+            .as_object()
+            .is_some_and(|map| map.values().all(|v| is_schema(v, format_ok))),
+        "patternProperties" => value.as_object().is_some_and(|map| {
+            map.iter()
+                .all(|(pattern, v)| is_schema(v, format_ok) && format_ok(&pattern_key(pattern)))
+        }),
+        "dependencies" => value.as_object().is_some_and(|map| {
+            map.values().all(|v| match v {
+                Value::Array(_) => string_array(v),
+                other => is_schema(other, format_ok),
+            })
+        }),
+        "type" => match value {
+            Value::String(t) => SIMPLE_TYPES.contains(&t.as_str()),
+            Value::Array(types) => {
+                !types.is_empty()
+                    && types
+                        .iter()
+                        .all(|t| t.as_str().is_some_and(|t| SIMPLE_TYPES.contains(&t)))
+                    && distinct(types)
+            }
+            _ => false,
+        },
+        // `default`, `const`, and keywords the meta-schema does not name: anything.
+        _ => true,
+    }
+}
+
+/// `schemaArray`: at least one item, each a schema.
+fn schema_array(items: &[Value], format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+    !items.is_empty() && items.iter().all(|v| is_schema(v, format_ok))
+}
+
+/// `stringArray`: distinct strings.
+fn string_array(value: &Value) -> bool {
+    value
+        .as_array()
+        .is_some_and(|items| items.iter().all(Value::is_string) && distinct(items))
+}
+
+/// Whether strings are pairwise distinct (callers checked they are strings).
+fn distinct(items: &[Value]) -> bool {
+    items
+        .iter()
+        .enumerate()
+        .all(|(i, a)| items[..i].iter().all(|b| a != b))
+}
+
+/// `exclusiveMinimum: 0`, for the numbers that compare exactly.
+fn positive(n: &Number) -> bool {
+    if let Some(u) = n.as_u64() {
+        u > 0
+    } else if n.as_i64().is_some() {
+        false
+    } else {
+        n.as_f64().is_some_and(|f| f > 0.0)
+    }
+}
+
+fn one(key: &str, value: Value) -> Value {
+    let mut map = Map::new();
+    map.insert(key.to_owned(), value);
+    Value::Object(map)
+}
+
+fn pattern_key(pattern: &str) -> Value {
+    let mut keys = Map::new();
+    keys.insert(pattern.to_owned(), Value::Bool(true));
+    one("patternProperties", Value::Object(keys))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sure(schema: Value) -> bool {
+        surely_valid(&schema, &mut |_| true)
+    }
+
+    #[test]
+    fn well_typed_keywords_pass() {
+        assert!(sure(json!(true)));
+        assert!(sure(json!({
+            "$schema": DRAFT_07,
+            "type": ["string", "null"],
+            "items": [{}, true],
+            "dependencies": { "a": ["b"], "c": { "required": ["a"] } },
+            "multipleOf": 0.5,
+            "minLength": 0,
+            "x-anything": [1, {"type": 3}],
+            "default": {"type": 3},
+            "enum": [],
+        })));
+    }
+
+    #[test]
+    fn wrong_types_are_not_vouched_for() {
+        for schema in [
+            json!(1),
+            json!({ "type": "strng" }),
+            json!({ "type": [] }),
+            json!({ "type": ["string", "string"] }),
+            json!({ "required": ["a", "a"] }),
+            json!({ "required": [1] }),
+            json!({ "items": [] }),
+            json!({ "allOf": [] }),
+            json!({ "minLength": -1 }),
+            json!({ "minLength": 1.0 }),
+            json!({ "multipleOf": 0 }),
+            json!({ "multipleOf": -1 }),
+            json!({ "properties": { "a": 1 } }),
+            json!({ "dependencies": { "a": 1 } }),
+            json!({ "readOnly": "yes" }),
+            json!({ "$ref": 1 }),
+            json!({ "not": { "not": { "type": 1 } } }),
+        ] {
+            assert!(!sure(schema.clone()), "{schema}");
+        }
+    }
+
+    #[test]
+    fn formats_are_asked_of_the_validator() {
+        let mut asked = Vec::new();
+        let schema = json!({
+            "$schema": DRAFT_07,
+            "$id": "x",
+            "properties": { "a": { "$ref": "#/definitions/b", "pattern": "^a" } },
+            "patternProperties": { "^b": {} },
+        });
+        assert!(!surely_valid(&schema, &mut |doc| {
+            asked.push(doc.clone());
+            doc.get("pattern").is_none()
+        }));
+        assert!(asked.contains(&json!({ "$id": "x" })));
+        assert!(asked.contains(&json!({ "$ref": "#/definitions/b" })));
+        assert!(asked.contains(&json!({ "pattern": "^a" })));
+        assert!(!asked.contains(&json!({ "$schema": DRAFT_07 })));
+    }
+}
