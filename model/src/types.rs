@@ -5,7 +5,7 @@
 //! static view reads it by name for the types it meets in source (only when the path
 //! leads to one of the entry's [`crates`](Known::crates)); and the derive's syntactic
 //! checks (`neuralis_syntax::types`) classify a field's type with it. The containers'
-//! schemas ([`array`], [`fixed_array`], [`open_map`]) are written here once, too.
+//! schemas ([`array`](fn@array), [`fixed_array`], [`open_map`]) are written here once, too.
 //!
 //! ```
 //! use neuralis_model::types::{self, Meaning};

@@ -17,7 +17,7 @@
 //! 6. **normalization** of what the handler returned ([`IntoToolResult`]: typed results are
 //!    well-formed by construction, raw JSON goes through
 //!    [`normalize_result`](crate::result::normalize_result));
-//! 7. **bounding** with [`bound_result_owned`] and the
+//! 7. **bounding** with [`bound_result_owned`](crate::result::bound_result_owned) and the
 //!    package's [`BoundCaps`].
 //!
 //! Validation and deserialization failures are `isError` results the model can read, one

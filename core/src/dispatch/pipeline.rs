@@ -32,7 +32,7 @@ impl Package {
     }
 
     /// [`dispatch`](Self::dispatch) with the host's [`CallOptions`]: the abort signal and
-    /// a [`ProgressSink`] for the handler's [`ToolContext::progress`] reports.
+    /// a [`ProgressSink`](super::ProgressSink) for the handler's [`ToolContext::progress`] reports.
     pub async fn dispatch_with(
         &self,
         name: &str,
