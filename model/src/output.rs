@@ -275,7 +275,7 @@ macro_rules! seq_outputs {
     )*};
 }
 
-seq_outputs!(Vec => false, VecDeque => false, LinkedList => false);
+seq_outputs!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet => true);
 
 impl<T: ToolOutput> ToolOutput for [T] {
     const COMPOSITE: bool = T::COMPOSITE;
@@ -285,13 +285,6 @@ impl<T: ToolOutput> ToolOutput for [T] {
 }
 
 impl<T: ToolOutput, S> ToolOutput for HashSet<T, S> {
-    const COMPOSITE: bool = T::COMPOSITE;
-    fn output_in(cx: &mut OutputComposer) -> Value {
-        types::array(cx.subschema::<T>(), true)
-    }
-}
-
-impl<T: ToolOutput> ToolOutput for BTreeSet<T> {
     const COMPOSITE: bool = T::COMPOSITE;
     fn output_in(cx: &mut OutputComposer) -> Value {
         types::array(cx.subschema::<T>(), true)
