@@ -129,12 +129,12 @@ impl Composer {
             return T::schema_in(self);
         }
         let id = type_name::<T>();
-        if let Some(reference) = self.recursion.enter(&id, || T::schema_name().into_owned()) {
+        if let Some(reference) = self.recursion.enter(&id, &|| T::schema_name().into_owned()) {
             return reference;
         }
         let schema = T::schema_in(self);
         self.recursion
-            .leave(&id, || T::schema_name().into_owned(), &schema);
+            .leave(&id, &|| T::schema_name().into_owned(), &schema);
         schema
     }
 }
@@ -170,7 +170,7 @@ impl<K: Ord + Clone> Recursion<K> {
     /// Enters `id`, or, when `id` is already being composed, returns the `$ref` to write
     /// in its place (`#` for the root, else `#/definitions/<name>`). After an entered
     /// type's schema is composed, call [`Recursion::leave`].
-    pub fn enter(&mut self, id: &K, name: impl FnOnce() -> String) -> Option<Value> {
+    pub fn enter(&mut self, id: &K, name: &dyn Fn() -> String) -> Option<Value> {
         if self.stack.contains(id) {
             self.recursive.insert(id.clone());
             return Some(if self.root.as_ref() == Some(id) {
@@ -185,7 +185,7 @@ impl<K: Ord + Clone> Recursion<K> {
 
     /// Leaves `id`, whose schema is `schema`: a recursive type other than the root is
     /// kept under `definitions`.
-    pub fn leave(&mut self, id: &K, name: impl FnOnce() -> String, schema: &Value) {
+    pub fn leave(&mut self, id: &K, name: &dyn Fn() -> String, schema: &Value) {
         self.stack.pop();
         if self.recursive.contains(id) && self.root.as_ref() != Some(id) {
             self.definitions.insert(name(), schema.clone());

@@ -102,12 +102,12 @@ impl OutputComposer {
             return T::output_in(self);
         }
         let id = type_name::<T>();
-        if let Some(reference) = self.recursion.enter(&id, || T::output_name().into_owned()) {
+        if let Some(reference) = self.recursion.enter(&id, &|| T::output_name().into_owned()) {
             return reference;
         }
         let schema = T::output_in(self);
         self.recursion
-            .leave(&id, || T::output_name().into_owned(), &schema);
+            .leave(&id, &|| T::output_name().into_owned(), &schema);
         schema
     }
 }

@@ -17,7 +17,6 @@ use super::progress::{Progress, ProgressSink};
 use super::session::SessionContext;
 use super::state::{ServiceType, StateMap};
 use super::{ArgumentError, arguments_result};
-use crate::contract::push_pointer;
 use crate::result::{ContentBlock, ToolResult, normalize_result};
 
 /// A boxed, sendable future: what an async handler hands the pipeline.
@@ -324,26 +323,12 @@ pub fn deserialize_input<I: DeserializeOwned>(
     tool: &str,
     args: Value,
 ) -> Result<I, Box<ToolResult>> {
-    // The fast path reads the tree by reference; the path tracker (which allocates each
-    // key it passes) runs only after a failure, to say where it failed.
-    if let Ok(input) = I::deserialize(&args) {
-        return Ok(input);
-    }
-    let error = match serde_path_to_error::deserialize::<_, I>(&args) {
+    // By value (strings move into the input), one deserializer type for the whole tree,
+    // and the pointer of a failure built on the way out of it: nothing tracked on success.
+    let (pointer, message) = match super::de::from_value::<I>(args) {
         Ok(input) => return Ok(input),
-        Err(e) => e,
+        Err(failure) => failure,
     };
-    let mut pointer = String::new();
-    for segment in error.path().iter() {
-        use serde_path_to_error::Segment;
-        match segment {
-            Segment::Seq { index } => pointer = push_pointer(&pointer, &index.to_string()),
-            Segment::Map { key } => pointer = push_pointer(&pointer, key),
-            Segment::Enum { variant } => pointer = push_pointer(&pointer, variant),
-            Segment::Unknown => {}
-        }
-    }
-    let message = error.into_inner().to_string();
     Err(Box::new(arguments_result(
         tool,
         "the arguments do not fit the tool's input type",

@@ -81,6 +81,7 @@ mod abort;
 mod approval;
 mod block;
 mod builder;
+mod de;
 mod errors;
 mod handler;
 pub(crate) mod json;

@@ -1,0 +1,617 @@
+//! Reading validated arguments into a handler's input type, by value, with the JSON
+//! pointer of a failure.
+//!
+//! [`from_value`] is `serde_json::from_value` with two differences: a failure says where
+//! (the pointer of the value that did not fit, built on the way out of the failing call,
+//! so a success tracks nothing), and it is one deserializer type for the whole tree. The
+//! second matters for build time: every input type's `Deserialize` impl is instantiated
+//! once, for [`Args`], where reading by reference with a path-tracking fallback
+//! instantiated it twice (for `&Value` and for the tracker's wrapper around it), and that
+//! second copy was about a third of the machine code a package of tools compiled.
+//!
+//! Strings move out of the tree (no copy); the rules are `serde_json`'s own for a
+//! `Value`: structs from objects or arrays, enums from a string or a one-key object,
+//! `null` as `None` or `()`, numbers by their JSON kind, map keys parsed for numeric and
+//! boolean key types. A proptest in `tests/arguments_de.rs` checks that the two agree on
+//! every value and every input type it draws.
+
+use std::fmt;
+
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, EnumAccess, Expected, IntoDeserializer, MapAccess,
+    SeqAccess, Unexpected, VariantAccess, Visitor,
+};
+use serde_json::{Map, Number, Value};
+
+use crate::contract::push_pointer;
+
+/// Reads `value` into `T`; on failure, the JSON pointer of the value that did not fit
+/// (`""` for the root) and serde's message.
+pub(crate) fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
+    T::deserialize(Args(value)).map_err(|e| (e.pointer(), e.message))
+}
+
+/// A deserialization failure and where it happened: the path segments, innermost first,
+/// added as the error leaves each container.
+#[derive(Debug)]
+pub(crate) struct Error {
+    message: String,
+    path: Vec<Segment>,
+    /// A key that did not parse as its (numeric or boolean) type: the failure is the
+    /// object's, not the key's (as `serde_path_to_error` says it).
+    unparsed_key: bool,
+}
+
+#[derive(Debug)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+impl Error {
+    #[cold]
+    fn at(mut self, segment: Segment) -> Self {
+        self.path.push(segment);
+        self
+    }
+
+    #[cold]
+    fn unparsed_key(mut self) -> Self {
+        self.unparsed_key = true;
+        self
+    }
+
+    fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        for segment in self.path.iter().rev() {
+            pointer = match segment {
+                Segment::Key(key) => push_pointer(&pointer, key),
+                Segment::Index(i) => push_pointer(&pointer, &i.to_string()),
+            };
+        }
+        pointer
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    #[cold]
+    fn custom<M: fmt::Display>(message: M) -> Self {
+        Error {
+            message: message.to_string(),
+            path: Vec::new(),
+            unparsed_key: false,
+        }
+    }
+
+    #[cold]
+    fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        de::Error::custom(format_args!(
+            "invalid type: {}, expected {expected}",
+            Wording(unexpected)
+        ))
+    }
+
+    #[cold]
+    fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        de::Error::custom(format_args!(
+            "invalid value: {}, expected {expected}",
+            Wording(unexpected)
+        ))
+    }
+}
+
+/// An unexpected value in `serde_json`'s words: `null`, and floats as JSON writes them.
+struct Wording<'a>(Unexpected<'a>);
+
+impl fmt::Display for Wording<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Unexpected::Unit => f.write_str("null"),
+            Unexpected::Float(v) => write!(f, "floating point `{}`", Value::from(v)),
+            other => fmt::Display::fmt(&other, f),
+        }
+    }
+}
+
+/// What `value` is, for an "invalid type" message (`serde_json`'s wording).
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                Unexpected::Unsigned(u)
+            } else if let Some(i) = n.as_i64() {
+                Unexpected::Signed(i)
+            } else {
+                Unexpected::Float(n.as_f64().unwrap_or(f64::NAN))
+            }
+        }
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
+
+#[cold]
+fn invalid_type(value: &Value, expected: &dyn Expected) -> Error {
+    de::Error::invalid_type(unexpected(value), expected)
+}
+
+fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value, Error> {
+    if let Some(u) = n.as_u64() {
+        visitor.visit_u64(u)
+    } else if let Some(i) = n.as_i64() {
+        visitor.visit_i64(i)
+    } else {
+        visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+fn visit_array<'de, V: Visitor<'de>>(array: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
+    let len = array.len();
+    let mut seq = Seq {
+        iter: array.into_iter(),
+        index: 0,
+    };
+    let out = visitor.visit_seq(&mut seq)?;
+    if seq.iter.len() == 0 {
+        Ok(out)
+    } else {
+        Err(de::Error::invalid_length(len, &"fewer elements in array"))
+    }
+}
+
+fn visit_object<'de, V: Visitor<'de>>(
+    object: Map<String, Value>,
+    visitor: V,
+) -> Result<V::Value, Error> {
+    let len = object.len();
+    let mut map = Entries {
+        iter: object.into_iter(),
+        pending: None,
+    };
+    let out = visitor.visit_map(&mut map)?;
+    if map.iter.len() == 0 {
+        Ok(out)
+    } else {
+        Err(de::Error::invalid_length(len, &"fewer elements in map"))
+    }
+}
+
+/// A validated argument value, read by value.
+pub(crate) struct Args(pub(crate) Value);
+
+macro_rules! numbers {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            match &self.0 {
+                Value::Number(n) => visit_number(n, visitor),
+                other => Err(invalid_type(other, &visitor)),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Args {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(b),
+            Value::Number(n) => visit_number(&n, visitor),
+            Value::String(s) => visitor.visit_string(s),
+            Value::Array(a) => visit_array(a, visitor),
+            Value::Object(o) => visit_object(o, visitor),
+        }
+    }
+
+    numbers!(
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    );
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::String(variant) => visitor.visit_enum(Variant {
+                variant,
+                value: None,
+            }),
+            Value::Object(object) => {
+                let mut entries = object.into_iter();
+                match (entries.next(), entries.next()) {
+                    (Some((variant, value)), None) => visitor.visit_enum(Variant {
+                        variant,
+                        value: Some(value),
+                    }),
+                    _ => Err(de::Error::invalid_value(
+                        Unexpected::Map,
+                        &"map with a single key",
+                    )),
+                }
+            }
+            other => Err(invalid_type(&other, &"string or map")),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Bool(b) => visitor.visit_bool(b),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::String(s) => visitor.visit_string(s),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_byte_buf(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::String(s) => visitor.visit_string(s),
+            Value::Array(a) => visit_array(a, visitor),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Null => visitor.visit_unit(),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Array(a) => visit_array(a, visitor),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Object(o) => visit_object(o, visitor),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Array(a) => visit_array(a, visitor),
+            Value::Object(o) => visit_object(o, visitor),
+            other => Err(invalid_type(&other, &visitor)),
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        drop(self);
+        visitor.visit_unit()
+    }
+}
+
+/// The elements of an array, each failure marked with its index.
+struct Seq {
+    iter: std::vec::IntoIter<Value>,
+    index: usize,
+}
+
+impl<'de> SeqAccess<'de> for Seq {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        let Some(value) = self.iter.next() else {
+            return Ok(None);
+        };
+        let index = self.index;
+        self.index += 1;
+        seed.deserialize(Args(value))
+            .map(Some)
+            .map_err(|e| e.at(Segment::Index(index)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+/// The entries of an object, each value's failure marked with its key.
+struct Entries {
+    iter: serde_json::map::IntoIter,
+    pending: Option<(String, Value)>,
+}
+
+impl<'de> MapAccess<'de> for Entries {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        let Some((key, value)) = self.iter.next() else {
+            return Ok(None);
+        };
+        let out = match seed.deserialize(Key(&key)) {
+            Ok(out) => out,
+            Err(e) if e.unparsed_key => return Err(e),
+            Err(e) => return Err(e.at(Segment::Key(key))),
+        };
+        self.pending = Some((key, value));
+        Ok(Some(out))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        let Some((key, value)) = self.pending.take() else {
+            return Err(de::Error::custom("value is missing"));
+        };
+        seed.deserialize(Args(value))
+            .map_err(|e| e.at(Segment::Key(key)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+/// An enum's variant: a string, or the one key of an object with its content.
+struct Variant {
+    variant: String,
+    value: Option<Value>,
+}
+
+impl<'de> EnumAccess<'de> for Variant {
+    type Error = Error;
+    type Variant = Content;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Content), Error> {
+        let out = seed.deserialize(Key(&self.variant))?;
+        Ok((
+            out,
+            Content {
+                variant: self.variant,
+                value: self.value,
+            },
+        ))
+    }
+}
+
+/// The content of an enum's variant; a failure in it is marked with the variant's key.
+struct Content {
+    variant: String,
+    value: Option<Value>,
+}
+
+impl Content {
+    fn mark<T>(variant: String, result: Result<T, Error>) -> Result<T, Error> {
+        result.map_err(|e| e.at(Segment::Key(variant)))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Content {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        let result = match self.value {
+            None => Ok(()),
+            Some(value) => de::Deserialize::deserialize(Args(value)),
+        };
+        Self::mark(self.variant, result)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        let result = match self.value {
+            Some(value) => seed.deserialize(Args(value)),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"newtype variant",
+            )),
+        };
+        Self::mark(self.variant, result)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        let result = match self.value {
+            Some(Value::Array(a)) if a.is_empty() => visitor.visit_unit(),
+            Some(Value::Array(a)) => visit_array(a, visitor),
+            Some(other) => Err(invalid_type(&other, &"tuple variant")),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            )),
+        };
+        Self::mark(self.variant, result)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let result = match self.value {
+            Some(Value::Object(o)) => visit_object(o, visitor),
+            Some(other) => Err(invalid_type(&other, &"struct variant")),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"struct variant",
+            )),
+        };
+        Self::mark(self.variant, result)
+    }
+}
+
+/// An object's key (or an enum's variant name): a string, parsed for numeric and boolean
+/// key types as `serde_json` does.
+struct Key<'a>(&'a str);
+
+impl Key<'_> {
+    /// The key as a JSON number, visited by its kind (the visitor checks the range), as
+    /// `serde_json` reads a numeric key.
+    fn number<'de, V: Visitor<'de>>(self, visitor: V, wide: bool) -> Result<V::Value, Error> {
+        let key = self.0;
+        if matches!(key.as_bytes().first(), Some(b'0'..=b'9' | b'-')) {
+            if wide {
+                if let Ok(u) = key.parse::<u128>() {
+                    return visitor.visit_u128(u);
+                }
+                if let Ok(i) = key.parse::<i128>() {
+                    return visitor.visit_i128(i);
+                }
+            }
+            if let Ok(u) = key.parse::<u64>() {
+                return visitor.visit_u64(u);
+            }
+            if let Ok(i) = key.parse::<i64>() {
+                return visitor.visit_i64(i);
+            }
+            if let Ok(f) = key.parse::<f64>()
+                && f.is_finite()
+            {
+                return visitor.visit_f64(f);
+            }
+        }
+        Err(
+            <Error as de::Error>::custom("invalid value: expected key to be a number in quotes")
+                .unparsed_key(),
+        )
+    }
+}
+
+macro_rules! numeric_keys {
+    ($($method:ident $wide:literal)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            self.number(visitor, $wide)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Key<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_str(self.0)
+    }
+
+    numeric_keys! {
+        deserialize_i8 false deserialize_i16 false deserialize_i32 false deserialize_i64 false
+        deserialize_u8 false deserialize_u16 false deserialize_u32 false deserialize_u64 false
+        deserialize_f32 false deserialize_f64 false deserialize_i128 true deserialize_u128 true
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            "true" => visitor.visit_bool(true),
+            "false" => visitor.visit_bool(false),
+            other => Err(
+                <Error as de::Error>::invalid_type(Unexpected::Str(other), &visitor).unparsed_key(),
+            ),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        // A key is never null.
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let variant: de::value::StrDeserializer<'_, Error> = self.0.into_deserializer();
+        de::Deserializer::deserialize_enum(variant, name, variants, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct
+        map struct identifier ignored_any
+    }
+}
