@@ -6,7 +6,10 @@
 //!   defaults, validation, deserialization, handler, bounding);
 //! - `handler_direct` (a): the handler called with an input already deserialized;
 //! - `parse_and_validate` (b): `serde_json::from_str::<Value>` plus a compiled jsonschema
-//!   `is_valid`.
+//!   `is_valid`;
+//! - `floor`: (b), then the default inserted, `serde_json::from_value` and the handler: the
+//!   least any pipeline that validates a parsed tree does, written by hand with nothing of
+//!   ours in it (no gate, no context, no bounding, no error pointers).
 //!
 //! Targets: `pipeline - handler_direct <= 2 * parse_and_validate`; issue 19's:
 //! `pipeline <= parse_and_validate` at all three sizes. The validator inside the package is
@@ -132,6 +135,17 @@ fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
             |i| black_box(forecast(black_box(i))),
             criterion::BatchSize::SmallInput,
         );
+    });
+    group.bench_function("floor", |b| {
+        b.iter(|| {
+            let mut args: Value = serde_json::from_str(black_box(args)).expect("args");
+            if let Some(m) = args.as_object_mut() {
+                m.entry("days").or_insert(json!(3));
+            }
+            assert!(validator.is_valid(&args));
+            let input: Forecast = serde_json::from_value(args).expect("input");
+            black_box(forecast(input))
+        });
     });
     group.bench_function("parse_and_validate", |b| {
         b.iter(|| {

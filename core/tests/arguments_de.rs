@@ -124,10 +124,20 @@ fn agree<T: DeserializeOwned + PartialEq + std::fmt::Debug>(
     let (a, b) = (ours::<T>(v), theirs::<T>(v));
     match (&a, &b) {
         (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
+        (Err(x), Err(y)) if x != y && array_as_struct(v, x) => {}
         (Err(x), Err(y)) => prop_assert_eq!(x, y, "{}", v),
+        (Err(x), Ok(_)) if array_as_struct(v, x) => {}
         _ => prop_assert!(false, "{v}: ours {a:?}, serde_json {b:?}"),
     }
     Ok(())
+}
+
+/// The one difference on purpose: a struct is read from an object only (serde_json also
+/// takes an array of its fields, which no struct's object schema lets through). True
+/// when ours refused an array where a struct was expected.
+fn array_as_struct(v: &Value, (pointer, message): &(String, String)) -> bool {
+    message.starts_with("invalid type: sequence, expected struct")
+        && v.pointer(pointer).is_some_and(Value::is_array)
 }
 
 fn key() -> impl Strategy<Value = String> {
@@ -189,12 +199,25 @@ proptest! {
 fn the_pointer_of_a_deep_failure() {
     let v = json!({"a": [{"a": "x", "b": null}, {"a": "y", "n": 300, "b": true}]});
     assert_eq!(
-        ours::<Strict>(&v).unwrap_err(),
+        ours::<Strict>(&v).expect_err("refused"),
         (
             "/a/1/n".to_owned(),
             "invalid value: integer `300`, expected u8".to_owned()
         )
     );
     let v = json!({"b": {"Struct": {"a": 7}}, "a": []});
-    assert_eq!(ours::<Strict>(&v).unwrap_err().0, "/b/Struct/a");
+    assert_eq!(ours::<Strict>(&v).expect_err("refused").0, "/b/Struct/a");
+}
+
+#[test]
+fn a_struct_is_read_from_an_object_only() {
+    let v = json!({"a": [["x", 1, true]]});
+    assert!(theirs::<Strict>(&v).is_ok(), "serde_json takes the array");
+    assert_eq!(
+        ours::<Strict>(&v).expect_err("refused"),
+        (
+            "/a/0".to_owned(),
+            "invalid type: sequence, expected struct Leaf".to_owned()
+        )
+    );
 }

@@ -10,7 +10,8 @@
 //! second copy was about a third of the machine code a package of tools compiled.
 //!
 //! Strings move out of the tree (no copy); the rules are `serde_json`'s own for a
-//! `Value`: structs from objects or arrays, enums from a string or a one-key object,
+//! `Value` but one: structs from objects (serde_json also takes an array of the fields,
+//! which no struct's object schema lets through); enums from a string or a one-key object,
 //! `null` as `None` or `()`, numbers by their JSON kind, map keys parsed for numeric and
 //! boolean key types. A proptest in `tests/arguments_de.rs` checks that the two agree on
 //! every value and every input type it draws.
@@ -350,8 +351,10 @@ impl<'de> de::Deserializer<'de> for Args {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
+        // Objects only: serde_json also reads a struct from an array of its fields, but a
+        // struct's schema is an object, so no validated argument is one, and never
+        // reading one keeps serde's `visit_seq` of every input struct out of the build.
         match self.0 {
-            Value::Array(a) => visit_array(a, visitor),
             Value::Object(o) => visit_object(o, visitor),
             other => Err(invalid_type(&other, &visitor)),
         }

@@ -325,15 +325,18 @@ pub fn deserialize_input<I: DeserializeOwned>(
 ) -> Result<I, Box<ToolResult>> {
     // By value (strings move into the input), one deserializer type for the whole tree,
     // and the pointer of a failure built on the way out of it: nothing tracked on success.
-    let (pointer, message) = match super::de::from_value::<I>(args) {
-        Ok(input) => return Ok(input),
-        Err(failure) => failure,
-    };
-    Err(Box::new(arguments_result(
+    super::de::from_value::<I>(args).map_err(|(pointer, message)| misfit(tool, pointer, message))
+}
+
+/// The refusal of arguments that passed the schema but not the input type (not generic:
+/// one copy for every input type).
+#[cold]
+fn misfit(tool: &str, pointer: String, message: String) -> Box<ToolResult> {
+    Box::new(arguments_result(
         tool,
         "the arguments do not fit the tool's input type",
         &[ArgumentError { pointer, message }],
-    )))
+    ))
 }
 
 /// The function of a sync handler without context.
