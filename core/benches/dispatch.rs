@@ -4,6 +4,8 @@
 //! Scenarios, on the same argument text:
 //! - `pipeline`: `serde_json::from_str::<Value>` then `Package::dispatch_blocking` (gate,
 //!   defaults, validation, deserialization, handler, bounding);
+//! - `pipeline_text`: `Package::dispatch_text_blocking` on the text (the same, parsing
+//!   with the sized parse, the root with room for the default);
 //! - `handler_direct` (a): the handler called with an input already deserialized;
 //! - `parse_and_validate` (b): `serde_json::from_str::<Value>` plus a compiled jsonschema
 //!   `is_valid`;
@@ -120,6 +122,10 @@ fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
         &session,
     );
     assert!(!check.is_error, "{check:?}");
+    assert_eq!(
+        package.dispatch_text_blocking("weather_forecast", args, &session),
+        check
+    );
     assert!(validator.is_valid(&serde_json::from_str(args).expect("args")));
 
     let mut group = c.benchmark_group(format!("dispatch_{}b", args.len()));
@@ -127,6 +133,11 @@ fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
         b.iter(|| {
             let args: Value = serde_json::from_str(black_box(args)).expect("args");
             black_box(package.dispatch_blocking("weather_forecast", args, &session))
+        });
+    });
+    group.bench_function("pipeline_text", |b| {
+        b.iter(|| {
+            black_box(package.dispatch_text_blocking("weather_forecast", black_box(args), &session))
         });
     });
     group.bench_function("handler_direct", |b| {

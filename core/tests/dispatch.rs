@@ -430,6 +430,51 @@ fn a_deserialization_failure_is_an_error_with_the_pointer() {
     assert_eq!(counter.get(), 1);
 }
 
+#[test]
+fn text_in_calls_as_the_parsed_tree_does() {
+    let counter = Counter::default();
+    let p = package(&counter);
+    let cases: [(&str, &str, &SessionContext); 6] = [
+        ("notes_write", r#"{"title": "a"}"#, &writer()),
+        (
+            "notes_write",
+            r#"{"title": "a", "count": 9, "delete": false}"#,
+            &writer(),
+        ),
+        ("notes_write", r#"{"title": "", "count": 11}"#, &writer()),
+        ("notes_write", r#"{"title": "a"}"#, &user()),
+        ("echo", r#"{"text": "hi", "extra": 1}"#, &user()),
+        ("nope", r#"{"text": "hi"}"#, &user()),
+    ];
+    for (name, args, session) in cases {
+        let tree: Value = serde_json::from_str(args).unwrap();
+        assert_eq!(
+            p.dispatch_text_blocking(name, args, session),
+            call(&p, name, tree, session),
+            "{name} {args}"
+        );
+    }
+    // A repeated key keeps its last value, as serde_json's tree does.
+    let r = p.dispatch_text_blocking("echo", r#"{"text": "a", "text": "b"}"#, &user());
+    assert_eq!(text(&r), "b");
+    // No text and `null` are `{}`: the defaults apply, the required key is missing.
+    for args in ["", " \n", "null"] {
+        let r = p.dispatch_text_blocking("notes_write", args, &writer());
+        assert_eq!(pointers(&r), ["/title"], "{args:?}");
+        assert_eq!(r, call(&p, "notes_write", json!({}), &writer()));
+    }
+    let entered = counter.get();
+    let r = p.dispatch_text_blocking("echo", r#"{"text": "#, &user());
+    assert!(r.is_error);
+    assert!(text(&r).contains("not JSON"), "{}", text(&r));
+    assert_eq!(counter.get(), entered, "the handler never runs");
+    // The gate comes first: an unknown tool is the refusal, whatever the text.
+    assert_eq!(
+        p.dispatch_text_blocking("nope", "{", &user()),
+        call(&p, "nope", json!({}), &user())
+    );
+}
+
 // ---- handlers ----
 
 #[test]

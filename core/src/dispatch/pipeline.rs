@@ -9,9 +9,12 @@ use std::task::Poll;
 
 use serde_json::{Map, Value};
 
-use super::errors::{arguments_result, cancelled_result, panic_result, validation_errors};
+use super::errors::{
+    ArgumentError, arguments_result, cancelled_result, panic_result, validation_errors,
+};
 use super::output::{OutputMismatch, mismatch_result};
 use super::{AbortSignal, Call, CallOptions, Package, SessionContext, Slot, ToolContext, block_on};
+use crate::contract::json;
 use crate::result::{ToolResult, bound_result_owned};
 
 impl Package {
@@ -44,6 +47,83 @@ impl Package {
             Ok(slot) => slot,
             Err(refusal) => return bound_result_owned(refusal.to_result(), &self.caps).0,
         };
+        self.call_slot(slot, args, session, options).await
+    }
+
+    /// [`dispatch_with`](Self::dispatch_with) for arguments that arrive as JSON text (a
+    /// WASM shim's request, a queue's message): the text is parsed after the gate, into
+    /// objects and arrays allocated at their final size, the top-level object with room
+    /// for the tool's defaults; a repeated key keeps its last value, as `serde_json` has
+    /// it. Text that is not JSON is the model's `isError` result. Empty text (or only
+    /// whitespace) and `null` read as `{}`.
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{CallOptions, Package, SessionContext, sync_fn};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Echo { text: String }
+    /// let tool = br#"{"type":"object","additionalProperties":false,"description":"Echo.",
+    ///   "properties":{"text":{"type":"string"}},"required":["text"],
+    ///   "x-neuralis":{"annotations":{"category":"read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("echo", &tool[..], sync_fn(|e: Echo| e.text))
+    ///     .build()
+    ///     .expect("valid");
+    /// let session = SessionContext::builder("u").build();
+    /// let r = package.dispatch_text_blocking("echo", r#"{"text": "hi"}"#, &session);
+    /// assert_eq!(r.for_model()["content"][0]["text"], "hi");
+    /// let r = package.dispatch_text_blocking("echo", r#"{"text": "#, &session);
+    /// assert!(r.is_error);
+    /// ```
+    pub async fn dispatch_text(
+        &self,
+        name: &str,
+        args: &str,
+        session: &SessionContext,
+        options: CallOptions,
+    ) -> ToolResult {
+        let slot = match self.gated(name, session) {
+            Ok(slot) => slot,
+            Err(refusal) => return bound_result_owned(refusal.to_result(), &self.caps).0,
+        };
+        let args = if args.trim_ascii().is_empty() {
+            Value::Null
+        } else {
+            match json::parse_arguments(args, slot.entry.meta.defaults.len()) {
+                Ok(args) => args,
+                Err(e) => {
+                    let error = ArgumentError {
+                        pointer: String::new(),
+                        message: e.to_string(),
+                    };
+                    let refused = arguments_result(&slot.name, "they are not JSON", &[error]);
+                    return bound_result_owned(refused, &self.caps).0;
+                }
+            }
+        };
+        self.call_slot(slot, args, session, options).await
+    }
+
+    /// [`dispatch_text`](Self::dispatch_text) for sync callers, as
+    /// [`dispatch_blocking`](Self::dispatch_blocking) is for [`dispatch`](Self::dispatch).
+    pub fn dispatch_text_blocking(
+        &self,
+        name: &str,
+        args: &str,
+        session: &SessionContext,
+    ) -> ToolResult {
+        drive(self.dispatch_text(name, args, session, CallOptions::new()))
+    }
+
+    /// The pipeline after the gate: the call, its output checked when the tool declares
+    /// one, and bounding.
+    async fn call_slot(
+        &self,
+        slot: &Slot,
+        args: Value,
+        session: &SessionContext,
+        options: CallOptions,
+    ) -> ToolResult {
         let result = self.run(slot, args, session, options).await;
         let Some(output) = &slot.output else {
             return bound_result_owned(result, &self.caps).0;
@@ -186,19 +266,24 @@ impl Package {
         args: Value,
         session: &SessionContext,
     ) -> ToolResult {
-        let mut future = pin!(self.dispatch(name, args, session, AbortSignal::never()));
-        // A sync handler completes on the first poll: no waker to allocate for it.
-        if let Poll::Ready(result) = future
-            .as_mut()
-            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
-        {
-            return result;
-        }
-        block_on(future).unwrap_or_else(|| {
-            ToolResult::error(
-                "the tool's handler is waiting on something this host cannot drive; \
-                 the host must call it asynchronously",
-            )
-        })
+        drive(self.dispatch(name, args, session, AbortSignal::never()))
     }
+}
+
+/// Drives a dispatch future for a sync caller (see [`Package::dispatch_blocking`]).
+fn drive(future: impl Future<Output = ToolResult>) -> ToolResult {
+    let mut future = pin!(future);
+    // A sync handler completes on the first poll: no waker to allocate for it.
+    if let Poll::Ready(result) = future
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+    {
+        return result;
+    }
+    block_on(future).unwrap_or_else(|| {
+        ToolResult::error(
+            "the tool's handler is waiting on something this host cannot drive; \
+             the host must call it asynchronously",
+        )
+    })
 }

@@ -103,6 +103,33 @@ fn read_well_formed(bytes: &[u8]) -> Option<Value> {
     parse(text, Stacked::default()).ok()
 }
 
+/// Parses a tool call's arguments, JSON text, into a tree the way `serde_json` parses a
+/// [`Value`] (a repeated key keeps its last value; at most [`MAX_DEPTH`] levels), faster:
+/// every object and array is allocated at its final size when it closes, and a top-level
+/// object keeps `room` free members (for the defaults the call adds).
+///
+/// ```
+/// use neuralis_model::contract::json;
+/// use serde_json::json;
+/// let args = json::parse_arguments(r#"{"city": "Porto", "city": "Lisbon"}"#, 1).expect("JSON");
+/// assert_eq!(args, json!({"city": "Lisbon"}));
+/// assert!(json::parse_arguments("{", 0).is_err());
+/// ```
+///
+/// # Errors
+///
+/// `serde_json`'s error for text that is not one JSON value, or is nested deeper.
+pub fn parse_arguments(text: &str, room: usize) -> Result<Value, serde_json::Error> {
+    parse(
+        text,
+        Stacked {
+            room,
+            last_wins: true,
+            ..Stacked::default()
+        },
+    )
+}
+
 /// Parses `text` with the seed `S` (one of the two strict builders).
 fn parse<'de, S: DeserializeSeed<'de, Value = Value>>(
     text: &'de str,
@@ -350,6 +377,11 @@ struct Stacked {
     items: Vec<Value>,
     /// How many objects and arrays are open.
     depth: usize,
+    /// Room the top-level object keeps for members added after the parse.
+    room: usize,
+    /// A repeated key replaces the earlier value (`serde_json`'s rule for a `Value`)
+    /// instead of being refused.
+    last_wins: bool,
 }
 
 impl Stacked {
@@ -437,9 +469,10 @@ impl<'de> Visitor<'de> for StackedSeed<'_> {
             stacks.members.push((key, value));
         }
         stacks.depth -= 1;
-        let mut out = Map::with_capacity(stacks.members.len() - base);
+        let room = if stacks.depth == 0 { stacks.room } else { 0 };
+        let mut out = Map::with_capacity(stacks.members.len() - base + room);
         for (key, value) in stacks.members.drain(base..) {
-            if out.insert(key, value).is_some() {
+            if out.insert(key, value).is_some() && !stacks.last_wins {
                 return Err(de::Error::custom(DUPLICATE));
             }
         }
