@@ -129,17 +129,9 @@ fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
     assert!(validator.is_valid(&serde_json::from_str(args).expect("args")));
 
     let mut group = c.benchmark_group(format!("dispatch_{}b", args.len()));
-    group.bench_function("pipeline", |b| {
-        b.iter(|| {
-            let args: Value = serde_json::from_str(black_box(args)).expect("args");
-            black_box(package.dispatch_blocking("weather_forecast", args, &session))
-        });
-    });
-    group.bench_function("pipeline_text", |b| {
-        b.iter(|| {
-            black_box(package.dispatch_text_blocking("weather_forecast", black_box(args), &session))
-        });
-    });
+    for (name, mut run) in scenarios(&package, &session, &validator, args) {
+        group.bench_function(name, |b| b.iter(&mut run));
+    }
     group.bench_function("handler_direct", |b| {
         b.iter_batched(
             || input.clone(),
@@ -147,26 +139,99 @@ fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
             criterion::BatchSize::SmallInput,
         );
     });
-    group.bench_function("floor", |b| {
-        b.iter(|| {
-            let mut args: Value = serde_json::from_str(black_box(args)).expect("args");
-            if let Some(m) = args.as_object_mut() {
-                m.entry("days").or_insert(json!(3));
-            }
-            assert!(validator.is_valid(&args));
-            let input: Forecast = serde_json::from_value(args).expect("input");
-            black_box(forecast(input))
-        });
-    });
-    group.bench_function("parse_and_validate", |b| {
-        b.iter(|| {
-            let args: Value = serde_json::from_str(black_box(args)).expect("args");
-            black_box(validator.is_valid(&args))
-        });
-    });
     group.finish();
 }
 
+/// The scenarios timed in both modes (criterion, and `NEURALIS_BENCH_COUNT`'s loop).
+fn scenarios<'a>(
+    package: &'a Package,
+    session: &'a SessionContext,
+    validator: &'a jsonschema::Validator,
+    args: &'a str,
+) -> Vec<(&'static str, Box<dyn FnMut() + 'a>)> {
+    vec![
+        (
+            "pipeline",
+            Box::new(move || {
+                let args: Value = serde_json::from_str(black_box(args)).expect("args");
+                black_box(package.dispatch_blocking("weather_forecast", args, session));
+            }),
+        ),
+        (
+            "pipeline_text",
+            Box::new(move || {
+                black_box(package.dispatch_text_blocking(
+                    "weather_forecast",
+                    black_box(args),
+                    session,
+                ));
+            }),
+        ),
+        (
+            "floor",
+            Box::new(move || {
+                let mut args: Value = serde_json::from_str(black_box(args)).expect("args");
+                if let Some(m) = args.as_object_mut() {
+                    m.entry("days").or_insert(json!(3));
+                }
+                assert!(validator.is_valid(&args));
+                let input: Forecast = serde_json::from_value(args).expect("input");
+                black_box(forecast(input));
+            }),
+        ),
+        (
+            "parse_and_validate",
+            Box::new(move || {
+                let args: Value = serde_json::from_str(black_box(args)).expect("args");
+                black_box(validator.is_valid(&args));
+            }),
+        ),
+    ]
+}
+
+/// `NEURALIS_BENCH_COUNT=<size>:<scenario>:<calls>` (size 0, 1 or 2: the 65 B, 197 B and
+/// 1.3 KB arguments): no criterion, the set-up and then `calls` calls of one scenario,
+/// for `benches/dispatch_count.sh` to count the instructions of under valgrind.
+fn count(spec: &str) {
+    let mut parts = spec.split(':');
+    let (Some(size), Some(name), Some(calls)) = (parts.next(), parts.next(), parts.next()) else {
+        panic!("NEURALIS_BENCH_COUNT is <size>:<scenario>:<calls>, not {spec}");
+    };
+    let large = large();
+    let sizes = [SMALL, MEDIUM, large.as_str()];
+    let args = sizes[size.parse::<usize>().expect("size 0-2")];
+    let calls: usize = calls.parse().expect("calls");
+    let schema = schema();
+    let package = Package::builder()
+        .tool(
+            "weather_forecast",
+            serde_json::to_vec(&schema).expect("schema"),
+            sync_fn(forecast),
+        )
+        .build()
+        .expect("package");
+    let session = SessionContext::builder("user-1")
+        .grant("weather.read")
+        .build();
+    let validator = jsonschema::draft7::new(&schema).expect("validator");
+    // The package's validator is compiled on the first call: make it here, in the set-up.
+    assert!(
+        !package
+            .dispatch_text_blocking("weather_forecast", args, &session)
+            .is_error
+    );
+    let (_, mut run) = scenarios(&package, &session, &validator, args)
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .expect("a scenario of scenarios()");
+    for _ in 0..calls {
+        run();
+    }
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var("NEURALIS_BENCH_COUNT") {
+        return count(&spec);
+    }
     cpu::run(bench::<cpu::ThreadCpu>, bench::<WallTime>);
 }
