@@ -142,13 +142,16 @@ fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
     group.finish();
 }
 
+/// One scenario's call, as a closure.
+type Scenario<'a> = Box<dyn FnMut() + 'a>;
+
 /// The scenarios timed in both modes (criterion, and `NEURALIS_BENCH_COUNT`'s loop).
 fn scenarios<'a>(
     package: &'a Package,
     session: &'a SessionContext,
     validator: &'a jsonschema::Validator,
     args: &'a str,
-) -> Vec<(&'static str, Box<dyn FnMut() + 'a>)> {
+) -> Vec<(&'static str, Scenario<'a>)> {
     vec![
         (
             "pipeline",
