@@ -279,6 +279,7 @@ impl PackageBuilder {
             };
             index.insert(entry.name.clone(), tools.len());
             tools.push(Slot {
+                root_members: root_members(&entry.schema),
                 name: Arc::from(entry.name.as_str()),
                 cancellable: entry.meta.annotations.cancellable == Some(true),
                 entry,
@@ -406,3 +407,12 @@ impl fmt::Display for BuildError {
 }
 
 impl std::error::Error for BuildError {}
+
+/// How many members a valid call's top-level object can have: the closed root's declared
+/// properties (the capacity text-in arguments are parsed into).
+fn root_members(schema: &serde_json::Value) -> usize {
+    schema
+        .get("properties")
+        .and_then(serde_json::Value::as_object)
+        .map_or(0, serde_json::Map::len)
+}

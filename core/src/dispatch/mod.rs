@@ -131,6 +131,8 @@ pub struct Package {
 /// One tool of a package.
 struct Slot {
     entry: ToolEntry,
+    /// The root's declared properties: at most this many members pass validation.
+    root_members: usize,
     name: Arc<str>,
     handler: Box<dyn Handler>,
     cancellable: bool,

@@ -52,9 +52,9 @@ impl Package {
 
     /// [`dispatch_with`](Self::dispatch_with) for arguments that arrive as JSON text (a
     /// WASM shim's request, a queue's message): the text is parsed after the gate, into
-    /// objects and arrays allocated at their final size, the top-level object with room
-    /// for the tool's defaults; a repeated key keeps its last value, as `serde_json` has
-    /// it. Text that is not JSON is the model's `isError` result. Empty text (or only
+    /// objects and arrays allocated at their final size, the top-level object at the
+    /// size of the schema's root properties (so the defaults fit without growing it); a
+    /// repeated key keeps its last value, as `serde_json` has it. Text that is not JSON is the model's `isError` result. Empty text (or only
     /// whitespace) and `null` read as `{}`.
     ///
     /// ```
@@ -89,7 +89,7 @@ impl Package {
         let args = if args.trim_ascii().is_empty() {
             Value::Null
         } else {
-            match json::parse_arguments(args, slot.entry.meta.defaults.len()) {
+            match json::parse_arguments(args, slot.root_members) {
                 Ok(args) => args,
                 Err(e) => {
                     let error = ArgumentError {

@@ -105,8 +105,9 @@ fn read_well_formed(bytes: &[u8]) -> Option<Value> {
 
 /// Parses a tool call's arguments, JSON text, into a tree the way `serde_json` parses a
 /// [`Value`] (a repeated key keeps its last value; at most [`MAX_DEPTH`] levels), faster:
-/// every object and array is allocated at its final size when it closes, and a top-level
-/// object keeps `room` free members (for the defaults the call adds).
+/// a top-level object is allocated for `capacity` members (a closed root's property count:
+/// the defaults a call adds fit without growing it), every other object and array at its
+/// final size when it closes.
 ///
 /// ```
 /// use neuralis_model::contract::json;
@@ -119,11 +120,11 @@ fn read_well_formed(bytes: &[u8]) -> Option<Value> {
 /// # Errors
 ///
 /// `serde_json`'s error for text that is not one JSON value, or is nested deeper.
-pub fn parse_arguments(text: &str, room: usize) -> Result<Value, serde_json::Error> {
+pub fn parse_arguments(text: &str, capacity: usize) -> Result<Value, serde_json::Error> {
     parse(
         text,
         Stacked {
-            room,
+            root_capacity: Some(capacity),
             last_wins: true,
             ..Stacked::default()
         },
@@ -377,8 +378,9 @@ struct Stacked {
     items: Vec<Value>,
     /// How many objects and arrays are open.
     depth: usize,
-    /// Room the top-level object keeps for members added after the parse.
-    room: usize,
+    /// The capacity of the top-level object, when the caller knows it: its members are
+    /// then inserted as they arrive, with no stack between.
+    root_capacity: Option<usize>,
     /// A repeated key replaces the earlier value (`serde_json`'s rule for a `Value`)
     /// instead of being refused.
     last_wins: bool,
@@ -463,14 +465,25 @@ impl<'de> Visitor<'de> for StackedSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let stacks = self.0;
         stacks.open()?;
+        if stacks.depth == 1
+            && let Some(capacity) = stacks.root_capacity
+        {
+            // The top level of a call's arguments (always last-wins).
+            let mut out = Map::with_capacity(capacity);
+            while let Some(key) = map.next_key::<String>()? {
+                let value = map.next_value_seed(StackedSeed(&mut *stacks))?;
+                out.insert(key, value);
+            }
+            stacks.depth -= 1;
+            return Ok(Value::Object(out));
+        }
         let base = stacks.members.len();
         while let Some(key) = map.next_key::<String>()? {
             let value = map.next_value_seed(StackedSeed(&mut *stacks))?;
             stacks.members.push((key, value));
         }
         stacks.depth -= 1;
-        let room = if stacks.depth == 0 { stacks.room } else { 0 };
-        let mut out = Map::with_capacity(stacks.members.len() - base + room);
+        let mut out = Map::with_capacity(stacks.members.len() - base);
         for (key, value) in stacks.members.drain(base..) {
             if out.insert(key, value).is_some() && !stacks.last_wins {
                 return Err(de::Error::custom(DUPLICATE));
