@@ -313,8 +313,28 @@ impl<T: IntoToolResult, E: fmt::Display> IntoToolResult for Result<T, E> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Json<T>(pub T);
 
-/// Deserializes validated arguments into a handler's input type. On failure, the
-/// `isError` result names the JSON pointer of the value that did not fit.
+/// Deserializes validated arguments into a handler's input type, by value (strings move
+/// into the input). The rules are `serde_json::from_value`'s, except that a struct is read
+/// from an object only (serde_json also takes an array of the fields, which no struct's
+/// object schema lets through). On failure, the `isError` result names the JSON pointer
+/// of the value that did not fit.
+///
+/// ```
+/// use neuralis_core::dispatch::deserialize_input;
+/// use serde_json::json;
+///
+/// #[derive(serde::Deserialize, Debug)]
+/// struct Rows { rows: Vec<Row> }
+/// #[derive(serde::Deserialize, Debug)]
+/// struct Row { n: u8 }
+///
+/// let rows: Rows = deserialize_input("t", json!({"rows": [{"n": 1}]})).expect("fits");
+/// assert_eq!(rows.rows[0].n, 1);
+/// let refused = deserialize_input::<Rows>("t", json!({"rows": [{"n": 1}, {"n": 300}]}))
+///     .expect_err("300 is no u8");
+/// let errors = &refused.structured_content.as_ref().expect("errors")["errors"];
+/// assert_eq!(errors[0]["pointer"], "/rows/1/n");
+/// ```
 ///
 /// # Errors
 ///
