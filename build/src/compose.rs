@@ -595,12 +595,12 @@ impl<'k> Composer<'k> {
     ) -> Result<Value, Problem> {
         let id = self.identity(def, &args);
         let name = self.schema_name(def, &args);
-        if let Some(reference) = self.recursion.enter(&id, &|| name.clone()) {
+        if let Some(reference) = self.recursion.enter(&id, &name) {
             return Ok(reference);
         }
         match self.data_type(def, args, site) {
             Ok(schema) => {
-                self.recursion.leave(&id, &|| name.clone(), &schema);
+                self.recursion.leave(&id, &name, &schema);
                 Ok(schema)
             }
             Err(e) => {

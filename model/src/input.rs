@@ -129,12 +129,12 @@ impl Composer {
             return T::schema_in(self);
         }
         let id = type_name::<T>();
-        if let Some(reference) = self.recursion.enter(&id, &|| T::schema_name().into_owned()) {
+        let name = T::schema_name();
+        if let Some(reference) = self.recursion.enter(&id, &name) {
             return reference;
         }
         let schema = T::schema_in(self);
-        self.recursion
-            .leave(&id, &|| T::schema_name().into_owned(), &schema);
+        self.recursion.leave(&id, &name, &schema);
         schema
     }
 }
@@ -170,13 +170,13 @@ impl<K: Ord + Clone> Recursion<K> {
     /// Enters `id`, or, when `id` is already being composed, returns the `$ref` to write
     /// in its place (`#` for the root, else `#/definitions/<name>`). After an entered
     /// type's schema is composed, call [`Recursion::leave`].
-    pub fn enter(&mut self, id: &K, name: &dyn Fn() -> String) -> Option<Value> {
+    pub fn enter(&mut self, id: &K, name: &str) -> Option<Value> {
         if self.stack.contains(id) {
             self.recursive.insert(id.clone());
             return Some(if self.root.as_ref() == Some(id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": definition_ref(&name()) })
+                json!({ "$ref": definition_ref(name) })
             });
         }
         self.stack.push(id.clone());
@@ -185,10 +185,10 @@ impl<K: Ord + Clone> Recursion<K> {
 
     /// Leaves `id`, whose schema is `schema`: a recursive type other than the root is
     /// kept under `definitions`.
-    pub fn leave(&mut self, id: &K, name: &dyn Fn() -> String, schema: &Value) {
+    pub fn leave(&mut self, id: &K, name: &str, schema: &Value) {
         self.stack.pop();
         if self.recursive.contains(id) && self.root.as_ref() != Some(id) {
-            self.definitions.insert(name(), schema.clone());
+            self.definitions.insert(name.to_owned(), schema.clone());
         }
     }
 

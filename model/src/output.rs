@@ -102,12 +102,12 @@ impl OutputComposer {
             return T::output_in(self);
         }
         let id = type_name::<T>();
-        if let Some(reference) = self.recursion.enter(&id, &|| T::output_name().into_owned()) {
+        let name = T::output_name();
+        if let Some(reference) = self.recursion.enter(&id, &name) {
             return reference;
         }
         let schema = T::output_in(self);
-        self.recursion
-            .leave(&id, &|| T::output_name().into_owned(), &schema);
+        self.recursion.leave(&id, &name, &schema);
         schema
     }
 }

@@ -158,33 +158,33 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
 }
 
 fn visit_array<'de, V: Visitor<'de>>(array: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
-    let len = array.len();
-    let mut seq = Seq {
-        iter: array.into_iter(),
-        index: 0,
-    };
+    let mut seq = Seq::new(array);
     let out = visitor.visit_seq(&mut seq)?;
-    if seq.iter.len() == 0 {
-        Ok(out)
-    } else {
-        Err(de::Error::invalid_length(len, &"fewer elements in array"))
-    }
+    seq.finish().map(|()| out)
 }
 
 fn visit_object<'de, V: Visitor<'de>>(
     object: Map<String, Value>,
     visitor: V,
 ) -> Result<V::Value, Error> {
-    let len = object.len();
-    let mut map = Entries {
-        iter: object.into_iter(),
-        pending: None,
-    };
+    let mut map = Entries::new(object);
     let out = visitor.visit_map(&mut map)?;
-    if map.iter.len() == 0 {
-        Ok(out)
-    } else {
-        Err(de::Error::invalid_length(len, &"fewer elements in map"))
+    map.finish().map(|()| out)
+}
+
+/// The object a struct or a map is read from (not generic: one copy for every visitor).
+fn object(value: Value, expected: &dyn Expected) -> Result<Map<String, Value>, Error> {
+    match value {
+        Value::Object(o) => Ok(o),
+        other => Err(invalid_type(&other, expected)),
+    }
+}
+
+/// The array a sequence is read from.
+fn array(value: Value, expected: &dyn Expected) -> Result<Vec<Value>, Error> {
+    match value {
+        Value::Array(a) => Ok(a),
+        other => Err(invalid_type(&other, expected)),
     }
 }
 
@@ -315,10 +315,7 @@ impl<'de> de::Deserializer<'de> for Args {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Array(a) => visit_array(a, visitor),
-            other => Err(invalid_type(&other, &visitor)),
-        }
+        visit_array(array(self.0, &visitor)?, visitor)
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -339,10 +336,7 @@ impl<'de> de::Deserializer<'de> for Args {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::Object(o) => visit_object(o, visitor),
-            other => Err(invalid_type(&other, &visitor)),
-        }
+        visit_object(object(self.0, &visitor)?, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -354,10 +348,7 @@ impl<'de> de::Deserializer<'de> for Args {
         // Objects only: serde_json also reads a struct from an array of its fields, but a
         // struct's schema is an object, so no validated argument is one, and never
         // reading one keeps serde's `visit_seq` of every input struct out of the build.
-        match self.0 {
-            Value::Object(o) => visit_object(o, visitor),
-            other => Err(invalid_type(&other, &visitor)),
-        }
+        visit_object(object(self.0, &visitor)?, visitor)
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -374,6 +365,29 @@ impl<'de> de::Deserializer<'de> for Args {
 struct Seq {
     iter: std::vec::IntoIter<Value>,
     index: usize,
+    len: usize,
+}
+
+impl Seq {
+    fn new(array: Vec<Value>) -> Self {
+        Seq {
+            len: array.len(),
+            iter: array.into_iter(),
+            index: 0,
+        }
+    }
+
+    /// After the visitor: every element read, or serde_json's error.
+    fn finish(&self) -> Result<(), Error> {
+        if self.iter.len() == 0 {
+            Ok(())
+        } else {
+            Err(de::Error::invalid_length(
+                self.len,
+                &"fewer elements in array",
+            ))
+        }
+    }
 }
 
 impl<'de> SeqAccess<'de> for Seq {
@@ -402,6 +416,29 @@ impl<'de> SeqAccess<'de> for Seq {
 struct Entries {
     iter: serde_json::map::IntoIter,
     pending: Option<(String, Value)>,
+    len: usize,
+}
+
+impl Entries {
+    fn new(object: Map<String, Value>) -> Self {
+        Entries {
+            len: object.len(),
+            iter: object.into_iter(),
+            pending: None,
+        }
+    }
+
+    /// After the visitor: every entry read, or serde_json's error.
+    fn finish(&self) -> Result<(), Error> {
+        if self.iter.len() == 0 {
+            Ok(())
+        } else {
+            Err(de::Error::invalid_length(
+                self.len,
+                &"fewer elements in map",
+            ))
+        }
+    }
 }
 
 impl<'de> MapAccess<'de> for Entries {
