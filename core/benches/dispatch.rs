@@ -99,17 +99,26 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
     }
 }
 
-fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
+/// The package, the session and the baseline's validator, built once per size.
+fn fixture() -> (Package, SessionContext, jsonschema::Validator) {
     let schema = schema();
-    let file = serde_json::to_vec(&schema).expect("schema");
     let package = Package::builder()
-        .tool("weather_forecast", file, sync_fn(forecast))
+        .tool(
+            "weather_forecast",
+            serde_json::to_vec(&schema).expect("schema"),
+            sync_fn(forecast),
+        )
         .build()
         .expect("package");
     let session = SessionContext::builder("user-1")
         .grant("weather.read")
         .build();
     let validator = jsonschema::draft7::new(&schema).expect("validator");
+    (package, session, validator)
+}
+
+fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
+    let (package, session, validator) = fixture();
     // The handler's input as the pipeline hands it over: with the `days` default applied.
     let mut with_defaults: Value = serde_json::from_str(args).expect("args");
     if let Some(m) = with_defaults.as_object_mut() {
@@ -204,19 +213,7 @@ fn count(spec: &str) {
     let sizes = [SMALL, MEDIUM, large.as_str()];
     let args = sizes[size.parse::<usize>().expect("size 0-2")];
     let calls: usize = calls.parse().expect("calls");
-    let schema = schema();
-    let package = Package::builder()
-        .tool(
-            "weather_forecast",
-            serde_json::to_vec(&schema).expect("schema"),
-            sync_fn(forecast),
-        )
-        .build()
-        .expect("package");
-    let session = SessionContext::builder("user-1")
-        .grant("weather.read")
-        .build();
-    let validator = jsonschema::draft7::new(&schema).expect("validator");
+    let (package, session, validator) = fixture();
     // The package's validator is compiled on the first call: make it here, in the set-up.
     assert!(
         !package

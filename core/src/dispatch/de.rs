@@ -361,6 +361,15 @@ impl<'de> de::Deserializer<'de> for Args {
     }
 }
 
+/// Whether a visitor read all `len` members of a container (`left` were not read).
+fn all_read(left: usize, len: usize, expected: &'static str) -> Result<(), Error> {
+    if left == 0 {
+        Ok(())
+    } else {
+        Err(de::Error::invalid_length(len, &expected))
+    }
+}
+
 /// The elements of an array, each failure marked with its index.
 struct Seq {
     iter: std::vec::IntoIter<Value>,
@@ -379,14 +388,7 @@ impl Seq {
 
     /// After the visitor: every element read, or serde_json's error.
     fn finish(&self) -> Result<(), Error> {
-        if self.iter.len() == 0 {
-            Ok(())
-        } else {
-            Err(de::Error::invalid_length(
-                self.len,
-                &"fewer elements in array",
-            ))
-        }
+        all_read(self.iter.len(), self.len, "fewer elements in array")
     }
 }
 
@@ -430,14 +432,7 @@ impl Entries {
 
     /// After the visitor: every entry read, or serde_json's error.
     fn finish(&self) -> Result<(), Error> {
-        if self.iter.len() == 0 {
-            Ok(())
-        } else {
-            Err(de::Error::invalid_length(
-                self.len,
-                &"fewer elements in map",
-            ))
-        }
+        all_read(self.iter.len(), self.len, "fewer elements in map")
     }
 }
 

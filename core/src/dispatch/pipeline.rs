@@ -43,9 +43,9 @@ impl Package {
         session: &SessionContext,
         options: CallOptions,
     ) -> ToolResult {
-        let slot = match self.gated(name, session) {
+        let slot = match self.admit(name, session) {
             Ok(slot) => slot,
-            Err(refusal) => return bound_result_owned(refusal.to_result(), &self.caps).0,
+            Err(refused) => return *refused,
         };
         self.call_slot(slot, args, session, options).await
     }
@@ -82,9 +82,9 @@ impl Package {
         session: &SessionContext,
         options: CallOptions,
     ) -> ToolResult {
-        let slot = match self.gated(name, session) {
+        let slot = match self.admit(name, session) {
             Ok(slot) => slot,
-            Err(refusal) => return bound_result_owned(refusal.to_result(), &self.caps).0,
+            Err(refused) => return *refused,
         };
         let args = if args.trim_ascii().is_empty() {
             Value::Null
@@ -141,6 +141,12 @@ impl Package {
             return self.output_mismatch(slot, pointer, message, true);
         }
         bounded
+    }
+
+    /// The gate: the tool's slot, or the bounded refusal (unknown and not granted alike).
+    fn admit(&self, name: &str, session: &SessionContext) -> Result<&Slot, Box<ToolResult>> {
+        self.gated(name, session)
+            .map_err(|refusal| Box::new(bound_result_owned(refusal.to_result(), &self.caps).0))
     }
 
     /// Tells the host, and gives the caller the generic result.
