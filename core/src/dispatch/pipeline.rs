@@ -54,11 +54,12 @@ impl Package {
     /// WASM shim's request, a queue's message): the text is parsed after the gate, into
     /// objects and arrays allocated at their final size, the top-level object at the
     /// size of the schema's root properties (so the defaults fit without growing it); a
-    /// repeated key keeps its last value, as `serde_json` has it. Text that is not JSON is the model's `isError` result. Empty text (or only
+    /// repeated key keeps its last value, as `serde_json` has it. Text that is not JSON
+    /// is the model's `isError` result, and the handler never runs. Empty text (or only
     /// whitespace) and `null` read as `{}`.
     ///
     /// ```
-    /// use neuralis_core::dispatch::{CallOptions, Package, SessionContext, sync_fn};
+    /// use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
     ///
     /// #[derive(serde::Deserialize)]
     /// struct Echo { text: String }
