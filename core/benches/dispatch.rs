@@ -203,7 +203,7 @@ fn scenarios<'a>(
 
 /// `NEURALIS_BENCH_COUNT=<size>:<scenario>:<calls>` (size 0, 1 or 2: the 65 B, 197 B and
 /// 1.3 KB arguments): no criterion, the set-up and then `calls` calls of one scenario,
-/// for `benches/dispatch_count.sh` to count the instructions of under valgrind.
+/// for `benches/count.sh` to count the instructions of under valgrind.
 fn count(spec: &str) {
     let mut parts = spec.split(':');
     let (Some(size), Some(name), Some(calls)) = (parts.next(), parts.next(), parts.next()) else {

@@ -294,6 +294,41 @@ fn bench_size<M: Measurement>(c: &mut Criterion<M>, tools: usize) {
     group.finish();
 }
 
+/// `NEURALIS_BENCH_COUNT=<tools>:<scenario>:<loads>`: no criterion, the set-up and then
+/// `loads` runs of one scenario (`parse`, `parse_keep_all` or `load_package_from_sources`),
+/// for `benches/count.sh` to count the instructions of under valgrind. What a kept-all
+/// scenario returns is leaked, not dropped, as criterion's `iter_with_large_drop` leaves
+/// the drop out of the time.
+fn count(spec: &str) {
+    let mut parts = spec.split(':');
+    let (Some(tools), Some(name), Some(loads)) = (parts.next(), parts.next(), parts.next()) else {
+        panic!("NEURALIS_BENCH_COUNT is <tools>:<scenario>:<loads>, not {spec}");
+    };
+    let files = corpus(tools.parse().expect("tools"));
+    for _ in 0..loads.parse::<usize>().expect("loads") {
+        match name {
+            "parse" => {
+                for (_, bytes) in &files {
+                    black_box(serde_json::from_slice::<Value>(black_box(bytes)).unwrap());
+                }
+            }
+            "parse_keep_all" => std::mem::forget(black_box(
+                files
+                    .iter()
+                    .map(|(_, bytes)| serde_json::from_slice::<Value>(black_box(bytes)).unwrap())
+                    .collect::<Vec<_>>(),
+            )),
+            "load_package_from_sources" => std::mem::forget(black_box(load_package_from_sources(
+                files.iter().map(|(n, b)| (n, b)),
+            ))),
+            other => panic!("no scenario {other}"),
+        }
+    }
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var("NEURALIS_BENCH_COUNT") {
+        return count(&spec);
+    }
     cpu::run(bench::<cpu::ThreadCpu>, bench::<WallTime>);
 }
