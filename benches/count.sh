@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A core bench's scenarios in instructions: the bench binary run without criterion
-# (`NEURALIS_BENCH_COUNT=<size>:<scenario>:<runs>`, see core/benches/dispatch.rs and
-# load_package.rs) under valgrind, each scenario at each size, as ratios of baselines
-# counted in the same run. Instruction counts do not move with the load of a shared
+# (`NEURALIS_BENCH_COUNT=<size>:<scenario>:<runs>`, core/benches/support/count.rs, in
+# dispatch.rs and load_package.rs) under valgrind, each scenario at each size, as ratios
+# of baselines counted in the same run. Instruction counts do not move with the load of a shared
 # machine, as criterion's times do; they count work, not cache misses or stalls.
 # Per run = (the count with RUNS runs - the count with none) / RUNS.
 #

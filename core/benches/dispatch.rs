@@ -89,6 +89,8 @@ fn large() -> String {
     )
 }
 
+#[path = "support/count.rs"]
+mod counted;
 #[path = "support/cpu.rs"]
 mod cpu;
 
@@ -201,18 +203,12 @@ fn scenarios<'a>(
     ]
 }
 
-/// `NEURALIS_BENCH_COUNT=<size>:<scenario>:<calls>` (size 0, 1 or 2: the 65 B, 197 B and
-/// 1.3 KB arguments): no criterion, the set-up and then `calls` calls of one scenario,
-/// for `benches/count.sh` to count the instructions of under valgrind.
-fn count(spec: &str) {
-    let mut parts = spec.split(':');
-    let (Some(size), Some(name), Some(calls)) = (parts.next(), parts.next(), parts.next()) else {
-        panic!("NEURALIS_BENCH_COUNT is <size>:<scenario>:<calls>, not {spec}");
-    };
+/// The count mode (`support/count.rs`): size 0, 1 or 2 (the 65 B, 197 B and 1.3 KB
+/// arguments), then `calls` calls of one scenario.
+fn count(size: usize, name: &str, calls: usize) {
     let large = large();
     let sizes = [SMALL, MEDIUM, large.as_str()];
-    let args = sizes[size.parse::<usize>().expect("size 0-2")];
-    let calls: usize = calls.parse().expect("calls");
+    let args = sizes[size];
     let (package, session, validator) = fixture();
     // The package's validator is compiled on the first call: make it here, in the set-up.
     assert!(
@@ -230,8 +226,8 @@ fn count(spec: &str) {
 }
 
 fn main() {
-    if let Ok(spec) = std::env::var("NEURALIS_BENCH_COUNT") {
-        return count(&spec);
+    if let Some((size, scenario, calls)) = counted::requested() {
+        return count(size, &scenario, calls);
     }
     cpu::run(bench::<cpu::ThreadCpu>, bench::<WallTime>);
 }

@@ -224,6 +224,8 @@ fn corpus(tools: usize) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
+#[path = "support/count.rs"]
+mod counted;
 #[path = "support/cpu.rs"]
 mod cpu;
 
@@ -294,18 +296,13 @@ fn bench_size<M: Measurement>(c: &mut Criterion<M>, tools: usize) {
     group.finish();
 }
 
-/// `NEURALIS_BENCH_COUNT=<tools>:<scenario>:<loads>`: no criterion, the set-up and then
-/// `loads` runs of one scenario (`parse`, `parse_keep_all` or `load_package_from_sources`),
-/// for `benches/count.sh` to count the instructions of under valgrind. What a kept-all
+/// The count mode (`support/count.rs`): `tools` generated tools, then `loads` runs of one
+/// scenario (`parse`, `parse_keep_all` or `load_package_from_sources`). What a kept-all
 /// scenario returns is leaked, not dropped, as criterion's `iter_with_large_drop` leaves
 /// the drop out of the time.
-fn count(spec: &str) {
-    let mut parts = spec.split(':');
-    let (Some(tools), Some(name), Some(loads)) = (parts.next(), parts.next(), parts.next()) else {
-        panic!("NEURALIS_BENCH_COUNT is <tools>:<scenario>:<loads>, not {spec}");
-    };
-    let files = corpus(tools.parse().expect("tools"));
-    for _ in 0..loads.parse::<usize>().expect("loads") {
+fn count(tools: usize, name: &str, loads: usize) {
+    let files = corpus(tools);
+    for _ in 0..loads {
         match name {
             "parse" => {
                 for (_, bytes) in &files {
@@ -327,8 +324,8 @@ fn count(spec: &str) {
 }
 
 fn main() {
-    if let Ok(spec) = std::env::var("NEURALIS_BENCH_COUNT") {
-        return count(&spec);
+    if let Some((tools, scenario, loads)) = counted::requested() {
+        return count(tools, &scenario, loads);
     }
     cpu::run(bench::<cpu::ThreadCpu>, bench::<WallTime>);
 }

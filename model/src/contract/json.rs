@@ -124,8 +124,7 @@ pub fn parse_arguments(text: &str, capacity: usize) -> Result<Value, serde_json:
     parse(
         text,
         Stacked {
-            root_capacity: Some(capacity),
-            last_wins: true,
+            arguments: Some(capacity),
             ..Stacked::default()
         },
     )
@@ -378,12 +377,11 @@ struct Stacked {
     items: Vec<Value>,
     /// How many objects and arrays are open.
     depth: usize,
-    /// The capacity of the top-level object, when the caller knows it: its members are
-    /// then inserted as they arrive, with no stack between.
-    root_capacity: Option<usize>,
-    /// A repeated key replaces the earlier value (`serde_json`'s rule for a `Value`)
-    /// instead of being refused.
-    last_wins: bool,
+    /// Reading a call's arguments, with the capacity of their top-level object: that
+    /// object's members are inserted as they arrive (no stack between), and in every
+    /// object a repeated key replaces the earlier value (`serde_json`'s rule for a
+    /// `Value`) instead of being refused.
+    arguments: Option<usize>,
 }
 
 impl Stacked {
@@ -466,9 +464,9 @@ impl<'de> Visitor<'de> for StackedSeed<'_> {
         let stacks = self.0;
         stacks.open()?;
         if stacks.depth == 1
-            && let Some(capacity) = stacks.root_capacity
+            && let Some(capacity) = stacks.arguments
         {
-            // The top level of a call's arguments (always last-wins).
+            // The top level of a call's arguments.
             let mut out = Map::with_capacity(capacity);
             while let Some(key) = map.next_key::<String>()? {
                 let value = map.next_value_seed(StackedSeed(&mut *stacks))?;
@@ -485,7 +483,7 @@ impl<'de> Visitor<'de> for StackedSeed<'_> {
         stacks.depth -= 1;
         let mut out = Map::with_capacity(stacks.members.len() - base);
         for (key, value) in stacks.members.drain(base..) {
-            if out.insert(key, value).is_some() && !stacks.last_wins {
+            if out.insert(key, value).is_some() && stacks.arguments.is_none() {
                 return Err(de::Error::custom(DUPLICATE));
             }
         }
