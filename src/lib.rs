@@ -50,6 +50,7 @@ pub use neuralis_macros::tool;
 #[cfg(feature = "derive")]
 pub use neuralis_macros::tools;
 
+pub use neuralis_core::dispatch::Json;
 pub use neuralis_core::result::ToolResult;
 pub use neuralis_core::tool::{AbortSignal, ToolContext};
 

@@ -79,7 +79,7 @@ mod catalog {
         pub filter: Option<Filter>,
     }
 
-    #[derive(serde::Serialize)]
+    #[derive(serde::Serialize, neuralis::ToolOutput)]
     pub struct Listed {
         pub ok: bool,
         pub items: Vec<String>,

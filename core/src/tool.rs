@@ -212,8 +212,8 @@ pub mod private {
     };
     pub use crate::dispatch::Output;
     pub use crate::dispatch::returned::{
-        OutputProbe, Returned, ViaIntoOutput, ViaIntoToolResult, ViaNoOutput, ViaOutput, ViaResult,
-        ViaResultOutput, ViaSerialize,
+        OutputProbe, Returned, ViaIntoOutput, ViaIntoToolResult, ViaNoOutput, ViaOutput, ViaPlain,
+        ViaResult, ViaResultOutput, ViaSerialize,
     };
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};

@@ -161,11 +161,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             quote!(::core::option::Option::None),
         ),
     };
-    let output = match &sig.output {
-        syn::ReturnType::Type(_, ty) => ty.span(),
-        syn::ReturnType::Default => handler.span(),
-    };
-    let convert = convert(&p, output);
+    let convert = convert(&p, &sig.output, handler.span());
     let output_fn = output_fn(&p, &sig.output);
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
@@ -249,15 +245,54 @@ fn output_fn(p: &TokenStream, output: &syn::ReturnType) -> TokenStream {
 }
 
 /// `__out` as a `ToolResult`: the type system decides how (see
-/// `neuralis_core::dispatch::__private`), so a `type` alias of `ToolResult` or of
-/// `Result` converts as what it names.
-fn convert(p: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned! {span=>
+/// `neuralis_core::dispatch::returned`), so a `type` alias of `ToolResult` or of `Result`
+/// converts as what it names. A refusal points at what it is about: the error type of a
+/// `Result<T, E>` written as such, its `T`, else the return type (or the handler's name).
+fn convert(p: &TokenStream, output: &syn::ReturnType, handler: Span) -> TokenStream {
+    let (split, kind) = match output {
+        syn::ReturnType::Type(_, ty) => match result_args(ty) {
+            Some((ok, err)) => (err.span(), ok.span()),
+            None => (ty.span(), ty.span()),
+        },
+        syn::ReturnType::Default => (handler, handler),
+    };
+    let split = quote_spanned! {split=>
+        (&&#p::Returned(&__out)).__neuralis_split().split(__out)
+    };
+    let kind = quote_spanned! {kind=>
+        (&&#p::Returned(&__v)).__neuralis_kind().convert(__v)
+    };
+    quote! {
         {
             #[allow(unused_imports)]
-            use #p::{ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _};
-            (&&#p::Returned(&__out)).__neuralis_kind().convert(__out)
+            use #p::{ViaIntoToolResult as _, ViaPlain as _, ViaResult as _, ViaSerialize as _};
+            match #split {
+                ::core::result::Result::Ok(__v) => #kind,
+                ::core::result::Result::Err(__e) => __e,
+            }
         }
+    }
+}
+
+/// `T` and `E` of a return type written `Result<T, E>` (any path ending in `Result`).
+fn result_args(ty: &syn::Type) -> Option<(&syn::Type, &syn::Type)> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().filter_map(|a| match a {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    });
+    match (types.next(), types.next(), types.next()) {
+        (Some(ok), Some(err), None) => Some((ok, err)),
+        _ => None,
     }
 }
 

@@ -92,8 +92,11 @@ fn result_handler() {
         expect_file!["../tests/snapshots/tool_result.rs"],
     );
     assert!(
-        text.contains(".__neuralis_kind()") && text.contains(".convert(__out)"),
-        "the return type is converted by trait dispatch: {text}"
+        text.contains(".__neuralis_split()")
+            && text.contains(".split(__out)")
+            && text.contains(".__neuralis_kind()")
+            && text.contains(".convert(__v)"),
+        "a `Result` is split, then its value converted, by trait dispatch: {text}"
     );
     assert!(!text.contains("error_result"), "{text}");
     assert!(text.contains("name: \"notes-search\""), "{text}");

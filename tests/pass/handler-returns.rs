@@ -1,16 +1,34 @@
 //! handler-signature near-misses: return types decided by the type system, not by name.
 //! An alias of `ToolResult` is used as is; an alias of `Result` gives `Ok` as data and
-//! `Err` as an `isError` result; a serializable value becomes `structuredContent`.
-use neuralis::{ToolContext, ToolInput, ToolResult, tool};
+//! `Err` as an `isError` result; a `ToolOutput` value becomes `structuredContent`; a
+//! `Result` whose error also derives `Serialize` is still a result; `Json<T>` sends a
+//! value that only derives `Serialize`, without an output schema.
+use neuralis::{Json, ToolContext, ToolInput, ToolOutput, ToolResult, tool};
 
 #[derive(ToolInput, serde::Deserialize)]
 pub struct Input {
     pub path: String,
 }
 
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, ToolOutput)]
 pub struct Out {
     pub ok: bool,
+}
+
+#[derive(serde::Serialize)]
+pub struct Untyped {
+    pub ok: bool,
+}
+
+#[derive(serde::Serialize, Debug)]
+pub struct LookupError {
+    pub code: u16,
+}
+
+impl std::fmt::Display for LookupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "lookup failed with {}", self.code)
+    }
 }
 
 pub type Reply = ToolResult;
@@ -39,6 +57,23 @@ pub fn data(input: Input) -> Out {
     Out { ok: true }
 }
 
+/// A `Result` whose error is `Display` and `Serialize`.
+#[tool(annotations(category = "read"))]
+pub fn lookup(input: Input) -> Result<Out, LookupError> {
+    if input.path.is_empty() {
+        Err(LookupError { code: 404 })
+    } else {
+        Ok(Out { ok: true })
+    }
+}
+
+/// An untyped value, said so.
+#[tool(annotations(category = "read"))]
+pub fn untyped(input: Input) -> Json<Untyped> {
+    let _ = input;
+    Json(Untyped { ok: true })
+}
+
 fn call(d: &neuralis::tool::ToolDescriptor, args: serde_json::Value) -> ToolResult {
     let cx = ToolContext::new(d.name, neuralis::dispatch::SessionContext::builder("u").build());
     let neuralis::__private::Handler::Sync(f) = d.handler else {
@@ -56,4 +91,19 @@ fn main() {
     assert!(r.is_error, "an `Err` of a `Result` alias is an error result");
     let r = call(&__neuralis_tool_data, serde_json::json!({ "path": "a" }));
     assert_eq!(r.structured_content, Some(serde_json::json!({ "ok": true })));
+    assert!((__neuralis_tool_data.output)().is_some(), "a `ToolOutput` value is typed");
+
+    let r = call(&__neuralis_tool_lookup, serde_json::json!({ "path": "" }));
+    assert!(r.is_error, "`Err` is an error result, although the error is `Serialize`");
+    assert_eq!(r.structured_content, None, "the `Result` is not serialized whole");
+    let wire = serde_json::to_value(&r).expect("a result serializes");
+    assert_eq!(wire["content"][0]["text"], "lookup failed with 404");
+    let r = call(&__neuralis_tool_lookup, serde_json::json!({ "path": "a" }));
+    assert!(!r.is_error);
+    assert_eq!(r.structured_content, Some(serde_json::json!({ "ok": true })), "not `{{\"Ok\": ...}}`");
+    assert!((__neuralis_tool_lookup.output)().is_some(), "`Ok`'s type declares the output");
+
+    let r = call(&__neuralis_tool_untyped, serde_json::json!({ "path": "a" }));
+    assert_eq!(r.structured_content, Some(serde_json::json!({ "ok": true })));
+    assert!((__neuralis_tool_untyped.output)().is_none(), "`Json<T>` declares no output");
 }

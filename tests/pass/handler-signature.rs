@@ -6,7 +6,7 @@ pub struct Input {
     pub path: String,
 }
 
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, neuralis::ToolOutput)]
 pub struct Out {
     pub ok: bool,
 }

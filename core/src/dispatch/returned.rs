@@ -1,33 +1,44 @@
 //! Conversion of a handler's return value for generated code, decided by the type
 //! system where the concrete type is known (autoref specialization: method probing tries
-//! the receiver `&&Returned` first, then `&Returned`, then `Returned`):
+//! the receiver `&&Returned` first, then `&Returned`, then `Returned`). Two steps:
 //!
-//! 1. a type that implements [`IntoToolResult`] (a [`ToolResult`], a `type` alias of
-//!    one, `String`, [`Value`], a `Result` of those...) converts through it;
-//! 2. a `Result<T, E>` with `T: Serialize` and `E: Display`: `Ok` becomes [`Json`],
-//!    `Err` an `isError` result with the error's text;
-//! 3. any other `Serialize` type becomes [`Json`]; a type that is none of these fails to
-//!    compile with `handler-signature`.
+//! 1. **split**: a `Result<T, E>` (or an alias of one) is always a result, whatever `T`
+//!    and `E` implement: `Err` becomes the `isError` result with the error's text (`E`
+//!    must be `Display`, else `handler-signature` on it), `Ok` goes on as `T`. Any other
+//!    value goes on as it is. A `Result` is never serialized whole.
+//! 2. **kind**, on what goes on:
+//!    - a type that converts itself ([`IntoToolResult`]: a [`ToolResult`], a `type`
+//!      alias of one, `String`, [`Value`], [`Json<T>`]...) converts through it;
+//!    - any other type must be `Serialize` and derive `ToolOutput`, so that the tool
+//!      declares what it returns (its MCP `outputSchema`); else `handler-signature`,
+//!      naming both fixes (derive `ToolOutput`, or return [`Json<T>`] to send it
+//!      untyped).
 //!
 //! ```
-//! use neuralis_core::tool::private::{Returned, ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _};
+//! use neuralis_core::tool::private::{
+//!     Returned, ViaIntoToolResult as _, ViaPlain as _, ViaResult as _, ViaSerialize as _,
+//! };
 //! use neuralis_core::result::ToolResult;
 //!
-//! #[derive(serde::Serialize)]
-//! struct Forecast { ok: bool }
+//! let out: Vec<u32> = vec![1, 2];
+//! let split = (&&Returned(&out)).__neuralis_split().split(out);
+//! let r = split.map(|v| (&&Returned(&v)).__neuralis_kind().convert(v));
+//! assert_eq!(r.ok().and_then(|r| r.structured_content), Some(serde_json::json!([1, 2])));
+//!
 //! type Reply = ToolResult;
-//!
-//! let out = Forecast { ok: true };
-//! let r = (&&Returned(&out)).__neuralis_kind().convert(out);
-//! assert_eq!(r.structured_content, Some(serde_json::json!({"ok": true})));
-//!
 //! let out: Reply = ToolResult::text("as is");
 //! let r = (&&Returned(&out)).__neuralis_kind().convert(out);
 //! assert_eq!(r.structured_content, None);
 //!
-//! let out: Result<Forecast, String> = Err("no such city".into());
-//! let r = (&&Returned(&out)).__neuralis_kind().convert(out);
-//! assert!(r.is_error);
+//! // A `Result` whose error also derives `Serialize` is still a result.
+//! #[derive(serde::Serialize, Debug)]
+//! struct NotFound;
+//! impl std::fmt::Display for NotFound {
+//!     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str("no such city") }
+//! }
+//! let out: Result<u8, NotFound> = Err(NotFound);
+//! let r = (&&Returned(&out)).__neuralis_split().split(out);
+//! assert!(r.is_err_and(|e| e.is_error));
 //! ```
 //!
 //! Not public API: generated code reaches it through `neuralis::__private`.
@@ -52,6 +63,70 @@ impl<T> Clone for Returned<'_, T> {
 
 impl<T> Copy for Returned<'_, T> {}
 
+/// A `Result`: `Err` is the call's `isError` result.
+pub struct ResultSplit;
+
+impl ResultSplit {
+    /// `Ok`'s value to convert, or the `isError` result of `Err`.
+    ///
+    /// # Errors
+    ///
+    /// The `isError` result with the error's text.
+    pub fn split<T, E: ToolError>(self, value: Result<T, E>) -> Result<T, ToolResult> {
+        value.map_err(|e| ToolResult::error(e.to_string()))
+    }
+}
+
+/// Any other value: converted as it is.
+pub struct PlainSplit;
+
+impl PlainSplit {
+    /// The value to convert.
+    ///
+    /// # Errors
+    ///
+    /// Never.
+    #[allow(clippy::unnecessary_wraps)] // one shape with `ResultSplit::split`
+    pub fn split<T>(self, value: T) -> Result<T, ToolResult> {
+        Ok(value)
+    }
+}
+
+/// The error type of a handler's `Result`: its text is what the caller is told.
+#[diagnostic::on_unimplemented(
+    message = "handler-signature: the error type `{Self}` of a handler's `Result` does not implement `Display`",
+    label = "the caller is told an error's `Display` text",
+    note = "implement `std::fmt::Display` for `{Self}` (or `std::error::Error`, for example with `thiserror`), or map the error to a `String` with `.map_err(|e| e.to_string())`"
+)]
+pub trait ToolError: Display {}
+
+#[diagnostic::do_not_recommend]
+impl<E: Display + ?Sized> ToolError for E {}
+
+/// The first choice of the split: a `Result`, whatever its `T` and `E`.
+pub trait ViaResult {
+    /// How the value splits.
+    fn __neuralis_split(self) -> ResultSplit;
+}
+
+impl<T, E> ViaResult for &Returned<'_, Result<T, E>> {
+    fn __neuralis_split(self) -> ResultSplit {
+        ResultSplit
+    }
+}
+
+/// The last choice of the split: any other value.
+pub trait ViaPlain {
+    /// How the value splits.
+    fn __neuralis_split(self) -> PlainSplit;
+}
+
+impl<T> ViaPlain for Returned<'_, T> {
+    fn __neuralis_split(self) -> PlainSplit {
+        PlainSplit
+    }
+}
+
 /// The value converts itself.
 pub struct IntoKind;
 
@@ -62,20 +137,7 @@ impl IntoKind {
     }
 }
 
-/// A `Result` of a serializable value.
-pub struct ResultKind;
-
-impl ResultKind {
-    /// The result.
-    pub fn convert<T: Serialize, E: Display>(self, value: Result<T, E>) -> ToolResult {
-        match value {
-            Ok(v) => Json(v).into_tool_result(),
-            Err(e) => ToolResult::error(e.to_string()),
-        }
-    }
-}
-
-/// A serializable value.
+/// A serializable value with an output schema.
 pub struct SerializeKind;
 
 impl SerializeKind {
@@ -85,24 +147,25 @@ impl SerializeKind {
     }
 }
 
-/// What the last choice needs: a `Serialize` value.
+/// What the last choice needs: a `Serialize` value whose type derives `ToolOutput`.
 #[diagnostic::on_unimplemented(
-    message = "handler-signature: a handler returning `{Self}` cannot be called: it is not a tool result",
+    message = "handler-signature: a handler returns `{Self}`, which has no output schema",
     label = "returned here",
-    note = "return a `ToolResult`, a `Serialize` value, or a `Result` of either whose error implements `Display`"
+    note = "derive `ToolOutput` (and `Serialize`) on `{Self}`, so that the tool declares what it returns; or return `neuralis::Json<{Self}>` to send it without an output schema; or return a `ToolResult`, a `String` or a `serde_json::Value`"
 )]
 pub trait HandlerReturn {
     /// The result.
     fn __neuralis_into_result(self) -> ToolResult;
 }
 
-impl<T: Serialize> HandlerReturn for T {
+#[diagnostic::do_not_recommend]
+impl<T: Serialize + ToolOutput> HandlerReturn for T {
     fn __neuralis_into_result(self) -> ToolResult {
         Json(self).into_tool_result()
     }
 }
 
-/// The first choice.
+/// The first choice of the kind.
 pub trait ViaIntoToolResult {
     /// How the value converts.
     fn __neuralis_kind(self) -> IntoKind;
@@ -114,19 +177,7 @@ impl<T: IntoToolResult> ViaIntoToolResult for &&Returned<'_, T> {
     }
 }
 
-/// The second choice.
-pub trait ViaResult {
-    /// How the value converts.
-    fn __neuralis_kind(self) -> ResultKind;
-}
-
-impl<T: Serialize, E: Display> ViaResult for &Returned<'_, Result<T, E>> {
-    fn __neuralis_kind(self) -> ResultKind {
-        ResultKind
-    }
-}
-
-/// The last choice.
+/// The last choice of the kind.
 pub trait ViaSerialize {
     /// How the value converts.
     fn __neuralis_kind(self) -> SerializeKind;
@@ -142,10 +193,11 @@ impl<T> ViaSerialize for Returned<'_, T> {
 /// specialization, receiver `&&&OutputProbe` first):
 ///
 /// 1. a type that converts itself ([`IntoToolResult`]: a `ToolResult`, `String`, a
-///    `Value`...) declares none: its `structuredContent` is whatever it makes;
+///    `Value`, a [`Json<T>`], a `Result` of those...) declares none: its
+///    `structuredContent` is whatever it makes;
 /// 2. a `Result<T, E>` whose `T` derives `ToolOutput` declares `T`'s (errors are not
-///    checked);
-/// 3. a `ToolOutput` type declares its own; any other `Serialize` type declares none.
+///    checked: they are `isError` results);
+/// 3. a `ToolOutput` type declares its own; anything else fails to convert (above).
 ///
 /// ```
 /// use neuralis_core::tool::private::{OutputProbe, ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _};
@@ -153,9 +205,7 @@ impl<T> ViaSerialize for Returned<'_, T> {
 /// assert!((&&&OutputProbe::<Vec<u32>>::NEW).__neuralis_output().is_some());
 /// assert!((&&&OutputProbe::<Result<Vec<u32>, String>>::NEW).__neuralis_output().is_some());
 /// assert!((&&&OutputProbe::<String>::NEW).__neuralis_output().is_none());
-/// #[derive(serde::Serialize)]
-/// struct Untyped { ok: bool }
-/// assert!((&&&OutputProbe::<Untyped>::NEW).__neuralis_output().is_none());
+/// assert!((&&&OutputProbe::<neuralis_core::dispatch::Json<u8>>::NEW).__neuralis_output().is_none());
 /// ```
 pub struct OutputProbe<T>(PhantomData<fn() -> T>);
 
@@ -182,7 +232,7 @@ pub trait ViaResultOutput {
     fn __neuralis_output(&self) -> Option<Output>;
 }
 
-impl<T: ToolOutput + Serialize, E: Display> ViaResultOutput for &&OutputProbe<Result<T, E>> {
+impl<T: ToolOutput + Serialize, E> ViaResultOutput for &&OutputProbe<Result<T, E>> {
     fn __neuralis_output(&self) -> Option<Output> {
         Some(Output::of::<T>())
     }

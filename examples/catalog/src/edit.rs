@@ -1,7 +1,7 @@
 //! `catalog_edit`: a destructive tool. Sending `delete` (with any value) asks the user
 //! for approval first (`askOnKeys`).
 
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::store::Status;
@@ -23,7 +23,7 @@ pub struct CatalogEdit {
 }
 
 /// What [`catalog_edit`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Edited {
     /// Always `true`.
     pub ok: bool,

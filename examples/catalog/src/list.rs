@@ -1,6 +1,6 @@
 //! `catalog_list`, as in the seed.
 
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::store::{self, Item, Status};
@@ -28,7 +28,7 @@ pub struct CatalogList {
 }
 
 /// What [`catalog_list`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Listing {
     /// Always `true`.
     pub ok: bool,

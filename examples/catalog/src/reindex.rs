@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use neuralis::dispatch::{AbortSignal, ToolContext};
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::store;
@@ -29,7 +29,7 @@ pub struct CatalogReindex {
 }
 
 /// What [`catalog_reindex`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Reindexed {
     /// Always `true`.
     pub ok: bool,

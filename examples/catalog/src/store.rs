@@ -1,10 +1,10 @@
 //! The catalog's items, shared by the tools.
 
-use neuralis::ToolInput;
+use neuralis::{ToolInput, ToolOutput};
 use serde::{Deserialize, Serialize};
 
 /// The status of an item.
-#[derive(ToolInput, Deserialize, Serialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(ToolInput, ToolOutput, Deserialize, Serialize, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Listed.
@@ -14,7 +14,7 @@ pub enum Status {
 }
 
 /// One item.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, ToolOutput, Clone, Debug)]
 pub struct Item {
     /// Its id.
     pub id: String,

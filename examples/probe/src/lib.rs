@@ -6,7 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use neuralis::{ToolContext, ToolInput, ToolResult, tool};
+use neuralis::{ToolContext, ToolInput, ToolOutput, ToolResult, tool};
 use serde::{Deserialize, Serialize};
 
 neuralis::package!();
@@ -26,7 +26,7 @@ pub struct PanicInput {
 }
 
 /// The caller, as the pipeline handed it to the handler.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 #[serde(rename_all = "camelCase")]
 pub struct Caller {
     /// Always `true`.

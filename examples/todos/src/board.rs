@@ -1,6 +1,6 @@
 //! `todos_update`: replace a board's todos and members.
 
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 /// How urgent a todo is.
@@ -53,7 +53,7 @@ pub struct TodosUpdate {
 }
 
 /// What [`todos_update`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Updated {
     /// Always `true`.
     pub ok: bool,

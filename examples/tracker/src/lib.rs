@@ -2,7 +2,7 @@
 //! renamed to `types` in `Cargo.toml`. `cargo build` writes `tools/` (see `build.rs`):
 //! the build script reads those types from the other crate's source.
 
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 use types::{Actor, Label};
 
@@ -35,7 +35,7 @@ pub struct IssueSearch {
 }
 
 /// What [`tracker_issue_create`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Created {
     /// Always `true`.
     pub ok: bool,
@@ -46,7 +46,7 @@ pub struct Created {
 }
 
 /// What [`tracker_issue_search`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Found {
     /// Always `true`.
     pub ok: bool,

@@ -3,7 +3,7 @@
 //! the reserved-key rule see them, checked at compile time across the crates by `const`
 //! assertions and written by the build script from the other crate's source.
 
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use neuralis_example_shared_types::{Color, Paging, Retention};
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,7 @@ pub struct TriageClose {
 }
 
 /// What [`triage_queue`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Queue {
     /// Always `true`.
     pub ok: bool,
@@ -40,7 +40,7 @@ pub struct Queue {
 }
 
 /// What [`triage_close`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Closed {
     /// Always `true`.
     pub ok: bool,

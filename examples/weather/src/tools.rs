@@ -1,6 +1,6 @@
 //! The weather tools.
 
-use neuralis::{ToolInput, tool};
+use neuralis::{ToolInput, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 /// The input of [`weather_forecast`].
@@ -17,7 +17,7 @@ pub struct WeatherForecast {
 }
 
 /// One day of a forecast.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Day {
     /// Days from today.
     pub offset: u8,
@@ -26,7 +26,7 @@ pub struct Day {
 }
 
 /// What [`weather_forecast`] returns.
-#[derive(Serialize)]
+#[derive(Serialize, ToolOutput)]
 pub struct Forecast {
     /// Whether the forecast was found.
     pub ok: bool,

@@ -39,11 +39,20 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
             ::core::result::Result::Ok({
                 #[allow(unused_imports)]
                 use ::neuralis::__private::{
-                    ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                    ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
+                    ViaSerialize as _,
                 };
-                (&&::neuralis::__private::Returned(&__out))
-                    .__neuralis_kind()
-                    .convert(__out)
+                match (&&::neuralis::__private::Returned(&__out))
+                    .__neuralis_split()
+                    .split(__out)
+                {
+                    ::core::result::Result::Ok(__v) => {
+                        (&&::neuralis::__private::Returned(&__v))
+                            .__neuralis_kind()
+                            .convert(__v)
+                    }
+                    ::core::result::Result::Err(__e) => __e,
+                }
             })
         }
         __neuralis_call

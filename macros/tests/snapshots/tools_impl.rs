@@ -57,11 +57,20 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
                 ::core::result::Result::Ok({
                     #[allow(unused_imports)]
                     use ::neuralis::__private::{
-                        ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                        ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
+                        ViaSerialize as _,
                     };
-                    (&&::neuralis::__private::Returned(&__out))
-                        .__neuralis_kind()
-                        .convert(__out)
+                    match (&&::neuralis::__private::Returned(&__out))
+                        .__neuralis_split()
+                        .split(__out)
+                    {
+                        ::core::result::Result::Ok(__v) => {
+                            (&&::neuralis::__private::Returned(&__v))
+                                .__neuralis_kind()
+                                .convert(__v)
+                        }
+                        ::core::result::Result::Err(__e) => __e,
+                    }
                 })
             })
         }
@@ -125,11 +134,20 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
             ::core::result::Result::Ok({
                 #[allow(unused_imports)]
                 use ::neuralis::__private::{
-                    ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _,
+                    ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
+                    ViaSerialize as _,
                 };
-                (&&::neuralis::__private::Returned(&__out))
-                    .__neuralis_kind()
-                    .convert(__out)
+                match (&&::neuralis::__private::Returned(&__out))
+                    .__neuralis_split()
+                    .split(__out)
+                {
+                    ::core::result::Result::Ok(__v) => {
+                        (&&::neuralis::__private::Returned(&__v))
+                            .__neuralis_kind()
+                            .convert(__v)
+                    }
+                    ::core::result::Result::Err(__e) => __e,
+                }
             })
         }
         __neuralis_call

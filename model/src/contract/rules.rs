@@ -283,7 +283,7 @@ rules! {
     /// A handler the toolkit cannot call.
     HandlerSignature = "handler-signature", Error, 7,
         "the handler's signature is not one the toolkit can call",
-        "take the input by value and optionally `&ToolContext`; return a `ToolResult`, a `Serialize` value, or a `Result` of either";
+        "take the input by value and optionally `&ToolContext`; return a type deriving `ToolOutput`, a `ToolResult` (or `Json<T>` for an untyped value), or a `Result` of either whose error is `Display`";
     // Build emitter
     /// A file in `tools/` that no handler produces.
     StaleToolFile = "stale-tool-file", Warning, 1,

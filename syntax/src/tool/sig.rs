@@ -82,7 +82,7 @@ fn receiver(cx: &Ctxt, r: &syn::Receiver, mode: Mode) -> bool {
             RuleId::HandlerSignature,
             r,
             "a `#[tool]` method needs `#[neuralis::tools]` on its impl",
-            "add `#[neuralis::tools]` on the `impl` block: it collects the block's tools, and the package is given the service value with `.service(...)`",
+            "add `#[neuralis::tools]` on the inherent `impl Type { ... }` block: it collects the block's tools, and the package is given the service value with `.service(...)`; in a trait impl (`impl Trait for Type`), move the tool methods to an inherent `impl Type` block of their own and mark that one",
         );
         return false;
     }
@@ -243,7 +243,7 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature, mode: Mode) {
         };
         bad(
             tokens,
-            "a tool handler returns its result: a `ToolResult`, a `Serialize` value, or a `Result` of either",
+            "a tool handler returns its result: a type deriving `ToolOutput`, a `ToolResult`, or a `Result` of either",
         );
     }
     if let ReturnType::Type(_, ty) = &sig.output
