@@ -7,10 +7,14 @@
 //! it. For types with `#[schema]` constraints (stricter than serde by design) only
 //! "the schema accepts ⇒ serde accepts" holds, and is checked.
 //!
+//! "serde" here is the call pipeline's own deserializer (`deserialize_input`), which is
+//! what a handler's input goes through. Every document with its integers written as
+//! floats (`5.0`: JSON Schema's `integer` accepts them, and model providers send them) is
+//! accepted by both and reads as the same value.
+//!
 //! Known, documented gaps: `null` for an `Option` field (serde reads it as `None`; the
-//! schema, following the contract, has no `null`), integral floats such as `1.0` for an
-//! integer (JSON Schema calls them integers, serde does not), unknown keys in types
-//! without `deny_unknown_fields` (serde ignores them; the closed schema refuses them).
+//! schema, following the contract, has no `null`), unknown keys in types without
+//! `deny_unknown_fields` (serde ignores them; the closed schema refuses them).
 //!
 //! Outputs: every generated value, as serde writes it (`null`s included), validates
 //! against the type's output schema (`#[derive(ToolOutput)]`).
@@ -55,6 +59,7 @@ const WRONG: &[fn() -> Value] = &[
     || json!(true),
     || json!("x"),
     || json!(1.5),
+    || json!(2.0),
     || json!(-1),
     || json!(300),
     || json!(70000),
@@ -138,13 +143,28 @@ where
             .map(|e| e.to_string())
             .collect::<Vec<_>>()
     );
+    prop_assert!(reads::<T>(&doc).is_ok(), "serde refuses its own output: {doc}");
+    let floats = integers_as_floats(&doc);
     prop_assert!(
-        serde_json::from_value::<T>(doc.clone()).is_ok(),
-        "serde refuses its own output: {doc}"
+        validator.is_valid(&floats),
+        "the schema refuses integers written as floats: {floats}"
     );
+    match reads::<T>(&floats) {
+        Ok(back) => {
+            let mut back = serde_json::to_value(&back).expect("values serialize");
+            strip_nulls(&mut back);
+            prop_assert_eq!(
+                floats_as_integers(&back),
+                floats_as_integers(&doc),
+                "{} read as another value",
+                floats
+            );
+        }
+        Err(e) => prop_assert!(false, "a valid call is refused: {floats}: {e}"),
+    }
     for broken in mutations(&doc, deny_unknown) {
         let schema_ok = validator.is_valid(&broken);
-        let serde_ok = serde_json::from_value::<T>(broken.clone()).is_ok();
+        let serde_ok = reads::<T>(&broken).is_ok();
         if schema_ok {
             prop_assert!(serde_ok, "the schema accepts what serde refuses: {broken}");
         }
@@ -162,6 +182,56 @@ where
         }
     }
     Ok(())
+}
+
+/// `doc` read as the pipeline reads a handler's input; the refusal's text otherwise.
+fn reads<T: DeserializeOwned>(doc: &Value) -> Result<T, String> {
+    neuralis::dispatch::deserialize_input::<T>("t", doc.clone())
+        .map_err(|r| serde_json::to_string(&r).unwrap_or_default())
+}
+
+/// Every integer written as a float (`5` as `5.0`), where `f64` holds it exactly.
+fn integers_as_floats(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if n.is_i64() || n.is_u64() => match n.as_f64() {
+            Some(f) if f.abs() < 9_007_199_254_740_992.0 => json!(f),
+            _ => v.clone(),
+        },
+        Value::Array(a) => Value::Array(a.iter().map(integers_as_floats).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), integers_as_floats(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Every number with a zero fraction written as an integer, to compare values as JSON
+/// Schema does (`5.0` and `5` are one number); arrays in a fixed order, since a hash set
+/// writes its items in the order of its own hasher.
+fn floats_as_integers(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 9e15 => {
+                #[allow(clippy::cast_possible_truncation)]
+                let i = f as i64;
+                json!(i)
+            }
+            _ => v.clone(),
+        },
+        Value::Array(a) => {
+            let mut items: Vec<Value> = a.iter().map(floats_as_integers).collect();
+            items.sort_by_cached_key(Value::to_string);
+            Value::Array(items)
+        }
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), floats_as_integers(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// What serde writes validates against the type's output schema (as the pipeline sends

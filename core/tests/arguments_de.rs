@@ -1,6 +1,8 @@
 //! `deserialize_input` (the pipeline's own deserializer over a validated `Value`) against
 //! two oracles nobody here wrote: `serde_json::from_value` for what comes out (the input,
-//! or the failure's message) and `serde_path_to_error` for where a failure is.
+//! or the failure's message) and `serde_path_to_error` for where a failure is. The one
+//! rule of ours is applied to the oracles' input first: a number with a zero fraction
+//! within the 64-bit range is the integer it is (JSON Schema's `integer` accepts `5.0`).
 //!
 //! Values are drawn from keys and shapes the input types use, so that most draws reach
 //! deep into a type before they fail (or do not fail at all).
@@ -88,9 +90,32 @@ fn refusal(r: &ToolResult) -> (String, String) {
     (s("pointer"), s("message"))
 }
 
+/// `v` with every float that has a zero fraction and fits 64 bits written as an integer.
+fn integral(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if !n.is_u64() && !n.is_i64() => {
+            let f = n.as_f64().expect("a float");
+            if f.fract() != 0.0 {
+                v.clone()
+            } else if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+                json!(f as u64)
+            } else if (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
+                json!(f as i64)
+            } else {
+                v.clone()
+            }
+        }
+        Value::Array(a) => Value::Array(a.iter().map(integral).collect()),
+        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), integral(v))).collect()),
+        other => other.clone(),
+    }
+}
+
 /// The oracles: `serde_json::from_value` for the outcome, `serde_path_to_error` (over the
-/// same value, by reference) for the pointer of a failure.
+/// same value, by reference) for the pointer of a failure; both given `v` with its
+/// integral floats as integers.
 fn theirs<T: DeserializeOwned>(v: &Value) -> Result<T, (String, String)> {
+    let v = &integral(v);
     serde_json::from_value::<T>(v.clone()).map_err(|e| {
         let tracked = serde_path_to_error::deserialize::<_, T>(v)
             .err()
@@ -162,6 +187,8 @@ fn json() -> impl Strategy<Value = Value> {
         ]
         .prop_map(|n| json!(n)),
         Just(json!(1.5)),
+        prop::sample::select(vec![0.0, 5.0, -1.0, 255.0, 256.0, -0.0, 1e19, 1e20, -1e19])
+            .prop_map(|f| json!(f)),
         Just(json!(u64::MAX)),
         prop::sample::select(vec!["", "x", "Unit", "New", "A", "é😀", "ab"]).prop_map(|s| json!(s)),
     ];
@@ -219,5 +246,62 @@ fn a_struct_is_read_from_an_object_only() {
             "/a/0".to_owned(),
             "invalid type: sequence, expected struct Leaf".to_owned()
         )
+    );
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Paging {
+    page: u8,
+    size: Option<u16>,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Listing {
+    query: String,
+    #[serde(flatten)]
+    paging: Paging,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Outer {
+    inner: Listing,
+}
+
+#[test]
+fn integral_floats_read_as_integers() {
+    let v = json!({"query": "q", "page": 5.0, "size": 300.0});
+    let read: Listing = ours(&v).expect("read");
+    assert_eq!(read, Listing { query: "q".into(), paging: Paging { page: 5, size: Some(300) } });
+    let v = json!({"a": "x", "n": 7.0, "b": null});
+    assert_eq!(ours::<Leaf>(&v).expect("read").n, 7);
+    // Out of the type's range, or not integral: refused as before, at the field.
+    let v = json!({"a": "x", "n": 256.0});
+    assert_eq!(
+        ours::<Leaf>(&v).expect_err("refused"),
+        ("/n".to_owned(), "invalid value: integer `256`, expected u8".to_owned())
+    );
+    let v = json!({"a": "x", "n": 2.5});
+    assert_eq!(ours::<Leaf>(&v).expect_err("refused").0, "/n");
+}
+
+#[test]
+fn a_flattened_fields_refusal_points_at_the_field() {
+    let v = json!({"query": "q", "page": "two"});
+    assert_eq!(
+        ours::<Listing>(&v).expect_err("refused"),
+        ("/page".to_owned(), "invalid type: string \"two\", expected u8".to_owned())
+    );
+    // serde_path_to_error cannot say where: the flattened struct is read from serde's
+    // buffer, after the object's own loop.
+    assert_eq!(theirs::<Listing>(&v).expect_err("refused").0, "");
+    let v = json!({"inner": {"size": 70000, "query": "q", "page": 1}});
+    assert_eq!(ours::<Outer>(&v).expect_err("refused").0, "/inner/size");
+    let v = json!({"inner": {"size": 1, "query": "q", "page": 1.5}});
+    assert_eq!(ours::<Outer>(&v).expect_err("refused").0, "/inner/page");
+    // A missing member is the object's failure.
+    let v = json!({"query": "q", "size": 1});
+    assert_eq!(
+        ours::<Listing>(&v).expect_err("refused"),
+        ("".to_owned(), "missing field `page`".to_owned())
     );
 }

@@ -752,26 +752,4 @@ pub mod private {
     }
 }
 
-/// Joins doc-comment lines as rustdoc does: common indentation removed, blank lines at
-/// both ends dropped, lines joined with `\n`.
-///
-/// ```
-/// use neuralis_model::input::join_doc;
-/// assert_eq!(join_doc(&[" City name.", "", "   Indented."]), "City name.\n\n  Indented.");
-/// assert_eq!(join_doc(&["a\r\nb\n"]), "a\nb");
-/// ```
-#[must_use]
-pub fn join_doc(parts: &[&str]) -> String {
-    let lines: Vec<&str> = parts.iter().flat_map(|p| p.split('\n')).collect();
-    let indent = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
-        .min()
-        .unwrap_or(0);
-    let body: Vec<&str> = lines
-        .iter()
-        .map(|l| l.get(indent..).unwrap_or("").trim_end())
-        .collect();
-    body.join("\n").trim_matches('\n').to_owned()
-}
+pub use crate::doc::join_doc;

@@ -16,10 +16,12 @@
 //!   (a tool's MCP `outputSchema`), read from the same type table.
 //! - [`shape`]: the `const` shapes that literals are checked against.
 //! - [`schema`]: open-bag normalization and the canonical writer.
+//! - [`doc`]: doc comments as the model reads them (joined, links as plain text).
 //! - [`name`]: the wire-safe tool name.
 //! - [`remote`]: the `mcp-remote` profile.
 
 pub mod contract;
+pub mod doc;
 pub mod input;
 pub mod name;
 pub mod output;

@@ -184,12 +184,38 @@ pub fn nullable(schema: Value) -> Value {
     json!({ "anyOf": [schema, { "type": "null" }] })
 }
 
+/// The largest integer a JSON client's doubles hold exactly (2^53).
+const EXACT_IN_DOUBLES: u128 = 1 << 53;
+
 /// The output schema of a leaf type of the table: the input's, except that a float may be
-/// written as `null` (NaN and the infinities).
+/// written as `null` (NaN and the infinities), and that an integer type's own bound is
+/// left out where it lies beyond 2^53 (`i64`, `u64`'s maximum, the 128-bit types): a
+/// client that reads JSON numbers as doubles cannot hold it, and it says nothing the
+/// serializer does not already ensure. (Inputs keep their bounds: there the validator
+/// must refuse what the type cannot hold.)
+///
+/// ```
+/// use neuralis_model::{output::leaf, types};
+/// use serde_json::json;
+/// assert_eq!(leaf(&types::U8), json!({"type": "integer", "minimum": 0, "maximum": 255}));
+/// assert_eq!(leaf(&types::U64), json!({"type": "integer", "minimum": 0}));
+/// assert_eq!(leaf(&types::I64), json!({"type": "integer"}));
+/// ```
 #[must_use]
 pub fn leaf(known: &Known) -> Value {
     match known.meaning {
         types::Meaning::Float => json!({ "type": ["number", "null"] }),
+        types::Meaning::Int { min, max } => {
+            let mut schema = Map::new();
+            schema.insert("type".into(), json!("integer"));
+            if min.unsigned_abs() <= EXACT_IN_DOUBLES {
+                schema.insert("minimum".into(), json!(min));
+            }
+            if max <= EXACT_IN_DOUBLES {
+                schema.insert("maximum".into(), json!(max));
+            }
+            Value::Object(schema)
+        }
         _ => known.schema().unwrap_or_else(|| json!({})),
     }
 }

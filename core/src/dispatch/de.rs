@@ -10,12 +10,21 @@
 //! second copy was about a third of the machine code a package of tools compiled.
 //!
 //! Strings move out of the tree (no copy); the rules are `serde_json`'s own for a
-//! `Value` but one: structs from objects (serde_json also takes an array of the fields,
-//! which no struct's object schema lets through); enums from a string or a one-key object,
-//! `null` as `None` or `()`, numbers by their JSON kind, map keys parsed for numeric and
-//! boolean key types. A proptest in `tests/arguments_de.rs` checks that the two agree on
-//! every value and every input type it draws.
+//! `Value` but two: structs from objects (serde_json also takes an array of the fields,
+//! which no struct's object schema lets through); and a number with a zero fraction
+//! (`5.0`) within the 64-bit range is read as the integer it is, because JSON Schema's
+//! `integer` accepts it (draft-06 on) and model providers send integers so. Otherwise:
+//! enums from a string or a one-key object, `null` as `None` or `()`, numbers by their
+//! JSON kind, map keys parsed for numeric and boolean key types. A proptest in
+//! `tests/arguments_de.rs` checks that the two agree on every value and every input type
+//! it draws (serde_json given the value with its integral floats written as integers).
+//!
+//! A value that serde buffers before reading it (the members a `#[serde(flatten)]` field
+//! takes) fails outside this deserializer, with no path. The object remembers a
+//! fingerprint of each member it handed over whole ([`Seen`]), and such a failure is put
+//! at the member whose value the error names.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{
@@ -29,7 +38,7 @@ use crate::contract::push_pointer;
 /// Reads `value` into `T`; on failure, the JSON pointer of the value that did not fit
 /// (`""` for the root) and serde's message.
 pub(crate) fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
-    T::deserialize(Args(value)).map_err(|e| (e.pointer(), e.message))
+    T::deserialize(Args::new(value)).map_err(|e| (e.pointer(), e.message))
 }
 
 /// A deserialization failure and where it happened: the path segments, innermost first,
@@ -41,6 +50,62 @@ pub(crate) struct Error {
     /// A key that did not parse as its (numeric or boolean) type: the failure is the
     /// object's, not the key's (as `serde_path_to_error` says it).
     unparsed_key: bool,
+    /// The value an "invalid type" or "invalid value" failure names.
+    value: Option<Seen>,
+}
+
+/// A fingerprint of a JSON value, enough to tell which member of an object a failure
+/// names: scalars by their value (strings by length and hash), containers by kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Seen {
+    Null,
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(u64),
+    Str(usize, u64),
+    Seq,
+    Map,
+}
+
+impl Seen {
+    fn of(value: &Value) -> Self {
+        match value {
+            Value::Null => Seen::Null,
+            Value::Bool(b) => Seen::Bool(*b),
+            Value::Number(n) => match integral(n) {
+                Integral::Unsigned(u) => Seen::Unsigned(u),
+                Integral::Signed(i) => Seen::Signed(i),
+                Integral::Float(f) => Seen::Float(f.to_bits()),
+            },
+            Value::String(s) => Seen::str(s),
+            Value::Array(_) => Seen::Seq,
+            Value::Object(_) => Seen::Map,
+        }
+    }
+
+    fn of_unexpected(unexpected: &Unexpected<'_>) -> Option<Self> {
+        Some(match *unexpected {
+            Unexpected::Unit => Seen::Null,
+            Unexpected::Bool(b) => Seen::Bool(b),
+            Unexpected::Unsigned(u) => Seen::Unsigned(u),
+            Unexpected::Signed(i) if i >= 0 => Seen::Unsigned(i.cast_unsigned()),
+            Unexpected::Signed(i) => Seen::Signed(i),
+            Unexpected::Float(f) => Seen::Float(f.to_bits()),
+            Unexpected::Str(s) => Seen::str(s),
+            Unexpected::Seq => Seen::Seq,
+            Unexpected::Map => Seen::Map,
+            _ => return None,
+        })
+    }
+
+    /// FNV-1a: no allocation, and collisions only blur which member is named.
+    fn str(s: &str) -> Self {
+        let hash = s.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        Seen::Str(s.len(), hash)
+    }
 }
 
 #[derive(Debug)]
@@ -89,23 +154,28 @@ impl de::Error for Error {
             message: message.to_string(),
             path: Vec::new(),
             unparsed_key: false,
+            value: None,
         }
     }
 
     #[cold]
     fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
-        de::Error::custom(format_args!(
+        let mut e: Self = de::Error::custom(format_args!(
             "invalid type: {}, expected {expected}",
             Wording(unexpected)
-        ))
+        ));
+        e.value = Seen::of_unexpected(&unexpected);
+        e
     }
 
     #[cold]
     fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
-        de::Error::custom(format_args!(
+        let mut e: Self = de::Error::custom(format_args!(
             "invalid value: {}, expected {expected}",
             Wording(unexpected)
-        ))
+        ));
+        e.value = Seen::of_unexpected(&unexpected);
+        e
     }
 }
 
@@ -127,15 +197,11 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                Unexpected::Unsigned(u)
-            } else if let Some(i) = n.as_i64() {
-                Unexpected::Signed(i)
-            } else {
-                Unexpected::Float(n.as_f64().unwrap_or(f64::NAN))
-            }
-        }
+        Value::Number(n) => match integral(n) {
+            Integral::Unsigned(u) => Unexpected::Unsigned(u),
+            Integral::Signed(i) => Unexpected::Signed(i),
+            Integral::Float(f) => Unexpected::Float(f),
+        },
         Value::String(s) => Unexpected::Str(s),
         Value::Array(_) => Unexpected::Seq,
         Value::Object(_) => Unexpected::Map,
@@ -147,13 +213,41 @@ fn invalid_type(value: &Value, expected: &dyn Expected) -> Error {
     de::Error::invalid_type(unexpected(value), expected)
 }
 
-fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value, Error> {
+/// A JSON number by what it is: an integer (a float with a zero fraction within the
+/// 64-bit range too, as JSON Schema's `integer` counts it), or a float.
+enum Integral {
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+}
+
+// 2^64 and -2^63 are exact as f64, and every integral f64 between them is exact as an
+// integer: the casts neither truncate nor lose the sign.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn integral(n: &Number) -> Integral {
     if let Some(u) = n.as_u64() {
-        visitor.visit_u64(u)
-    } else if let Some(i) = n.as_i64() {
-        visitor.visit_i64(i)
-    } else {
-        visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
+        return Integral::Unsigned(u);
+    }
+    if let Some(i) = n.as_i64() {
+        return Integral::Signed(i);
+    }
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if f.fract() == 0.0 {
+        if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+            return Integral::Unsigned(f as u64);
+        }
+        if (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
+            return Integral::Signed(f as i64);
+        }
+    }
+    Integral::Float(f)
+}
+
+fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value, Error> {
+    match integral(n) {
+        Integral::Unsigned(u) => visitor.visit_u64(u),
+        Integral::Signed(i) => visitor.visit_i64(i),
+        Integral::Float(f) => visitor.visit_f64(f),
     }
 }
 
@@ -168,8 +262,10 @@ fn visit_object<'de, V: Visitor<'de>>(
     visitor: V,
 ) -> Result<V::Value, Error> {
     let mut map = Entries::new(object);
-    let out = visitor.visit_map(&mut map)?;
-    map.finish().map(|()| out)
+    match visitor.visit_map(&mut map) {
+        Ok(out) => map.finish().map(|()| out),
+        Err(e) => Err(map.locate(e)),
+    }
 }
 
 /// The object a struct or a map is read from (not generic: one copy for every visitor).
@@ -188,8 +284,15 @@ fn array(value: Value, expected: &dyn Expected) -> Result<Vec<Value>, Error> {
     }
 }
 
-/// A validated argument value, read by value.
-pub(crate) struct Args(pub(crate) Value);
+/// A validated argument value, read by value. An object's member also carries where to
+/// note that serde took it whole ([`Entries::locate`]).
+pub(crate) struct Args<'a>(Value, Option<&'a Cell<Option<Seen>>>);
+
+impl Args<'_> {
+    fn new(value: Value) -> Self {
+        Args(value, None)
+    }
+}
 
 macro_rules! numbers {
     ($($method:ident)*) => {$(
@@ -202,10 +305,13 @@ macro_rules! numbers {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for Args {
+impl<'de> de::Deserializer<'de> for Args<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(seen) = self.1 {
+            seen.set(Some(Seen::of(&self.0)));
+        }
         match self.0 {
             Value::Null => visitor.visit_unit(),
             Value::Bool(b) => visitor.visit_bool(b),
@@ -404,7 +510,7 @@ impl<'de> SeqAccess<'de> for Seq {
         };
         let index = self.index;
         self.index += 1;
-        seed.deserialize(Args(value))
+        seed.deserialize(Args::new(value))
             .map(Some)
             .map_err(|e| e.at(Segment::Index(index)))
     }
@@ -419,6 +525,8 @@ struct Entries {
     iter: serde_json::map::IntoIter,
     pending: Option<(String, Value)>,
     len: usize,
+    /// The members serde took whole (to read later: `#[serde(flatten)]`), by key.
+    buffered: Vec<(String, Seen)>,
 }
 
 impl Entries {
@@ -427,12 +535,30 @@ impl Entries {
             len: object.len(),
             iter: object.into_iter(),
             pending: None,
+            buffered: Vec::new(),
         }
     }
 
     /// After the visitor: every entry read, or serde_json's error.
     fn finish(&self) -> Result<(), Error> {
         all_read(self.iter.len(), self.len, "fewer elements in map")
+    }
+
+    /// A failure of the visitor that no member marked: one of a member serde had taken
+    /// whole and read after the loop (a flattened field), put at the member whose value
+    /// it names. A failure that names no value (a missing field) is the object's.
+    #[cold]
+    fn locate(&self, e: Error) -> Error {
+        if !e.path.is_empty() || e.unparsed_key {
+            return e;
+        }
+        let named = e
+            .value
+            .and_then(|value| self.buffered.iter().find(|(_, seen)| *seen == value));
+        match named {
+            Some((key, _)) => e.at(Segment::Key(key.clone())),
+            None => e,
+        }
     }
 }
 
@@ -459,8 +585,16 @@ impl<'de> MapAccess<'de> for Entries {
         let Some((key, value)) = self.pending.take() else {
             return Err(de::Error::custom("value is missing"));
         };
-        seed.deserialize(Args(value))
-            .map_err(|e| e.at(Segment::Key(key)))
+        let whole = Cell::new(None);
+        match seed.deserialize(Args(value, Some(&whole))) {
+            Ok(out) => {
+                if let Some(seen) = whole.get() {
+                    self.buffered.push((key, seen));
+                }
+                Ok(out)
+            }
+            Err(e) => Err(e.at(Segment::Key(key))),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -508,14 +642,14 @@ impl<'de> VariantAccess<'de> for Content {
     fn unit_variant(self) -> Result<(), Error> {
         let result = match self.value {
             None => Ok(()),
-            Some(value) => de::Deserialize::deserialize(Args(value)),
+            Some(value) => de::Deserialize::deserialize(Args::new(value)),
         };
         Self::mark(self.variant, result)
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
         let result = match self.value {
-            Some(value) => seed.deserialize(Args(value)),
+            Some(value) => seed.deserialize(Args::new(value)),
             None => Err(de::Error::invalid_type(
                 Unexpected::UnitVariant,
                 &"newtype variant",
