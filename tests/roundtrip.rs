@@ -597,11 +597,15 @@ fn keywords() {
 
 #[test]
 fn docs() {
-    let s = (text(), text(), text()).prop_map(|(multi, included, block)| Docs {
-        multi,
-        included,
-        block,
-    });
+    let s = (text(), text(), text(), text(), text()).prop_map(
+        |(multi, included, block, linked, referenced)| Docs {
+            multi,
+            included,
+            block,
+            linked,
+            referenced,
+        },
+    );
     check(s, true, Agree::Exactly);
 }
 

@@ -220,6 +220,7 @@ pub mod private {
     pub use crate::result::ToolResult;
     pub use crate::shape::{
         Bounds, KeyShape, Lit, Message, Shape, default_fits, default_message, misfit_message,
+        undeclared_key_message,
     };
 
     /// The handler's input from the call's arguments.

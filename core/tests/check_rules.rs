@@ -979,14 +979,24 @@ fn askonkeys_undeclared() {
     assert_eq!(hints[0], "did you mean `limit`?");
     // No close name: the rule's own hint.
     assert_eq!(hints[1], "name a root property of this tool's input schema");
-    // A nested property is not a root property.
-    destructive()
+    // A nested property is not a root property; the hint says where it is.
+    let t = destructive()
         .set(
             "/properties/filter",
             json!({"type": "object", "additionalProperties": false, "properties": {"force": {}}}),
         )
         .set("/x-neuralis/askOnKeys", json!(["force"]))
         .reports(RuleId::AskonkeysUndeclared, "/x-neuralis/askOnKeys/0");
+    let hint = t
+        .check()
+        .into_iter()
+        .find(|d| d.rule == RuleId::AskonkeysUndeclared)
+        .map(|d| d.hint)
+        .unwrap_or_default();
+    assert!(
+        hint.starts_with("it is a property of `filter`, one level down"),
+        "{hint}"
+    );
     destructive()
         .set("/x-neuralis/askOnKeys", json!(["limit"]))
         .accepts(RuleId::AskonkeysUndeclared);

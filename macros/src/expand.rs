@@ -349,7 +349,7 @@ fn container_shape(p: &TokenStream, cont: &Container) -> TokenStream {
             if transparent && live.len() == 1 {
                 field_shape(p, live[0])
             } else if *style == Style::Named {
-                quote!(#p::Shape::Object)
+                quote!(#p::Shape::Fields(<Self as #p::ToolInput>::ROOT_KEYS))
             } else {
                 quote!(#p::Shape::Any)
             }

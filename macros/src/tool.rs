@@ -335,15 +335,22 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
             }
         }
     });
+    let shapes = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_SHAPES);
     for key in tool.ask_on_keys.iter().flat_map(|k| k.value.iter()) {
-        let message = const_message(&format!(
-            "askonkeys-undeclared: `ask_on_keys` names `{}`, which is not a root property of `{ty_name}`\n= help: {}",
+        let head = format!(
+            "askonkeys-undeclared: `ask_on_keys` names `{}`, which is not a root property of `{ty_name}`",
             key.value,
+        );
+        let tail = format!(
+            "\n= help: {}",
             neuralis_model::RuleId::AskonkeysUndeclared.rule().hint
-        ));
+        );
         let name = &key.value;
         out.push(quote_spanned! {key.span=>
-            ::core::assert!(#p::has_root_key(#keys, #name), #message);
+            if !#p::has_root_key(#keys, #name) {
+                let __m = #p::undeclared_key_message(#shapes, #name, #head, #tail);
+                ::core::panic!("{}", __m.as_str());
+            }
         });
     }
     for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
@@ -356,7 +363,6 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
             ::core::assert!(#p::has_root_key(#keys, #name), #message);
         });
     }
-    let shapes = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_SHAPES);
     for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
         let Some(lit) = lit_tokens(p, &d.value.value) else {
             continue;

@@ -5,7 +5,8 @@
 //! against a field whose type is an enum or a nested struct (`schema-attr`).
 //!
 //! Every `ToolInput` type states its [`ToolInput::SHAPE`](crate::input::ToolInput::SHAPE):
-//! `#[derive(ToolInput)]` writes the variant names of a unit enum, `Object` for a struct;
+//! `#[derive(ToolInput)]` writes the variant names of a unit enum, `Fields` (its root keys)
+//! for a struct;
 //! the std impls write their kinds. A type's `ROOT_SHAPES` adds, per root property, the
 //! field's own `#[schema]` bounds.
 //!
@@ -24,6 +25,8 @@
 //! assert!(!default_fits(KEYS, "urgency", Lit::Str("medium")));
 //! assert!(default_fits(KEYS, "city", Lit::Str("Lisbon")));
 //! ```
+
+use crate::input::RootKey;
 
 /// What kind of JSON value a type's schema accepts, as far as a literal can tell.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,6 +56,9 @@ pub enum Shape {
     Array(&'static Shape),
     /// An object: no literal is one.
     Object,
+    /// An object with these named properties (a struct): no literal is one, and a message
+    /// can say which property holds a key one level down.
+    Fields(&'static [RootKey]),
 }
 
 impl Shape {
@@ -168,6 +174,63 @@ pub const fn key_shape(keys: &[KeyShape], name: &str) -> Option<(Shape, Bounds)>
         i += 1;
     }
     None
+}
+
+/// The root property of `keys` whose own object has a property `name`, one level down
+/// (a struct field the author meant to `#[serde(flatten)]`).
+#[must_use]
+pub const fn nested_key(keys: &[KeyShape], name: &str) -> Option<&'static str> {
+    let mut i = 0;
+    while i < keys.len() {
+        match keys[i] {
+            KeyShape::Key(field, Shape::Fields(inner), _) => {
+                if crate::input::has_root_key(inner, name) {
+                    return Some(field);
+                }
+            }
+            KeyShape::Key(..) => {}
+            KeyShape::Flatten(inner) => {
+                if let Some(field) = nested_key(inner, name) {
+                    return Some(field);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The message for a key that is not a root property: `head`, then, when a root
+/// property's own object has it one level down, where it is and the fix, then `tail`.
+///
+/// ```
+/// use neuralis_model::input::RootKey;
+/// use neuralis_model::shape::{Bounds, KeyShape, Shape, undeclared_key_message};
+///
+/// const KEYS: &[KeyShape] = &[
+///     KeyShape::Key("options", Shape::Fields(&[RootKey::Name("delete")]), Bounds::NONE),
+/// ];
+/// let m = undeclared_key_message(KEYS, "delete", "`delete` is no root property", ".");
+/// assert_eq!(m.as_str(), "`delete` is no root property (it is a property of `options`, one level down: mark the field `options` `#[serde(flatten)]` to make its properties root properties).");
+/// ```
+#[must_use]
+pub const fn undeclared_key_message(
+    keys: &[KeyShape],
+    name: &str,
+    head: &str,
+    tail: &str,
+) -> Message {
+    let m = Message::new().push(head);
+    let m = match nested_key(keys, name) {
+        Some(field) => m
+            .push(" (it is a property of `")
+            .push(field)
+            .push("`, one level down: mark the field `")
+            .push(field)
+            .push("` `#[serde(flatten)]` to make its properties root properties)"),
+        None => m,
+    };
+    m.push(tail)
 }
 
 /// Characters (code points) in a string, as JSON Schema counts `minLength`.
@@ -426,7 +489,7 @@ impl Message {
             Shape::Char => self.push("a string of one character"),
             Shape::Enum(_) => self.push("a string"),
             Shape::Array(_) => self.push("an array"),
-            Shape::Object => self.push("an object, which no literal is"),
+            Shape::Object | Shape::Fields(_) => self.push("an object, which no literal is"),
         }
     }
 

@@ -340,6 +340,12 @@ pub struct Docs {
     pub included: String,
     /** Block comment. */
     pub block: String,
+    /// One [`Leaf`], see [`Leaf::label`], [fn@str::len] and [the guide](https://example.com/guide).
+    pub linked: String,
+    /// Read [the store][store] or [`Docs`][]; a ratio in [0, 1] stays, and `[x]` in code.
+    ///
+    /// [store]: https://example.com/store
+    pub referenced: String,
 }
 
 /// 128-bit integers (bounds written as floats), linked lists and boxed slices.

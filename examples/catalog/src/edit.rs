@@ -16,7 +16,7 @@ pub struct CatalogEdit {
     /// A new name.
     #[schema(min_length = 1, max_length = 200)]
     pub name: Option<String>,
-    /// A new status.
+    /// A new [`Status`] (see [the store](crate::store)).
     pub status: Option<Status>,
     /// Delete the item instead of editing it.
     pub delete: Option<bool>,

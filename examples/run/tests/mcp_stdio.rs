@@ -88,3 +88,67 @@ fn an_unknown_package_is_a_usage_error() {
         .expect("the example starts");
     assert_eq!(status.code(), Some(2));
 }
+
+/// Each `description` or `title` under `v` that still carries rustdoc link syntax
+/// (``[`Sku`]``, `[text](target)`, `[text][label]`, `[label]: target`), with its pointer.
+fn link_syntax(v: &Value, at: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                let here = format!("{at}/{k}");
+                if let (Some(text), "description" | "title") = (child.as_str(), k.as_str()) {
+                    let linked = text.contains("[`")
+                        || text.contains("](")
+                        || text.contains("][")
+                        || text.lines().any(|l| l.trim_start().starts_with('[') && l.contains("]:"));
+                    if linked {
+                        out.push(format!("{here}: {text}"));
+                    }
+                }
+                link_syntax(child, &here, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                link_syntax(child, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What every example serves, read off the wire: each tool declares an output schema
+/// (the examples' returns derive `ToolOutput`), and no description or title the model
+/// reads (tool, field, variant, output) carries rustdoc link syntax, although the
+/// examples' doc comments are written with intra-doc links.
+#[test]
+fn every_example_serves_typed_tools_with_plain_descriptions() {
+    for package in ["weather", "catalog", "todos", "tracker", "triage"] {
+        let mut requests = initialize();
+        requests.push(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+        let answers = exchange(package, &requests);
+        let tools = answers[1]["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{package}: a tool list: {}", answers[1]));
+        assert!(!tools.is_empty(), "{package}");
+        for tool in tools {
+            assert!(
+                tool["outputSchema"].is_object(),
+                "{package}: {} declares no output schema",
+                tool["name"]
+            );
+        }
+        let mut found = Vec::new();
+        link_syntax(&answers[1]["result"], "", &mut found);
+        assert!(found.is_empty(), "{package}: {found:#?}");
+    }
+}
+
+#[test]
+fn the_link_check_finds_links() {
+    let mut found = Vec::new();
+    let served = json!({"tools": [{"description": "see [`Sku`]", "outputSchema": {
+        "properties": {"a": {"description": "[the store](crate::Store)"}}}}]});
+    link_syntax(&served, "", &mut found);
+    assert_eq!(found.len(), 2, "{found:?}");
+}

@@ -68,6 +68,28 @@ pub struct WriteNote {
     pub delete: Option<bool>,
 }
 
+/// Why [`Notes::notes_write`] wrote nothing. It derives `Serialize` (for logs, say), and
+/// is still an error: a handler's `Err` is always an `isError` result with its `Display`
+/// text, never data.
+#[derive(Debug, Serialize)]
+pub enum WriteError {
+    /// A write panicked while it held the store.
+    Unavailable,
+    /// Neither `text` nor `delete: true`.
+    NothingToWrite,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            WriteError::Unavailable => "the store is unavailable: a write panicked",
+            WriteError::NothingToWrite => "give `text`, or `delete: true`",
+        })
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 /// What [`Notes::notes_write`] returns.
 #[derive(Serialize, ToolOutput)]
 pub struct Written {
@@ -206,9 +228,9 @@ impl Notes {
         ui(presentation = "inline", icon = "pencil"),
         ask_on_keys(delete)
     )]
-    pub fn notes_write(&self, input: WriteNote) -> Result<Written, String> {
+    pub fn notes_write(&self, input: WriteNote) -> Result<Written, WriteError> {
         let delete = input.delete.unwrap_or(false);
-        let mut store = self.store()?;
+        let mut store = self.store().map_err(|_| WriteError::Unavailable)?;
         match (delete, input.text) {
             (true, _) => {
                 store.notes.remove(&input.key);
@@ -216,7 +238,7 @@ impl Notes {
             (false, Some(text)) => {
                 store.notes.insert(input.key.clone(), text);
             }
-            (false, None) => return Err("give `text`, or `delete: true`".to_owned()),
+            (false, None) => return Err(WriteError::NothingToWrite),
         }
         store.revision += 1;
         Ok(Written {

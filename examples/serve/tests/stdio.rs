@@ -173,6 +173,41 @@ async fn bad_arguments_are_is_error_results() {
     client.cancel().await.expect("the client stops");
 }
 
+/// `notes_write` returns `Result<Written, WriteError>`, and `WriteError` derives
+/// `Serialize` too: its `Err` is still an `isError` result with the error's text (not
+/// `{"Err": ...}` as data), and its `Ok` is the typed `Written` (not `{"Ok": ...}`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_results_err_is_an_error_whatever_it_derives() {
+    let client = start(&[]).await;
+
+    let failed = call(&client, "notes_write", json!({"key": "k"})).await;
+    assert_eq!(failed["isError"], true, "{failed}");
+    assert_eq!(
+        failed["content"][0]["text"], "give `text`, or `delete: true`",
+        "{failed}"
+    );
+    assert!(failed.get("structuredContent").is_none(), "{failed}");
+
+    let written = call(&client, "notes_write", json!({"key": "k", "text": "t"})).await;
+    assert_ne!(written["isError"], true, "{written}");
+    assert_eq!(written["structuredContent"]["key"], "k", "{written}");
+    assert_eq!(written["structuredContent"]["deleted"], false, "{written}");
+    let tools = list(&client).await;
+    let write = tools.iter().find(|t| t["name"] == "notes_write").unwrap();
+    assert_eq!(
+        write["outputSchema"]["required"],
+        json!(["ok", "key", "revision", "deleted"]),
+        "`Ok`'s type is the declared output: {write}"
+    );
+    // The doc comments are written with intra-doc links ("What [`Notes::notes_write`]
+    // returns."): what is served is their plain text.
+    let served = serde_json::to_string(&tools).unwrap();
+    assert!(!served.contains("[`") && !served.contains("]("), "{served}");
+    assert!(served.contains("What `Notes::notes_write` returns."), "{served}");
+
+    client.cancel().await.expect("the client stops");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn not_granted_is_hidden_and_refused_like_unknown() {
     let client = start(&[]).await;

@@ -77,11 +77,18 @@ const _: () = {
     }
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::has_root_key(< DeleteNote as
-        ::neuralis::__private::ToolInput > ::ROOT_KEYS, "force"),
-        "askonkeys-undeclared: `ask_on_keys` names `force`, which is not a root property of `DeleteNote`\n= help: name a root property of this tool's input schema"
-    );
+    if !::neuralis::__private::has_root_key(
+        <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_KEYS,
+        "force",
+    ) {
+        let __m = ::neuralis::__private::undeclared_key_message(
+            <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_SHAPES,
+            "force",
+            "askonkeys-undeclared: `ask_on_keys` names `force`, which is not a root property of `DeleteNote`",
+            "\n= help: name a root property of this tool's input schema",
+        );
+        ::core::panic!("{}", __m.as_str());
+    }
 };
 const _: () = {
     ::core::assert!(

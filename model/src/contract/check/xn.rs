@@ -486,7 +486,18 @@ pub(super) fn check_askonkeys_undeclared(
             .flatten()
             .map(|(k, _)| k.as_str())
             .collect();
-        if let Some(close) = did_you_mean(key, &names) {
+        // A key one level down: the author probably meant to flatten that property.
+        let nested = properties.into_iter().flatten().find(|(_, schema)| {
+            schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.contains_key(key))
+        });
+        if let Some((field, _)) = nested {
+            d = d.with_hint(format!(
+                "it is a property of `{field}`, one level down: flatten `{field}` into the root (`#[serde(flatten)]`) to make its properties root properties"
+            ));
+        } else if let Some(close) = did_you_mean(key, &names) {
             d = d.with_hint(format!("did you mean `{close}`?"));
         }
         out.push(d);
