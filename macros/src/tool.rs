@@ -268,7 +268,7 @@ fn convert(p: &TokenStream, output: &syn::ReturnType, handler: Span) -> TokenStr
             use #p::{ViaIntoToolResult as _, ViaPlain as _, ViaResult as _, ViaSerialize as _};
             match #split {
                 ::core::result::Result::Ok(__v) => #kind,
-                ::core::result::Result::Err(__e) => __e,
+                ::core::result::Result::Err(__e) => *__e,
             }
         }
     }

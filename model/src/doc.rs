@@ -208,12 +208,14 @@ fn closing_paren(s: &str) -> Option<usize> {
                     return Some(i);
                 }
             }
-            c if c.is_whitespace() && depth == 1 && !s[..i].contains('"') => {
-                // `[text](target "title")` has a space before the title; a bare space
-                // elsewhere means this is prose, not a link target.
-                if !s[i..].trim_start().starts_with(['"', '\'']) {
-                    return None;
-                }
+            // `[text](target "title")` has a space before the title; a bare space
+            // elsewhere means this is prose, not a link target.
+            c if c.is_whitespace()
+                && depth == 1
+                && !s[..i].contains('"')
+                && !s[i..].trim_start().starts_with(['"', '\'']) =>
+            {
+                return None;
             }
             _ => {}
         }

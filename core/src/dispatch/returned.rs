@@ -72,8 +72,8 @@ impl ResultSplit {
     /// # Errors
     ///
     /// The `isError` result with the error's text.
-    pub fn split<T, E: ToolError>(self, value: Result<T, E>) -> Result<T, ToolResult> {
-        value.map_err(|e| ToolResult::error(e.to_string()))
+    pub fn split<T, E: ToolError>(self, value: Result<T, E>) -> Result<T, Box<ToolResult>> {
+        value.map_err(|e| Box::new(ToolResult::error(e.to_string())))
     }
 }
 
@@ -87,7 +87,7 @@ impl PlainSplit {
     ///
     /// Never.
     #[allow(clippy::unnecessary_wraps)] // one shape with `ResultSplit::split`
-    pub fn split<T>(self, value: T) -> Result<T, ToolResult> {
+    pub fn split<T>(self, value: T) -> Result<T, Box<ToolResult>> {
         Ok(value)
     }
 }

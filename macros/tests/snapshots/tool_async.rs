@@ -54,7 +54,7 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
                                 .__neuralis_kind()
                                 .convert(__v)
                         }
-                        ::core::result::Result::Err(__e) => __e,
+                        ::core::result::Result::Err(__e) => *__e,
                     }
                 })
             })

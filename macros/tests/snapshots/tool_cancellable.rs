@@ -58,7 +58,7 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
                                 .__neuralis_kind()
                                 .convert(__v)
                         }
-                        ::core::result::Result::Err(__e) => __e,
+                        ::core::result::Result::Err(__e) => *__e,
                     }
                 })
             })

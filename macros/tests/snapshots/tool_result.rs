@@ -51,7 +51,7 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
                             .__neuralis_kind()
                             .convert(__v)
                     }
-                    ::core::result::Result::Err(__e) => __e,
+                    ::core::result::Result::Err(__e) => *__e,
                 }
             })
         }

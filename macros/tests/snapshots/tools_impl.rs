@@ -69,7 +69,7 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
                                 .__neuralis_kind()
                                 .convert(__v)
                         }
-                        ::core::result::Result::Err(__e) => __e,
+                        ::core::result::Result::Err(__e) => *__e,
                     }
                 })
             })
@@ -146,7 +146,7 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
                             .__neuralis_kind()
                             .convert(__v)
                     }
-                    ::core::result::Result::Err(__e) => __e,
+                    ::core::result::Result::Err(__e) => *__e,
                 }
             })
         }
