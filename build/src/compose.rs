@@ -25,9 +25,10 @@ use serde_json::Value;
 use syn::Type;
 use syn::spanned::Spanned as _;
 
+use crate::deps::Extern;
 use crate::diag::Loc;
 use crate::discover::{Crate, TypeItem};
-use crate::resolve::{Found, Trace};
+use crate::resolve::{Found, Trace, Via};
 
 /// Where a type is written: its module, and what its generic parameters stand for.
 #[derive(Debug, Clone)]
@@ -75,10 +76,20 @@ pub enum Problem {
     },
     /// An item the macro will reject with a spanned error: skipped, not fatal.
     Skip {
-        /// The item.
-        item: String,
-        /// The first error, on one line.
+        /// The first error (`rule-id: message`, then `= help: ...`).
         reason: String,
+        /// Where.
+        loc: Loc,
+    },
+    /// A path whose first segment names no crate, module or item: the compiler reports
+    /// it, so the tool is skipped, with a warning that says what the path probably means.
+    Unlinked {
+        /// Where the segment is written (in the `use` when the path goes through one).
+        loc: Loc,
+        /// The segment.
+        first: String,
+        /// What is wrong and what the path probably means.
+        message: String,
     },
 }
 
@@ -123,10 +134,6 @@ fn segments(path: &syn::Path) -> Vec<String> {
 }
 
 const HELP_OPAQUE: &str = "give the field `#[schema(with = T)]` naming a type with the same JSON form; or derive `ToolInput` on the type in its crate and publish that crate's type table (`links` in its Cargo.toml and `neuralis_build::emit()` in its build.rs); or, for a well-known crate's type (`uuid`, `chrono`, `url`, `time`), turn on the `neuralis` feature of that name";
-
-fn first_line(e: &syn::Error) -> String {
-    e.to_string().lines().next().unwrap_or_default().to_owned()
-}
 
 impl<'k> Composer<'k> {
     /// A composer over `krate`.
@@ -347,8 +354,13 @@ impl<'k> Composer<'k> {
             // The prelude, or a glob: the compiler decides, and the drift test compares.
             Trace::Unscoped => return Ok(()),
             Trace::Opaque { package, path } => (package.replace('-', "_"), path),
+            Trace::Unknown { first, via, path }
+                if self.krate.names_nothing(scope.module, &first) =>
+            {
+                return Err(self.unlinked(&first, via, &path, site));
+            }
             // No manifest names the crate (a build outside cargo): the path decides.
-            Trace::Unknown { first, path } => (first, path),
+            Trace::Unknown { first, path, .. } => (first, path),
             Trace::Absent { krate } => {
                 let here = match krate {
                     0 => "this crate".to_owned(),
@@ -429,6 +441,11 @@ impl<'k> Composer<'k> {
                 ),
                 String::new(),
             ),
+            Trace::Unknown { first, via, path }
+                if self.krate.names_nothing(scope.module, &first) =>
+            {
+                return self.unlinked(&first, via, &path, site);
+            }
             Trace::Unknown { first, .. } => (
                 format!(
                     "`{first}` is neither a module of this crate nor a dependency that publishes a type table{through}"
@@ -447,6 +464,82 @@ impl<'k> Composer<'k> {
             *h = help;
         }
         p
+    }
+
+    /// A path that starts at `first`, which names nothing the package has: which
+    /// dependency it probably means, at the `use` that writes it (`via`) or at the field.
+    fn unlinked(&self, first: &str, via: Option<Via>, path: &[String], site: &Site) -> Problem {
+        let loc = via.map_or_else(|| site.loc.clone(), |v| self.loc(v.module, v.span));
+        let externs: Vec<(&str, String)> = self
+            .krate
+            .crates
+            .first()
+            .map(|p| {
+                p.externs
+                    .iter()
+                    .map(|(name, e)| (name.as_str(), self.krate.extern_package(e)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // The path as written where `first` is met, after it.
+        let rest: Vec<&str> = path
+            .iter()
+            .map(String::as_str)
+            .filter(|s| *s != "::")
+            .skip(1)
+            .collect();
+        let write = |name: &str| {
+            let mut p = vec![name];
+            p.extend(rest.iter().copied());
+            p.join("::")
+        };
+        let hint = match externs
+            .iter()
+            .find(|(name, package)| package.replace('-', "_") == first && *name != first)
+        {
+            Some((name, package)) => format!(
+                "Cargo.toml renames `{package}` to `{name}`; write `{}`",
+                write(name)
+            ),
+            None => {
+                let names: Vec<&str> = externs.iter().map(|(n, _)| *n).collect();
+                match (
+                    neuralis_syntax::attr::did_you_mean(first, &names),
+                    self.named_by_a_dependency(first),
+                ) {
+                    (Some(near), _) => format!("did you mean `{}`?", write(near)),
+                    (None, Some((dependency, package))) => format!(
+                        "it is `{dependency}`'s name for its dependency `{package}`; add `{package}` to `[dependencies]` to name it here"
+                    ),
+                    (None, None) => {
+                        "add it to `[dependencies]` in Cargo.toml, or fix the path".to_owned()
+                    }
+                }
+            }
+        };
+        Problem::Unlinked {
+            loc,
+            first: first.to_owned(),
+            message: format!("`{first}` is not a dependency of this package: {hint}"),
+        }
+    }
+
+    /// A dependency (as this package calls it) whose source calls one of its own
+    /// dependencies `name`, and that dependency's package.
+    fn named_by_a_dependency(&self, name: &str) -> Option<(String, String)> {
+        let crates = &self.krate.crates;
+        crates
+            .first()?
+            .externs
+            .iter()
+            .find_map(|(called, e)| match e {
+                Extern::Read(k) => crates
+                    .get(*k)?
+                    .externs
+                    .get(name)
+                    .map(|inner| (called.clone(), self.krate.extern_package(inner))),
+                Extern::Opaque(_) => None,
+            })
     }
 
     fn unresolved(&self, ty: &Type, site: &Site, why: &str) -> Problem {
@@ -636,15 +729,17 @@ impl<'k> Composer<'k> {
         let cont = match (cx.check(), cont) {
             (Ok(()), Some(cont)) => cont,
             (Err(e), _) => {
+                // The first error only: `syn::Error`'s text joins all of them.
+                let first = e.into_iter().next();
                 return Err(Problem::Skip {
-                    item: owner,
-                    reason: first_line(&e),
+                    reason: first.as_ref().map(ToString::to_string).unwrap_or_default(),
+                    loc: self.loc(t.module, first.map_or_else(|| t.ident.span(), |e| e.span())),
                 });
             }
             (Ok(()), None) => {
                 return Err(Problem::Skip {
-                    item: owner,
-                    reason: "the item has no schema".into(),
+                    reason: format!("`{owner}` has no schema"),
+                    loc: self.loc(t.module, t.ident.span()),
                 });
             }
         };

@@ -44,6 +44,12 @@ pub struct CrateInfo {
     pub modules: Range<usize>,
     /// What its source calls its dependencies.
     pub externs: BTreeMap<String, Extern>,
+    /// Whether `externs` are all its dependencies (from its manifest or its table), so a
+    /// name not among them is none.
+    pub externs_known: bool,
+    /// Its library's name, when known (the package's own library is a crate its binaries
+    /// may name).
+    pub lib: Option<String>,
     /// The table it was read from (none for the package being built).
     pub table: Option<PathBuf>,
 }
@@ -58,6 +64,8 @@ impl CrateInfo {
             root,
             modules,
             externs: BTreeMap::new(),
+            externs_known: false,
+            lib: None,
             table: None,
         }
     }
@@ -142,15 +150,9 @@ pub struct Loaded {
 /// source into `krate`, and sets the package's externs: each dependency of the manifest
 /// under the name its source uses, read or opaque. With no manifest (a crate outside
 /// cargo), each table's crate is named by its library's name.
-pub fn load(
-    krate: &mut Crate,
-    manifest: Option<&Manifest>,
-    tables: &[PathBuf],
-    manifest_dir: &Path,
-) -> Loaded {
+pub fn load(krate: &mut Crate, manifest: Option<&Manifest>, tables: &[PathBuf]) -> Loaded {
     let mut loader = Loader {
         krate,
-        manifest_dir,
         by_path: BTreeMap::new(),
         loaded: Loaded::default(),
     };
@@ -186,14 +188,15 @@ pub fn load(
     let loaded = std::mem::take(&mut loader.loaded);
     if let Some(package) = krate.crates.first_mut() {
         package.externs = externs;
+        package.externs_known = manifest.is_some();
         package.package = manifest.and_then(|m| m.package.clone());
+        package.lib = manifest.and_then(Manifest::lib);
     }
     loaded
 }
 
 struct Loader<'a> {
     krate: &'a mut Crate,
-    manifest_dir: &'a Path,
     by_path: BTreeMap<PathBuf, usize>,
     loaded: Loaded,
 }
@@ -229,9 +232,9 @@ impl Loader<'_> {
             ));
             return None;
         }
-        let (modules, root) =
-            self.krate
-                .read_dependency(&table.root, self.manifest_dir, &table.cfg, &table.lib);
+        let (modules, root) = self
+            .krate
+            .read_dependency(&table.root, &table.cfg, &table.lib);
         let index = self.krate.crates.len();
         self.krate.crates.push(CrateInfo {
             name: table.lib.clone(),
@@ -239,6 +242,8 @@ impl Loader<'_> {
             root,
             modules,
             externs: BTreeMap::new(),
+            externs_known: true,
+            lib: Some(table.lib.clone()),
             table: Some(path.to_path_buf()),
         });
         self.by_path.insert(path.to_path_buf(), index);
@@ -304,6 +309,19 @@ impl Crate {
             .iter()
             .position(|c| c.modules.contains(&module))
             .unwrap_or(0)
+    }
+
+    /// The package of a dependency (its library's name when the table named none).
+    #[must_use]
+    pub fn extern_package(&self, e: &Extern) -> String {
+        match e {
+            Extern::Opaque(package) => package.clone(),
+            Extern::Read(k) => self
+                .crates
+                .get(*k)
+                .map(|c| c.package.clone().unwrap_or_else(|| c.name.clone()))
+                .unwrap_or_default(),
+        }
     }
 
     /// The dependency that the crate of `module` calls `name`.

@@ -10,6 +10,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use proc_macro2::Span;
 
 use syn::{Attribute, DeriveInput, ImplItem, Item, ItemFn, ItemImpl, Type, UseTree};
 
@@ -21,8 +24,12 @@ use crate::deps::CrateInfo;
 pub struct Source {
     /// The file on disk.
     pub path: PathBuf,
-    /// The path shown in messages: relative to the manifest directory when inside it.
+    /// The path shown in messages: absolute, so that a terminal or an editor opens it
+    /// from wherever cargo was started (cargo runs the build script in the package's
+    /// directory, and prints paths relative to the workspace root).
     pub display: String,
+    /// The text, for the source lines of messages.
+    pub text: Arc<str>,
 }
 
 /// A `use` entry of a module: `use a::b as c;` is `Some("c")` → `[a, b]`, a glob
@@ -35,6 +42,8 @@ pub struct Use {
     pub path: Vec<String>,
     /// `pub use`: seen by other crates' globs.
     pub public: bool,
+    /// Where the path's first segment is written (`None` for `use self::...` groups).
+    pub span: Option<Span>,
 }
 
 /// A module of the crate.
@@ -52,6 +61,9 @@ pub struct Module {
     pub uses: Vec<Use>,
     /// Named types defined here, by name (indexes into [`Crate::types`]).
     pub types: BTreeMap<String, usize>,
+    /// Whether an item-level macro is invoked here: it may define names the build script
+    /// cannot see.
+    pub macros: bool,
 }
 
 /// What a named type is.
@@ -125,6 +137,8 @@ pub struct Crate {
     /// The crates whose source was read: index 0 is the package, then the dependencies
     /// whose type tables were found (`deps`). Modules, types and sources are shared.
     pub crates: Vec<CrateInfo>,
+    /// The names `extern crate` declarations give crates in the package, anywhere.
+    pub extern_crates: Vec<String>,
 }
 
 /// Whether `attr` is `#[tool(...)]` or `#[neuralis::tool(...)]`.
@@ -167,16 +181,14 @@ fn path_attr(attrs: &[Attribute]) -> Option<String> {
 
 struct Walker<'a> {
     cfg: &'a Cfg,
-    manifest_dir: &'a Path,
     krate: Crate,
 }
 
 impl Crate {
     /// Reads the crate whose root file is `root`.
-    pub fn read(root: &Path, manifest_dir: &Path, cfg: &Cfg) -> Crate {
+    pub fn read(root: &Path, cfg: &Cfg) -> Crate {
         let mut w = Walker {
             cfg,
-            manifest_dir,
             krate: Crate::default(),
         };
         let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -189,26 +201,27 @@ impl Crate {
     }
 
     /// Reads a dependency's source into these tables, its modules under `name` (its
-    /// library's name), with its own configuration; `manifest_dir` is the package's (for
-    /// the paths shown). Returns the modules read and the root module.
+    /// library's name), with its own configuration. Returns the modules read and the root
+    /// module.
     pub fn read_dependency(
         &mut self,
         root: &Path,
-        manifest_dir: &Path,
         cfg: &Cfg,
         name: &str,
     ) -> (std::ops::Range<usize>, Option<usize>) {
         let start = self.modules.len();
         let mut w = Walker {
             cfg,
-            manifest_dir,
             krate: std::mem::take(self),
         };
         let dir = root.parent().map(Path::to_path_buf).unwrap_or_default();
         let tools = w.krate.tools.len();
+        let externs = w.krate.extern_crates.len();
         let root_module = w.load_file(root, vec![name.to_owned()], None, dir);
-        // A dependency's own `#[tool]`s are its package's, never this one's.
+        // A dependency's own `#[tool]`s are its package's, never this one's, and so are
+        // the names its `extern crate`s declare.
         w.krate.tools.truncate(tools);
+        w.krate.extern_crates.truncate(externs);
         *self = w.krate;
         (start..self.modules.len(), root_module)
     }
@@ -227,14 +240,16 @@ impl Crate {
     }
 }
 
-impl Walker<'_> {
-    fn display(&self, path: &Path) -> String {
-        path.strip_prefix(self.manifest_dir)
-            .unwrap_or(path)
-            .to_string_lossy()
-            .replace('\\', "/")
-    }
+/// `path` as messages show it: absolute (from the current directory when relative).
+#[must_use]
+pub fn display_path(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}
 
+impl Walker<'_> {
     /// Reads a module file. `dir` is where its non-inline children live.
     fn load_file(
         &mut self,
@@ -254,11 +269,13 @@ impl Walker<'_> {
             }
         };
         let file = self.krate.sources.len();
+        let ast = syn::parse_file(&text);
         self.krate.sources.push(Source {
             path: path.to_path_buf(),
-            display: self.display(path),
+            display: display_path(path),
+            text: Arc::from(text),
         });
-        let ast = match syn::parse_file(&text) {
+        let ast = match ast {
             Ok(ast) => ast,
             Err(e) => {
                 self.krate.unreadable.push(Unreadable {
@@ -289,6 +306,7 @@ impl Walker<'_> {
             children: BTreeMap::new(),
             uses: Vec::new(),
             types: BTreeMap::new(),
+            macros: false,
         });
         index
     }
@@ -355,7 +373,7 @@ impl Walker<'_> {
                     if u.leading_colon.is_some() {
                         prefix.push("::".to_owned());
                     }
-                    flatten_use(&u.tree, &mut prefix, &mut out);
+                    flatten_use(&u.tree, &mut prefix, None, &mut out);
                     let public = is_pub(&u.vis);
                     for entry in &mut out {
                         entry.public = public;
@@ -374,6 +392,29 @@ impl Walker<'_> {
                     }
                 }
                 Item::Impl(i) if self.cfg.is_active(&i.attrs) => self.impl_tools(module, i),
+                Item::ExternCrate(e) if self.cfg.is_active(&e.attrs) => {
+                    let name = e
+                        .rename
+                        .as_ref()
+                        .map_or_else(|| e.ident.to_string(), |(_, r)| r.to_string());
+                    let path = if e.ident == "self" {
+                        vec!["crate".to_owned()]
+                    } else {
+                        vec!["::".to_owned(), e.ident.to_string()]
+                    };
+                    self.krate.modules[module].uses.push(Use {
+                        alias: Some(name.clone()),
+                        path,
+                        public: is_pub(&e.vis),
+                        span: Some(e.ident.span()),
+                    });
+                    self.krate.extern_crates.push(name);
+                }
+                // `macro_rules!` defines a macro, not items, and the toolkit's own define
+                // `neuralis_package` at most; any other invocation may define any name.
+                Item::Macro(m) if self.cfg.is_active(&m.attrs) && !is_known_macro(&m.mac.path) => {
+                    self.krate.modules[module].macros = true;
+                }
                 Item::Mod(m) if self.cfg.is_active(&m.attrs) => {
                     let name = m.ident.to_string();
                     let mut mod_path = self.krate.modules[module].path.clone();
@@ -419,6 +460,17 @@ impl Walker<'_> {
     }
 }
 
+/// `macro_rules!`, `neuralis::package!` or `neuralis::wasm_entry!`: item macros whose
+/// items the build script knows.
+fn is_known_macro(path: &syn::Path) -> bool {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match segments.as_slice() {
+        [only] => only == "macro_rules",
+        [krate, name] => krate == "neuralis" && (name == "package" || name == "wasm_entry"),
+        _ => false,
+    }
+}
+
 fn is_pub(vis: &syn::Visibility) -> bool {
     matches!(vis, syn::Visibility::Public(_))
 }
@@ -456,6 +508,8 @@ impl Walker<'_> {
 
 fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {
     Some(match item {
+        Item::ExternCrate(i) => &mut i.attrs,
+        Item::Macro(i) => &mut i.attrs,
         Item::Struct(i) => &mut i.attrs,
         Item::Enum(i) => &mut i.attrs,
         Item::Type(i) => &mut i.attrs,
@@ -468,32 +522,32 @@ fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {
     })
 }
 
-fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
+/// The entries of one `use` tree. `first` is where the path's first segment is written,
+/// once it is met.
+fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, first: Option<Span>, out: &mut Vec<Use>) {
+    let entry = |alias: Option<String>, path: Vec<String>, own: Span| Use {
+        alias,
+        path,
+        public: false,
+        span: first.or(Some(own)),
+    };
     match tree {
         UseTree::Path(p) => {
             prefix.push(p.ident.to_string());
-            flatten_use(&p.tree, prefix, out);
+            flatten_use(&p.tree, prefix, first.or(Some(p.ident.span())), out);
             prefix.pop();
         }
         UseTree::Name(n) => {
             let name = n.ident.to_string();
             if name == "self" {
                 if let Some(last) = prefix.last() {
-                    out.push(Use {
-                        alias: Some(last.clone()),
-                        path: prefix.clone(),
-                        public: false,
-                    });
+                    out.push(entry(Some(last.clone()), prefix.clone(), n.ident.span()));
                 }
                 return;
             }
             let mut path = prefix.clone();
             path.push(name.clone());
-            out.push(Use {
-                alias: Some(name),
-                path,
-                public: false,
-            });
+            out.push(entry(Some(name), path, n.ident.span()));
         }
         UseTree::Rename(r) => {
             let mut path = prefix.clone();
@@ -501,20 +555,12 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Use>) {
             if name != "self" {
                 path.push(name);
             }
-            out.push(Use {
-                alias: Some(r.rename.to_string()),
-                path,
-                public: false,
-            });
+            out.push(entry(Some(r.rename.to_string()), path, r.ident.span()));
         }
-        UseTree::Glob(_) => out.push(Use {
-            alias: None,
-            path: prefix.clone(),
-            public: false,
-        }),
+        UseTree::Glob(g) => out.push(entry(None, prefix.clone(), syn::spanned::Spanned::span(g))),
         UseTree::Group(g) => {
             for t in &g.items {
-                flatten_use(t, prefix, out);
+                flatten_use(t, prefix, first, out);
             }
         }
     }
@@ -559,7 +605,7 @@ mod tests {
         write(d, "src/inline/deep.rs", "pub struct Deep;");
         write(d, "src/extra.rs", "pub struct Extra;");
         let mut cfg = Cfg::default();
-        let k = Crate::read(&d.join("src/lib.rs"), d, &cfg);
+        let k = Crate::read(&d.join("src/lib.rs"), &cfg);
         let names: Vec<String> = k.modules.iter().map(|m| m.path.join("::")).collect();
         assert_eq!(
             names,
@@ -579,10 +625,13 @@ mod tests {
         let b = k.module_by_path(&["crate".into(), "b".into()]).expect("b");
         assert_eq!(k.modules[b].uses[0].alias.as_deref(), Some("Alias"));
         assert_eq!(k.modules[b].uses[1].alias, None);
-        assert_eq!(k.sources[k.modules[b].file].display, "src/b/mod.rs");
+        assert_eq!(
+            k.sources[k.modules[b].file].display,
+            display_path(&d.join("src/b/mod.rs"))
+        );
 
         cfg.enable_feature("extra");
-        let k = Crate::read(&d.join("src/lib.rs"), d, &cfg);
+        let k = Crate::read(&d.join("src/lib.rs"), &cfg);
         assert!(
             k.module_by_path(&["crate".into(), "extra".into()])
                 .is_some()
@@ -608,7 +657,7 @@ mod tests {
             fn plain() {}
             "#,
         );
-        let k = Crate::read(&d.join("src/main.rs"), d, &Cfg::default());
+        let k = Crate::read(&d.join("src/main.rs"), &Cfg::default());
         assert_eq!(k.tools.len(), 1);
         assert_eq!(k.tools[0].func.sig.ident, "handler");
         assert!(matches!(k.types[0].item, TypeItem::Data(_, true)));
@@ -636,7 +685,7 @@ mod tests {
             mod inner { #[tools] impl super::Notes { #[tool] fn nested(&self, input: In) {} } }
             "#,
         );
-        let k = Crate::read(&d.join("src/lib.rs"), d, &Cfg::default());
+        let k = Crate::read(&d.join("src/lib.rs"), &Cfg::default());
         let found: Vec<(String, Option<bool>, String)> = k
             .tools
             .iter()
@@ -668,7 +717,7 @@ mod tests {
     fn a_missing_module_file_is_noted_not_fatal() {
         let tmp = tempfile::tempdir().expect("tempdir");
         write(tmp.path(), "src/lib.rs", "mod gone; struct S;");
-        let k = Crate::read(&tmp.path().join("src/lib.rs"), tmp.path(), &Cfg::default());
+        let k = Crate::read(&tmp.path().join("src/lib.rs"), &Cfg::default());
         assert_eq!(k.unreadable.len(), 1);
         assert_eq!(k.types.len(), 1);
     }

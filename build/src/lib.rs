@@ -29,23 +29,31 @@
 //! What it prints for cargo:
 //! - `cargo:rerun-if-changed=` for every source file read and for the tools directory,
 //!   so editing a source file or deleting `tools/` makes the next build write again;
-//! - `cargo:warning=path:line:col: rule-id: message` for each warning of the contract;
-//! - `cargo:warning=skipped <name>: ...` for a handler the macros reject for certain
-//!   (the same model finds the error the macro reports): the compiler then shows the
-//!   spanned error, and the old file (if any) is left alone;
-//! - `cargo:warning=` for each `stale-tool-file` (a file no handler produces), which is
-//!   removed instead when pruning is on; neither happens in a run that skipped a
-//!   handler, whose last good file is then not stale;
-//! - `cargo::error=path:line:col: rule-id: message` for each error, which fails the
-//!   build (cargo 1.84 or newer);
+//! - `cargo:warning=rule-id: message --> /path/to/src/file.rs:line:col` for each warning
+//!   (of the contract, a `stale-tool-file`, a path that names no dependency), sorted by
+//!   file and line, each once; paths are absolute, so a terminal or an editor opens them
+//!   from wherever cargo runs;
 //! - `cargo::metadata=neuralis_table=<OUT_DIR>/neuralis_table.json` when the crate
 //!   declares `links`: its type table, for the build scripts of the crates that depend on
 //!   it (see below).
 //!
+//! A handler the macros reject for certain (the same model finds the error the macro
+//! reports) is skipped and left to the compiler, which shows the spanned error; the old
+//! file (if any) is kept. So is a handler whose input needs a path that names nothing the
+//! package has (`use warehouse_types::Sku;` when `Cargo.toml` renamed the dependency to
+//! `stock`): the compiler reports the unresolved path, and the build script adds one
+//! warning naming the dependency it probably means. A `stale-tool-file` (a file no
+//! handler produces) is removed instead when pruning is on; neither happens in a run
+//! that skipped a handler, whose last good file is then not stale.
+//!
 //! It fails the build on a contract error in a document it produces (a tool is never
 //! dropped from a green build), on `duplicate-tool`, on a type it cannot resolve with
 //! certainty (naming the field and the fix), and under the `mcp-remote` profile on that
-//! profile's errors.
+//! profile's errors. Then it prints every diagnostic of the run on stderr, as rustc
+//! prints its own (the rule id, `--> path:line:col`, the source line with the token
+//! underlined, `= help:`), and ends the build script with exit status 1: cargo shows
+//! that text as one piece under "failed to run custom build command" (a `cargo::error=`
+//! message is one line, and each line would be an error of its own).
 //!
 //! # Types of other crates
 //!
@@ -106,10 +114,10 @@ pub use neuralis_model::contract::Profile;
 /// Writes `tools/*.json` for the crate being built, with the default options, and
 /// prints the `cargo:` lines. See [`Builder`].
 ///
-/// Every error is printed as a `cargo::error=path:line:col: rule-id: message` line, which
-/// fails the build with that message and nothing else (no panic, no backtrace): call it
-/// as the whole of `build.rs`, `neuralis_build::emit();`. The returned [`Summary`] says
-/// what was done, [`Summary::errors`] what stops the build.
+/// When something stops the build, it prints the report (every diagnostic, as rustc
+/// prints its own) on stderr and ends the build script with exit status 1, with no panic
+/// and no backtrace: call it as the whole of `build.rs`, `neuralis_build::emit();`. It
+/// returns only when the build goes on, with what was done.
 pub fn emit() -> Summary {
     Builder::new().emit()
 }
@@ -179,31 +187,29 @@ pub struct Summary {
     pub stale: Vec<PathBuf>,
     /// Stale files removed (pruning on).
     pub removed: Vec<PathBuf>,
-    /// Every `cargo:` line, in order (printed by [`Builder::emit`]).
+    /// Every `cargo:` line, in order (printed by [`Builder::emit`]): the warnings, one
+    /// line each (`cargo:warning=rule-id: message --> path:line:col`), then the others.
     pub cargo_lines: Vec<String>,
-    /// What stops the build, each `path:line:col: rule-id: message` with its help
-    /// (printed by [`Builder::emit`] as `cargo::error=` lines).
-    pub errors: Vec<String>,
 }
 
-/// Why the build stops: every error found, each `path:line:col: rule-id: message`.
+/// Why the build stops: every error found, as rustc shows its own.
 #[derive(Clone)]
 pub struct Error {
-    /// The errors, one per entry, each with its location and help.
+    /// The errors in the report's order (by file, line and column), each a block:
+    /// `error: rule-id: message`, `--> /path/to/file.rs:line:col`, the source line with
+    /// the token underlined, then its `= note:` and `= help:` lines.
     pub messages: Vec<String>,
-    /// What the run did besides (the `cargo:` lines are printed before the error).
+    /// Every diagnostic of the run, the warnings too, in that order and form, separated
+    /// by blank lines: what [`Builder::emit`] prints on stderr.
+    pub report: String,
+    /// What the run did besides (its `cargo:` lines are not printed when it fails: cargo
+    /// would show them with the report, and reruns a failed build script anyway).
     pub summary: Box<Summary>,
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, m) in self.messages.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            f.write_str(m)?;
-        }
-        Ok(())
+        f.write_str(&self.report)
     }
 }
 
@@ -211,7 +217,7 @@ impl fmt::Display for Error {
 // readable text.
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "\n{self}\n")
+        write!(f, "\n{self}")
     }
 }
 
@@ -299,25 +305,23 @@ impl Builder {
         self
     }
 
-    /// Runs the emitter and prints its `cargo:` lines, then each error as
-    /// `cargo::error=` lines, which fail the build with their text alone (see [`emit`]).
+    /// Runs the emitter and prints its `cargo:` lines; when something stops the build,
+    /// prints the report on stderr instead and ends the process with exit status 1 (see
+    /// [`emit`]).
     pub fn emit(self) -> Summary {
-        let summary = match self.run() {
-            Ok(s) => s,
-            Err(e) => {
-                let mut summary = *e.summary;
-                summary.errors = e.messages;
+        match self.run() {
+            Ok(summary) => {
+                for line in &summary.cargo_lines {
+                    println!("{line}");
+                }
                 summary
             }
-        };
-        for line in &summary.cargo_lines {
-            println!("{line}");
-        }
-        for error in &summary.errors {
-            for line in error.lines() {
-                println!("cargo::error={line}");
+            Err(e) => {
+                // Nothing on stdout: cargo shows a failed build script's stdout beside its
+                // stderr, and reruns it on the next build whatever it said.
+                eprint!("{}", e.report);
+                std::process::exit(1);
             }
         }
-        summary
     }
 }

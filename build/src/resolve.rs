@@ -9,6 +9,8 @@
 //! globs bringing one name (from one crate or two) are an ambiguity, never a guess. A
 //! glob into another crate sees what that crate makes `pub` only.
 
+use proc_macro2::Span;
+
 use crate::deps::Extern;
 use crate::discover::{Crate, Use};
 
@@ -38,10 +40,31 @@ pub enum Trace {
         first: String,
         /// The path, as written where the segment is met.
         path: Vec<String>,
+        /// The `use` that writes it, when the path was reached through one.
+        via: Option<Via>,
     },
     /// One name, brought in by no `use`: the prelude, a glob, or nothing.
     Unscoped,
 }
+
+/// Where a `use` writes a path: its module and the span of the path's first segment.
+#[derive(Debug, Clone, Copy)]
+pub struct Via {
+    /// The module of the `use`.
+    pub module: usize,
+    /// The first segment.
+    pub span: Span,
+}
+
+impl PartialEq for Via {
+    fn eq(&self, other: &Self) -> bool {
+        self.module == other.module
+            && self.span.start() == other.span.start()
+            && self.span.end() == other.span.end()
+    }
+}
+
+impl Eq for Via {}
 
 /// What a path names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,33 +106,38 @@ impl Crate {
     /// field typed `Item` then names.
     #[must_use]
     pub fn import<'a>(&'a self, module: usize, name: &'a str) -> Option<&'a [String]> {
-        self.uses_named(module, name)
-            .find(|u| !is_self_import(u, name))
-            .map(|u| u.path.as_slice())
+        self.import_entry(module, name).map(|u| u.path.as_slice())
     }
 
     /// Where `path`, written in `module`, leads when it names no item that was read:
     /// through `use` entries and re-exports, into the crates read, out of them.
     #[must_use]
     pub fn trace(&self, module: usize, path: &[String]) -> Trace {
-        self.trace_at(module, path, 0)
+        self.trace_at(module, path, 0, None)
     }
 
-    fn trace_at(&self, module: usize, path: &[String], depth: usize) -> Trace {
+    /// The `use` entry that brings `name` into `module`, as [`Crate::import`] finds it.
+    fn import_entry<'a>(&'a self, module: usize, name: &'a str) -> Option<&'a Use> {
+        self.uses_named(module, name)
+            .find(|u| !is_self_import(u, name))
+    }
+
+    fn trace_at(&self, module: usize, path: &[String], depth: usize, via: Option<Via>) -> Trace {
         if depth > MAX_DEPTH {
             return Trace::Unscoped;
         }
         let Some((last, prefix)) = path.split_last() else {
             return Trace::Unscoped;
         };
+        let through = |u: &Use| u.span.map(|span| Via { module, span }).or(via);
         if prefix.is_empty() {
-            return match self.import(module, last) {
-                Some(p) => self.trace_at(module, p, depth + 1),
+            return match self.import_entry(module, last) {
+                Some(u) => self.trace_at(module, &u.path, depth + 1, through(u)),
                 None => Trace::Unscoped,
             };
         }
         if let Some(at) = self.module_at(module, prefix, depth) {
-            return match self.trace_at(at, std::slice::from_ref(last), depth + 1) {
+            return match self.trace_at(at, std::slice::from_ref(last), depth + 1, via) {
                 Trace::Unscoped => Trace::Absent {
                     krate: self.crate_of(at),
                 },
@@ -129,11 +157,11 @@ impl Crate {
                 || self.modules[module].children.contains_key(first.as_str())
                 || self.import(module, first).is_some());
         if local {
-            return match self.import(module, first) {
-                Some(p) if !self.modules[module].children.contains_key(first.as_str()) => {
-                    let mut through = p.to_vec();
-                    through.extend(path.iter().skip(1).cloned());
-                    self.trace_at(module, &through, depth + 1)
+            return match self.import_entry(module, first) {
+                Some(u) if !self.modules[module].children.contains_key(first.as_str()) => {
+                    let mut written = u.path.clone();
+                    written.extend(path.iter().skip(1).cloned());
+                    self.trace_at(module, &written, depth + 1, through(u))
                 }
                 _ => Trace::Absent {
                     krate: self.crate_of(module),
@@ -153,8 +181,81 @@ impl Crate {
             None => Trace::Unknown {
                 first: first.clone(),
                 path: path.to_vec(),
+                via,
             },
         }
+    }
+
+    /// Whether `first`, the first segment of a path written in `module` that names no
+    /// module, item or dependency the build script knows, certainly names nothing: then
+    /// the compiler reports the path, and the build script can leave it to the compiler.
+    ///
+    /// Only in the package's own source, only when its manifest was read (the
+    /// dependencies are then known), and not when the name could come from where the
+    /// build script cannot look: the sysroot's crates, the package's own library,
+    /// `extern crate`, an item-level macro, or a glob into a crate whose source was not
+    /// read.
+    #[must_use]
+    pub fn names_nothing(&self, module: usize, first: &str) -> bool {
+        let Some(package) = self.crates.first() else {
+            return false;
+        };
+        self.crate_of(module) == 0
+            && package.externs_known
+            && !package.externs.contains_key(first)
+            // `neuralis_package`: what `neuralis::package!()` defines.
+            && !matches!(
+                first,
+                "std" | "core" | "alloc" | "proc_macro" | "test" | "Self" | "neuralis_package"
+            )
+            && package.lib.as_deref() != Some(first)
+            && !self.extern_crates.iter().any(|e| e == first)
+            && !self.may_bring(module, first, 0)
+    }
+
+    /// Whether `name` could be in scope in `module` without the build script seeing
+    /// where from: defined or brought in there (a module, a type, a `use`), made by a
+    /// macro there, or brought by a glob that may bring it.
+    fn may_bring(&self, module: usize, name: &str, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        let m = &self.modules[module];
+        if m.macros
+            || m.children.contains_key(name)
+            || m.types.contains_key(name)
+            || self.uses_named(module, name).next().is_some()
+        {
+            return true;
+        }
+        m.uses.iter().filter(|u| u.alias.is_none()).any(|g| {
+            match self.module_at(module, &g.path, depth + 1) {
+                Some(target) => self.may_bring(target, name, depth + 1),
+                // A glob into a crate whose source was not read may bring anything; a glob
+                // whose path names nothing fails to compile by itself.
+                None => match g.path.iter().find(|s| *s != "::") {
+                    Some(first) => {
+                        self.start(module, first).is_some()
+                            || m.children.contains_key(first.as_str())
+                            || self.import(module, first).is_some()
+                            || self.extern_named(module, first).is_some()
+                            || !self.names_nothing_here(first)
+                    }
+                    None => true,
+                },
+            }
+        })
+    }
+
+    /// [`Crate::names_nothing`] without the scope: the name is no crate of the package.
+    fn names_nothing_here(&self, first: &str) -> bool {
+        self.crates.first().is_some_and(|p| {
+            p.externs_known
+                && !p.externs.contains_key(first)
+                && !matches!(first, "std" | "core" | "alloc" | "proc_macro" | "test")
+                && p.lib.as_deref() != Some(first)
+                && !self.extern_crates.iter().any(|e| e == first)
+        })
     }
 
     fn start(&self, module: usize, first: &str) -> Option<usize> {
@@ -299,7 +400,6 @@ fn is_self_import(u: &Use, name: &str) -> bool {
 mod tests {
     use super::*;
     use crate::cfg::Cfg;
-    use std::path::Path;
 
     fn krate(files: &[(&str, &str)]) -> (tempfile::TempDir, Crate) {
         let tmp = tempfile::tempdir().expect("tempdir");
@@ -308,11 +408,7 @@ mod tests {
             std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
             std::fs::write(p, text).expect("write");
         }
-        let k = Crate::read(
-            &tmp.path().join("src/lib.rs"),
-            Path::new("/"),
-            &Cfg::default(),
-        );
+        let k = Crate::read(&tmp.path().join("src/lib.rs"), &Cfg::default());
         (tmp, k)
     }
 
@@ -375,13 +471,19 @@ mod tests {
             k.import(c, "Item").map(<[String]>::to_vec),
             Some(segs("ext::Item"))
         );
-        assert_eq!(
-            k.trace(c, &segs("Mine")),
+        match k.trace(c, &segs("Mine")) {
             Trace::Unknown {
-                first: "ext".into(),
-                path: segs("ext::Other")
+                first,
+                path,
+                via: Some(via),
+            } => {
+                assert_eq!((first.as_str(), path), ("ext", segs("ext::Other")));
+                // `use ext::Other as Mine;`, the second `use` of the line: at its `ext`.
+                assert_eq!(via.module, c);
+                assert_eq!((via.span.start().line, via.span.start().column), (1, 19));
             }
-        );
+            other => panic!("{other:?}"),
+        }
         assert_eq!(
             k.trace(root, &segs("a::Nothing")),
             Trace::Absent { krate: 0 }
@@ -398,6 +500,72 @@ mod tests {
             Found::Type(t) => assert_eq!(k.module_name(k.types[t].module), "crate::b", "the glob"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_name_names_nothing_only_where_nothing_could_bring_it() {
+        let (_t, mut k) = krate(&[
+            (
+                "src/lib.rs",
+                "mod plain; mod globbed; mod macroed; mod tables; mod opaque_glob; mod unknown_glob; pub mod inner {} extern crate foo as bar;",
+            ),
+            ("src/plain.rs", "use warehouse_types::Sku;"),
+            ("src/globbed.rs", "use super::*;"),
+            (
+                "src/macroed.rs",
+                "make_modules! {}\nmacro_rules! defines_nothing { () => {} }",
+            ),
+            (
+                "src/tables.rs",
+                "neuralis::package!();\nneuralis::wasm_entry!();",
+            ),
+            ("src/opaque_glob.rs", "use stock::*;"),
+            ("src/unknown_glob.rs", "use nosuch::*;"),
+        ]);
+        let m = |name: &str| {
+            k.module_by_path(&segs(&format!("crate::{name}")))
+                .expect(name)
+        };
+        let (plain, globbed, macroed, tables, opaque, unknown) = (
+            m("plain"),
+            m("globbed"),
+            m("macroed"),
+            m("tables"),
+            m("opaque_glob"),
+            m("unknown_glob"),
+        );
+        // Without a manifest the dependencies are not known: nothing is certain.
+        assert!(!k.names_nothing(plain, "warehouse_types"));
+        let package = &mut k.crates[0];
+        package.externs_known = true;
+        package.lib = Some("mylib".into());
+        package
+            .externs
+            .insert("stock".into(), Extern::Opaque("warehouse-types".into()));
+        assert!(k.names_nothing(plain, "warehouse_types"));
+        for known in [
+            "stock",
+            "std",
+            "core",
+            "alloc",
+            "proc_macro",
+            "mylib",
+            "bar",
+            "Self",
+        ] {
+            assert!(!k.names_nothing(plain, known), "{known}");
+        }
+        // Through `use super::*`: the parent's module and `extern crate`, not more.
+        assert!(!k.names_nothing(globbed, "inner"));
+        assert!(k.names_nothing(globbed, "warehouse_types"));
+        // A macro may define any name; a glob into a crate not read may bring any.
+        assert!(!k.names_nothing(macroed, "warehouse_types"));
+        // The toolkit's own macros define `neuralis_package` only.
+        assert!(k.names_nothing(tables, "warehouse_types"));
+        assert!(!k.names_nothing(tables, "neuralis_package"));
+        assert!(!k.names_nothing(opaque, "warehouse_types"));
+        // A glob that names nothing fails to compile by itself.
+        assert!(k.names_nothing(unknown, "warehouse_types"));
     }
 
     #[test]

@@ -10,9 +10,8 @@ use neuralis_model::{RuleId, input};
 use serde_json::{Map, Value};
 
 use crate::compose::{Composer, Problem, Site};
-use crate::diag::{Loc, Run, one_line};
-use crate::discover::Crate;
-use crate::write::relative;
+use crate::diag::{Diag, Loc, Place, Run, Severity, one_line};
+use crate::discover::{Crate, display_path};
 use crate::{Builder, Cfg, Error, Summary, deps, manifest, table, tool};
 
 impl Builder {
@@ -30,19 +29,19 @@ impl Builder {
             None => match std::env::var_os("CARGO_MANIFEST_DIR") {
                 Some(d) => PathBuf::from(d),
                 None => {
-                    return Err(Error {
-                        messages: vec![
-                            "neuralis-build: `CARGO_MANIFEST_DIR` is not set: call `emit()` from a build script, or set `Builder::manifest_dir`".into(),
-                        ],
-                        summary: Box::default(),
-                    });
+                    run.diags.push(Diag::new(
+                        Severity::Error,
+                        None,
+                        "neuralis-build: `CARGO_MANIFEST_DIR` is not set: call `emit()` from a build script, or set `Builder::manifest_dir`",
+                    ));
+                    return run.finish();
                 }
             },
         };
         let manifest = match manifest::read(&manifest_dir) {
             Ok(m) => m,
             Err(e) => {
-                run.warn(format!(
+                run.warn(&format!(
                     "neuralis-build: cannot read the manifest ({}); dependencies are known by their libraries' names only",
                     one_line(&e)
                 ));
@@ -70,22 +69,26 @@ impl Builder {
             .clone()
             .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from));
         let cfg = self.cfg.clone().unwrap_or_else(Cfg::from_env);
-        let mut krate = Crate::read(&root, &manifest_dir, &cfg);
+        let mut krate = Crate::read(&root, &cfg);
         let tables = self.tables.clone().unwrap_or_else(deps::tables_from_env);
-        let loaded = deps::load(&mut krate, manifest.as_ref(), &tables, &manifest_dir);
+        let loaded = deps::load(&mut krate, manifest.as_ref(), &tables);
         for w in &loaded.warnings {
-            run.warn(format!("neuralis-build: {w}"));
+            run.warn(&format!("neuralis-build: {w}"));
         }
         let options = CheckOptions {
             cards: self.cards.clone(),
             profile: self.profile,
         };
         for u in &krate.unreadable {
-            run.warn(format!(
-                "{}: not read ({}); the compiler reports why",
-                relative(&u.path, &manifest_dir),
-                one_line(&u.reason)
-            ));
+            let mut d = Diag::new(
+                Severity::Warning,
+                None,
+                &format!("not read: {}", one_line(&u.reason)),
+            )
+            .at(Place::File(display_path(&u.path)))
+            .note("the compiler reports why".into());
+            d.compiler_reports = true;
+            run.diags.push(d);
         }
 
         let mut extra_files = Vec::new();
@@ -154,8 +157,21 @@ impl Builder {
                         }
                     }
                 }
-                Err(Problem::Skip { item, reason }) => {
-                    run.skip(name, &format!("`{item}`: {}", one_line(&reason)));
+                Err(Problem::Skip { reason, loc }) => {
+                    run.skip(name, &reason, Some(loc.place(&krate)));
+                    claimed.insert(name.clone());
+                }
+                Err(Problem::Unlinked {
+                    loc,
+                    first,
+                    message,
+                }) => {
+                    let mut d = Diag::new(Severity::Warning, None, &message).at(loc.place(&krate));
+                    d.once = Some(format!("unlinked {first}"));
+                    run.summary
+                        .skipped
+                        .push(format!("skipped {name}: {}", d.line()));
+                    run.diags.push(d);
                     claimed.insert(name.clone());
                 }
                 Err(Problem::Unresolved { loc, message, help }) => {
@@ -175,14 +191,7 @@ impl Builder {
             .chain(extra_files.iter().map(PathBuf::as_path))
             .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
             .max();
-        run.write_tools(
-            &tools_dir,
-            &produced,
-            &claimed,
-            self.prune,
-            stamp,
-            &manifest_dir,
-        );
+        run.write_tools(&tools_dir, &produced, &claimed, self.prune, stamp);
         if let Some(out) = &out_dir {
             let tables = table::package(&tools_dir, &produced);
             run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
@@ -230,7 +239,7 @@ impl Builder {
         };
         let path = out.join(deps::TABLE_FILE);
         let Some(text) = deps::table_text(krate, manifest, root, cfg) else {
-            run.warn(format!(
+            run.warn(&format!(
                 "neuralis-build: no type table for dependents: a path is not UTF-8, or `Cargo.toml` names no package ({})",
                 root.display()
             ));
@@ -263,7 +272,8 @@ impl Builder {
                 Err(rejected) => {
                     run.skip(
                         &rejected.name,
-                        &format!("{}: {}", rejected.loc.display(krate), rejected.reason),
+                        &rejected.reason,
+                        Some(rejected.loc.place(krate)),
                     );
                     claimed.insert(rejected.name);
                 }

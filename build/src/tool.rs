@@ -39,7 +39,7 @@ pub struct ToolDecl {
 pub struct Rejected {
     /// The tool name (the handler's name when the attribute did not parse).
     pub name: String,
-    /// The first error, one line.
+    /// The first error: `rule-id: message`, then `= help: ...`.
     pub reason: String,
     /// Where.
     pub loc: Loc,
@@ -91,10 +91,7 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
         let first = e.into_iter().next();
         return Err(Rejected {
             name,
-            reason: first
-                .as_ref()
-                .map(|e| e.to_string().lines().next().unwrap_or_default().to_owned())
-                .unwrap_or_default(),
+            reason: first.as_ref().map(ToString::to_string).unwrap_or_default(),
             loc: loc(first.map_or_else(|| tf.attr.span(), |e| e.span())),
         });
     }

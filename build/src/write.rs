@@ -6,7 +6,8 @@ use std::time::SystemTime;
 
 use neuralis_model::RuleId;
 
-use crate::diag::Run;
+use crate::diag::{Diag, Place, Run, Severity};
+use crate::discover::display_path;
 use crate::run::Produced;
 
 impl Run {
@@ -17,10 +18,7 @@ impl Run {
         if let Some(dir) = path.parent()
             && let Err(e) = std::fs::create_dir_all(dir)
         {
-            self.errors.push(format!(
-                "{}: cannot create the directory: {e}",
-                dir.display()
-            ));
+            self.file_error(dir, &format!("cannot create the directory: {e}"));
             return;
         }
         match std::fs::write(path, bytes) {
@@ -29,9 +27,7 @@ impl Run {
                     self.summary.written.push(path.to_path_buf());
                 }
             }
-            Err(e) => self
-                .errors
-                .push(format!("{}: cannot write: {e}", path.display())),
+            Err(e) => self.file_error(path, &format!("cannot write: {e}")),
         }
     }
 
@@ -42,7 +38,6 @@ impl Run {
         claimed: &BTreeSet<String>,
         prune: bool,
         stamp: Option<SystemTime>,
-        manifest_dir: &Path,
     ) {
         let before = self.summary.written.len();
         for (name, p) in produced {
@@ -77,18 +72,18 @@ impl Run {
             if prune {
                 match std::fs::remove_file(&path) {
                     Ok(()) => self.summary.removed.push(path),
-                    Err(e) => self.errors.push(format!(
-                        "{}: cannot remove a stale file: {e}",
-                        path.display()
-                    )),
+                    Err(e) => self.file_error(&path, &format!("cannot remove a stale file: {e}")),
                 }
             } else {
-                self.warn(format!(
-                    "{}: {}: {} (delete it, or call `.prune(true)` on `neuralis_build::Builder`)",
-                    relative(&path, manifest_dir),
-                    RuleId::StaleToolFile,
-                    RuleId::StaleToolFile.rule().message
-                ));
+                self.diags.push(
+                    Diag::new(
+                        Severity::Warning,
+                        Some(RuleId::StaleToolFile),
+                        RuleId::StaleToolFile.rule().message,
+                    )
+                    .at(Place::File(display_path(&path)))
+                    .help("delete it, or call `.prune(true)` on `neuralis_build::Builder`"),
+                );
                 self.summary.stale.push(path);
             }
         }
@@ -98,14 +93,6 @@ impl Run {
             set_mtime(dir, stamp);
         }
     }
-}
-
-/// `path` relative to the package, as cargo shows paths.
-pub(crate) fn relative(path: &Path, manifest_dir: &Path) -> String {
-    path.strip_prefix(manifest_dir)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
 }
 
 /// Best effort: a file system that refuses only costs one more build-script run.

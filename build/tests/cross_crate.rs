@@ -233,7 +233,10 @@ pub struct Open { pub reporter: types::Actor, #[serde(flatten)] pub paging: type
     );
     assert!(doc["properties"]["page"].is_object());
 
-    // Under its package's name it is not a dependency of this crate.
+    // Under its package's name it is not a dependency of this crate: the compiler
+    // reports the path, the build script says which dependency it means, once, and
+    // leaves the tool (and its last good file) alone.
+    let before = std::fs::read(p.path().join("tools/issue_open.json")).expect("the file");
     p.write(
         "src/lib.rs",
         &format!(
@@ -241,10 +244,95 @@ pub struct Open { pub reporter: types::Actor, #[serde(flatten)] pub paging: type
             open.replace("types::Actor", "tracker_types::Actor")
         ),
     );
-    let m = p.fail(&[&t]).messages.join("\n");
+    let s = p.run(&[&t]);
+    let warnings: Vec<&str> = s
+        .cargo_lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("cargo:warning="))
+        .collect();
+    let at = p.path().join("src/lib.rs");
+    assert_eq!(
+        warnings,
+        [format!(
+            "`tracker_types` is not a dependency of this package: Cargo.toml renames `tracker-types` to `types`; write `types::Actor` --> {}:4:33",
+            at.display()
+        )],
+        "one warning, at the field"
+    );
+    assert!(s.tools.is_empty() && s.skipped.len() == 1, "{s:?}");
+    assert_eq!(
+        std::fs::read(p.path().join("tools/issue_open.json")).expect("the file"),
+        before
+    );
+}
+
+#[test]
+fn a_use_of_a_renamed_dependency_s_package_name_is_left_to_the_compiler() {
+    let t = types();
+    let p = tools(
+        "stock = { package = \"tracker-types\", path = \"../types\" }",
+        &format!(
+            r#"
+use tracker_types::{{Actor, Paging}};
+use serde::Deserialize;
+
+#[derive(ToolInput, Deserialize)]
+pub struct Open {{ pub reporter: Actor, pub paging: Paging }}
+{TOOL}
+#[derive(ToolInput, Deserialize)]
+pub struct Close {{ pub by: Actor }}
+
+/// Close an issue.
+#[tool(annotations(category = "write"), ui(presentation = "inline"))]
+pub fn issue_close(input: Close) -> String {{ String::new() }}
+
+#[derive(ToolInput, Deserialize)]
+pub struct Typo {{ pub value: serd::Value }}
+
+/// A typo in a crate's name.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+pub fn typo(input: Typo) -> String {{ String::new() }}
+
+#[derive(ToolInput, Deserialize)]
+pub struct Nothing {{ pub thing: nosuchcrate::Thing }}
+
+/// A crate that is no dependency at all.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+pub fn nothing(input: Nothing) -> String {{ String::new() }}
+"#
+        ),
+    );
+    let s = p.run(&[&t]);
+    let warnings: Vec<&str> = s
+        .cargo_lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("cargo:warning="))
+        .collect();
+    let at = p.path().join("src/lib.rs").display().to_string();
+    // One warning for the `use` that two tools need, at its first segment, in line order.
+    assert_eq!(
+        warnings,
+        [
+            format!(
+                "`tracker_types` is not a dependency of this package: Cargo.toml renames `tracker-types` to `stock`; write `stock::Actor` --> {at}:3:5"
+            ),
+            format!(
+                "`serd` is not a dependency of this package: did you mean `serde::Value`? --> {at}:21:30"
+            ),
+            format!(
+                "`nosuchcrate` is not a dependency of this package: add it to `[dependencies]` in Cargo.toml, or fix the path --> {at}:28:33"
+            ),
+        ]
+    );
+    assert!(s.tools.is_empty(), "{:?}", s.tools);
+    assert_eq!(s.skipped.len(), 4, "{:?}", s.skipped);
+
+    // Without a manifest the build script cannot know the dependencies: the old error.
+    std::fs::remove_file(p.path().join("Cargo.toml")).expect("rm");
+    let e = p.fail(&[&t]);
     assert!(
-        m.contains("cannot resolve type `tracker_types::Actor` of field `reporter` in `Open`: `tracker_types` is neither a module of this crate nor a dependency"),
-        "{m}"
+        e.messages.iter().all(|m| m.contains("unsupported-type")),
+        "{e}"
     );
 }
 
@@ -344,8 +432,9 @@ fn a_foreign_type_that_derives_nothing_is_a_clean_error() {
     let m = &e.messages[0];
     let at = format!("{}:", t.path().join("src/lib.rs").display());
     assert!(
-        m.starts_with("src/lib.rs:3:30: unsupported-type: type `tracker_types::Plain` of field `plain` in `Open` does not derive `ToolInput` (")
-            && m.contains(&at),
+        m.starts_with("error: unsupported-type: type `tracker_types::Plain` of field `plain` in `Open` does not derive `ToolInput` (")
+            && m.contains(&at)
+            && m.contains(&format!("--> {}:3:30\n", p.path().join("src/lib.rs").display())),
         "{m}"
     );
     assert!(
@@ -363,7 +452,8 @@ fn a_foreign_type_that_derives_nothing_is_a_clean_error() {
     let e = p.fail(&[&t]);
     let m = &e.messages[0];
     assert!(
-        m.starts_with("src/lib.rs:4:30: unsupported-type: cannot resolve type `Thing` of field `thing` in `Open`: it is `plain_types::Thing` (`use plain_types::Thing`), a type of `plain-types`, which publishes no type table the build script can read"),
+        m.starts_with("error: unsupported-type: cannot resolve type `Thing` of field `thing` in `Open`: it is `plain_types::Thing` (`use plain_types::Thing`), a type of `plain-types`, which publishes no type table the build script can read\n")
+            && m.contains(&format!("--> {}:4:30\n", p.path().join("src/lib.rs").display())),
         "{m}"
     );
     for fix in [

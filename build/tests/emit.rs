@@ -53,6 +53,37 @@ impl Pkg {
     fn tool_path(&self, name: &str) -> PathBuf {
         self.path().join("tools").join(format!("{name}.json"))
     }
+
+    /// `rel` as the messages show it: absolute.
+    fn shown(&self, rel: &str) -> String {
+        self.path().join(rel).display().to_string()
+    }
+
+    /// ` --> /path/to/rel:line:col`, as a message points.
+    fn at(&self, rel: &str, line: usize, col: usize) -> String {
+        format!(" --> {}:{line}:{col}", self.shown(rel))
+    }
+}
+
+/// A warning line: the rule id leads, the location follows.
+fn warned(w: &[&str], rule: &str, at: &str) -> bool {
+    w.iter()
+        .any(|l| l.starts_with(&format!("{rule}: ")) && l.contains(at))
+}
+
+/// An error block: the rule id leads, `-->` points, the source line and a caret follow.
+#[track_caller]
+fn assert_block(m: &str, rule: &str, at: &str) {
+    assert!(m.starts_with(&format!("error: {rule}: ")), "{m}");
+    assert!(
+        m.lines().nth(1).map(str::trim_start) == Some(at.trim_start()),
+        "{at} on the second line:\n{m}"
+    );
+    assert!(
+        m.lines()
+            .any(|l| l.trim_start().starts_with('|') && l.contains('^')),
+        "a caret: {m}"
+    );
 }
 
 fn warnings(s: &Summary) -> Vec<&str> {
@@ -196,7 +227,7 @@ fn include_str_docs_are_read_and_watched() {
 }
 
 #[test]
-fn reserved_root_key_skips_the_tool_with_one_line() {
+fn reserved_root_key_skips_the_tool_and_leaves_it_to_the_compiler() {
     let pkg = weather();
     pkg.run();
     let before = std::fs::read(pkg.tool_path("weather_forecast")).expect("bytes");
@@ -208,12 +239,15 @@ fn reserved_root_key_skips_the_tool_with_one_line() {
         ),
     );
     let s = pkg.run();
-    let w = warnings(&s);
-    assert_eq!(w.len(), 1, "{w:?}");
+    // The compiler reports the error: the build script says nothing (cargo would repeat
+    // a warning of it when the crate fails to compile), and records the skip.
+    assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
+    assert_eq!(s.skipped.len(), 1, "{:?}", s.skipped);
     assert!(
-        w[0].starts_with("skipped weather_forecast: ") && w[0].contains("reserved-input-key"),
+        s.skipped[0].starts_with("skipped weather_forecast: reserved-input-key: ")
+            && s.skipped[0].contains(&pkg.at("src/input.rs", 14, 9)),
         "{}",
-        w[0]
+        s.skipped[0]
     );
     assert!(s.written.is_empty());
     assert_eq!(
@@ -257,8 +291,8 @@ fn stale_files_are_reported_then_pruned() {
     let s = pkg.run();
     let w = warnings(&s);
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("tools/old_tool.json: stale-tool-file:")),
+        w.iter().any(|l| l.starts_with("stale-tool-file: ")
+            && l.contains(&format!(" --> {}", pkg.tool_path("old_tool").display()))),
         "{w:?}"
     );
     assert!(pkg.tool_path("old_tool").exists());
@@ -300,8 +334,15 @@ fn duplicate_tool_is_an_error_naming_both() {
         m.contains("duplicate-tool: tool `search` is claimed by"),
         "{m}"
     );
-    assert!(m.contains("`search` (src/lib.rs:"), "{m}");
-    assert!(m.contains("`find` (src/a.rs:"), "{m}");
+    assert!(
+        m.contains(&format!("`search` ({}:", pkg.shown("src/lib.rs"))),
+        "{m}"
+    );
+    assert!(
+        m.contains(&format!("`find` ({}:", pkg.shown("src/a.rs"))),
+        "{m}"
+    );
+    assert_block(m, "duplicate-tool", &pkg.at("src/lib.rs", 6, 16));
     assert!(pkg.tool_path("Search").exists(), "`Search` is another tool");
     assert!(!pkg.tool_path("search").exists());
 }
@@ -323,9 +364,10 @@ fn an_unresolved_type_names_the_field_and_the_fix() {
     let e = pkg.fail();
     let m = &e.messages[0];
     assert!(
-        m.starts_with("src/lib.rs:4:23: unsupported-type: cannot resolve type `other_crate::When` of field `when` in `In`"),
+        m.starts_with("error: unsupported-type: cannot resolve type `other_crate::When` of field `when` in `In`"),
         "{m}"
     );
+    assert_block(m, "unsupported-type", &pkg.at("src/lib.rs", 4, 23));
     assert!(
         m.contains("`other_crate` is neither a module of this crate nor a dependency"),
         "{m}"
@@ -369,8 +411,20 @@ fn an_ambiguous_name_names_both_candidates() {
         m.contains("type `Item` of field `item` in `In` is ambiguous"),
         "{m}"
     );
-    assert!(m.contains("`crate::a::Item` (src/a.rs:1:33)"), "{m}");
-    assert!(m.contains("`crate::b::Item` (src/b.rs:1:33)"), "{m}");
+    assert!(
+        m.contains(&format!(
+            "`crate::a::Item` ({}:1:33)",
+            pkg.shown("src/a.rs")
+        )),
+        "{m}"
+    );
+    assert!(
+        m.contains(&format!(
+            "`crate::b::Item` ({}:1:33)",
+            pkg.shown("src/b.rs")
+        )),
+        "{m}"
+    );
 
     // The path written decides.
     pkg.write(
@@ -443,13 +497,11 @@ fn look(input: In) -> String { String::new() }
     let s = pkg.run();
     let w = warnings(&s);
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("src/lib.rs:6:4: description-missing: ")),
+        warned(&w, "description-missing", &pkg.at("src/lib.rs", 6, 4)),
         "{w:?}"
     );
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("src/lib.rs:5:20: presentation-implicit: ")),
+        warned(&w, "presentation-implicit", &pkg.at("src/lib.rs", 5, 20)),
         "{w:?}"
     );
     assert_eq!(s.tools, ["look"], "warnings do not stop the tool");
@@ -479,13 +531,11 @@ fn look(input: In) -> String { String::new() }
         .expect("warnings only");
     let w = warnings(&s);
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("src/lib.rs:4:9: remote-entitlement: ")),
+        warned(&w, "remote-entitlement", &pkg.at("src/lib.rs", 4, 9)),
         "{w:?}"
     );
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("src/lib.rs:7:9: remote-dropped: ")),
+        warned(&w, "remote-dropped", &pkg.at("src/lib.rs", 7, 9)),
         "{w:?}"
     );
     assert!(pkg.run().cargo_lines.iter().all(|l| !l.contains("remote-")));
@@ -501,12 +551,12 @@ fn look(input: In) -> String { String::new() }
         .profile(Profile::McpRemote)
         .run()
         .expect_err("a reserved remote name");
-    assert!(
-        e.messages
-            .iter()
-            .any(|m| m.starts_with("src/lib.rs:11:4: remote-reserved-name: ")),
-        "{e}"
-    );
+    let m = e
+        .messages
+        .iter()
+        .find(|m| m.starts_with("error: remote-reserved-name: "))
+        .expect("remote-reserved-name");
+    assert_block(m, "remote-reserved-name", &pkg.at("src/lib.rs", 11, 4));
 }
 
 #[test]
@@ -526,16 +576,27 @@ fn the_macro_s_errors_skip_the_tool() {
         "#,
     )]);
     let s = pkg.run();
-    let w = warnings(&s);
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("skipped bad: src/lib.rs:") && l.contains("category-invalid")),
-        "{w:?}"
+        warnings(&s).is_empty(),
+        "the compiler reports them: {:?}",
+        warnings(&s)
+    );
+    assert_eq!(s.skipped.len(), 2, "{:?}", s.skipped);
+    assert!(
+        s.skipped
+            .iter()
+            .any(|l| l.starts_with("skipped bad: category-invalid: ")
+                && l.contains(&pkg.at("src/lib.rs", 4, 39))),
+        "{:?}",
+        s.skipped
     );
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("skipped worse: `Worse`: schema-attr: ")),
-        "{w:?}"
+        s.skipped
+            .iter()
+            .any(|l| l.starts_with("skipped worse: schema-attr: ")
+                && l.contains(&pkg.at("src/lib.rs", 7, 71))),
+        "{:?}",
+        s.skipped
     );
     assert!(s.tools.is_empty());
 }
@@ -651,9 +712,9 @@ pub struct Row {
         .expect("warnings only");
     let w = warnings(&s);
     assert!(
-        w.iter()
-            .any(|l| l.starts_with("src/parts.rs:6:9: remote-dropped: ")
-                && l.contains("/properties/rows/items/properties/count/")),
+        w.iter().any(|l| l.starts_with("remote-dropped: ")
+            && l.contains(&pkg.at("src/parts.rs", 6, 9))
+            && l.contains("/properties/rows/items/properties/count/")),
         "{w:?}"
     );
 }
@@ -729,10 +790,7 @@ fn a_contract_error_fails_the_build_instead_of_dropping_the_tool() {
     let e = pkg.fail();
     let m = e.messages.join("\n");
     assert_eq!(e.messages.len(), 1, "{m}");
-    assert!(
-        m.starts_with("src/lib.rs:7:35: defaults-undeclared: "),
-        "at the literal: {m}"
-    );
+    assert_block(&m, "defaults-undeclared", &pkg.at("src/lib.rs", 7, 35));
     assert!(m.contains("urgency"), "{m}");
     assert!(e.summary.skipped.is_empty(), "never a silent skip");
     // The near miss: a member of the enum.
@@ -743,6 +801,47 @@ fn a_contract_error_fails_the_build_instead_of_dropping_the_tool() {
             .replace("\"medium\"", "\"High\""),
     );
     assert_eq!(pkg.run().tools, ["issue_create"]);
+}
+
+#[test]
+fn errors_are_reported_in_line_order_each_once_with_their_help() {
+    // `alpha` comes first by name, last in the file; both tools take `In`, whose field
+    // cannot be resolved: one error for it, not one per tool.
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"#[derive(ToolInput)]
+pub struct In { pub when: other_crate::When }
+/// Zeta.
+#[tool(defaults(nope = 1), annotations(category = "read"), ui(presentation = "inline"))]
+fn zeta(input: Plain) -> String { String::new() }
+/// Beta.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+fn beta(input: In) -> String { String::new() }
+/// Alpha.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+fn alpha(input: In) -> String { String::new() }
+#[derive(ToolInput)]
+pub struct Plain { pub n: u8 }
+"#,
+    )]);
+    let e = pkg.fail();
+    assert_eq!(e.messages.len(), 2, "{e}");
+    assert_block(
+        &e.messages[0],
+        "unsupported-type",
+        &pkg.at("src/lib.rs", 2, 27),
+    );
+    assert_block(
+        &e.messages[1],
+        "defaults-undeclared",
+        &pkg.at("src/lib.rs", 4, 24),
+    );
+    for m in &e.messages {
+        assert_eq!(m.matches("= help: ").count(), 1, "{m}");
+    }
+    // The report is every diagnostic in that order: here the errors alone.
+    assert_eq!(e.report, e.messages.join("\n"));
+    assert_eq!(e.to_string(), e.report);
 }
 
 #[test]
@@ -762,15 +861,17 @@ fn an_invalid_name_does_not_make_the_last_good_file_stale() {
     pkg.write("src/lib.rs", &source("look up"));
     let s = pkg.run();
     let w = warnings(&s);
-    assert_eq!(w.len(), 1, "{w:?}");
     assert!(
-        w[0].starts_with("skipped look up: ") && w[0].contains("tool-name"),
-        "{w:?}"
+        w.is_empty(),
+        "the compiler reports it, and nothing is stale: {w:?}"
     );
+    assert_eq!(s.skipped.len(), 1, "{:?}", s.skipped);
     assert!(
-        s.stale.is_empty() && !w[0].contains("stale-tool-file"),
-        "{w:?}"
+        s.skipped[0].starts_with("skipped look up: tool-name: "),
+        "{:?}",
+        s.skipped
     );
+    assert!(s.stale.is_empty(), "{:?}", s.stale);
     assert!(
         pkg.tool_path("look_up").exists(),
         "the last good file stays"
@@ -803,10 +904,7 @@ fn act(input: In) -> String { String::new() }
         ),
     ]);
     let m = pkg.fail().messages.join("\n");
-    assert!(
-        m.starts_with("src/tools.rs:3:27: unsupported-type: "),
-        "{m}"
-    );
+    assert_block(&m, "unsupported-type", &pkg.at("src/tools.rs", 3, 27));
     assert!(
         m.contains("type `Item` of field `item` in `In`") && m.contains("`use ext::Item`"),
         "{m}"
@@ -852,7 +950,7 @@ fn an_unresolvable_generic_argument_is_reported_at_its_use() {
         "#,
     )]);
     let m = pkg.fail().messages.join("\n");
-    assert!(m.starts_with("src/lib.rs:3:57: unsupported-type: "), "{m}");
+    assert_block(&m, "unsupported-type", &pkg.at("src/lib.rs", 3, 57));
     assert!(m.contains("of field `spans` in `In`"), "{m}");
 }
 
@@ -1002,7 +1100,10 @@ fn a_method_and_a_function_claiming_one_name_are_duplicate_tools() {
         m.contains("duplicate-tool: tool `search` is claimed by"),
         "{m}"
     );
-    assert!(m.contains("`Index::search` (src/lib.rs:"), "{m}");
+    assert!(
+        m.contains(&format!("`Index::search` ({}:", pkg.shown("src/lib.rs"))),
+        "{m}"
+    );
 }
 
 #[test]
@@ -1036,7 +1137,12 @@ fn methods_the_macros_refuse_are_skipped_with_one_line_each() {
     )]);
     let s = pkg.run();
     assert!(s.tools.is_empty(), "{:?}", s.tools);
-    let w = warnings(&s);
+    assert!(
+        warnings(&s).is_empty(),
+        "the compiler reports them: {:?}",
+        warnings(&s)
+    );
+    let w = &s.skipped;
     for (name, what) in [
         ("unmarked", "needs `#[neuralis::tools]` on its impl"),
         ("bare", "needs `#[neuralis::tools]` on the impl"),
@@ -1044,10 +1150,11 @@ fn methods_the_macros_refuse_are_skipped_with_one_line_each() {
         ("traited", "not a trait impl"),
     ] {
         assert!(
-            w.iter()
-                .any(|l| l.starts_with(&format!("skipped {name}: src/lib.rs:"))
-                    && l.contains("handler-signature")
-                    && l.contains(what)),
+            w.iter().any(
+                |l| l.starts_with(&format!("skipped {name}: handler-signature: "))
+                    && l.contains(&format!(" --> {}:", pkg.shown("src/lib.rs")))
+                    && l.contains(what)
+            ),
             "{name}: {w:?}"
         );
     }

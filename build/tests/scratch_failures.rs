@@ -1,6 +1,7 @@
 //! `cargo build` of scratch packages, one per mistake that used to pass silently or make
 //! the build script panic: the build fails, names the rule id and the `file:line:col` of
-//! the offending token, and shows no panic and no backtrace.
+//! the offending token (an absolute path), shows the source line with a caret, and shows
+//! no panic and no backtrace. A path the compiler reports itself is left to it.
 //!
 //! The packages share one target directory (`target/example-copies`) with
 //! `examples_build.rs`, so the dependencies compile once.
@@ -15,14 +16,35 @@ fn repo() -> PathBuf {
         .to_path_buf()
 }
 
+/// What a scratch build did.
+struct Built {
+    ok: bool,
+    /// cargo's stdout and stderr.
+    text: String,
+    /// The package directory (removed when this is dropped).
+    dir: PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
 /// Builds a package named `neuralis-scratch-<name>` whose `src/lib.rs` is `lib` (with
 /// the README's `build.rs`), and returns cargo's exit status and output.
-fn build(name: &str, lib: &str) -> (bool, String) {
+fn build(name: &str, lib: &str) -> Built {
+    build_with(name, lib, "", &[])
+}
+
+/// [`build`], with more lines in `[dependencies]` and more files beside the package
+/// (`../<path>` from it).
+fn build_with(name: &str, lib: &str, deps: &str, beside: &[(&str, &str)]) -> Built {
     let repo = repo();
     let root = repo.to_string_lossy().replace('\\', "/");
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join(name);
     std::fs::create_dir_all(dir.join("src")).expect("mkdir");
+    for (rel, text) in beside {
+        let p = tmp.path().join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text.replace("{root}", &root)).expect("write");
+    }
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
@@ -37,6 +59,7 @@ neuralis = {{ path = "{root}" }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 chrono = {{ version = "0.4", default-features = false }}
+{deps}
 
 [build-dependencies]
 neuralis-build = {{ path = "{root}/build" }}
@@ -66,21 +89,123 @@ neuralis-build = {{ path = "{root}/build" }}
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    (out.status.success(), text)
+    Built {
+        ok: out.status.success(),
+        text,
+        dir,
+        _tmp: tmp,
+    }
 }
 
-/// The build fails with `rule` at `at` (`src/lib.rs:line:col`), with no panic.
+/// The build fails with one error, `rule` at `at` (`src/lib.rs:line:col`), shown as rustc
+/// shows its own: `error: rule: ...`, then `--> /absolute/path:line:col`, the source line
+/// and a caret under the token, the help in the same block; no panic, no backtrace.
 #[track_caller]
 fn fails_with(name: &str, lib: &str, rule: &str, at: &str) -> String {
-    let (ok, text) = build(name, lib);
-    assert!(!ok, "the build must fail:\n{text}");
-    assert!(text.contains(rule), "names `{rule}`:\n{text}");
-    assert!(text.contains(at), "points at `{at}`:\n{text}");
+    let b = build(name, lib);
+    let text = &b.text;
+    assert!(!b.ok, "the build must fail:\n{text}");
     assert!(
         !text.contains("panicked at") && !text.contains("stack backtrace"),
         "no panic, no backtrace:\n{text}"
     );
-    text
+    let lines: Vec<&str> = text.lines().collect();
+    let heads: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            lines[i]
+                .trim_start()
+                .starts_with(&format!("error: {rule}: "))
+        })
+        .collect();
+    assert_eq!(heads.len(), 1, "one `{rule}` error:\n{text}");
+    // Nothing else is an error of its own but cargo's frame around the report.
+    let errors: Vec<&str> = lines
+        .iter()
+        .map(|l| l.trim_start())
+        .filter(|l| l.starts_with("error"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}\n{text}");
+    assert!(
+        errors[0].starts_with(&format!(
+            "error: failed to run custom build command for `neuralis-scratch-{name} "
+        )),
+        "{text}"
+    );
+    let block = &lines[heads[0]..];
+    // `--> path:line:col`, the path absolute and the file there.
+    let mut parts = at.rsplitn(3, ':');
+    let (col, line, rel) = (parts.next(), parts.next(), parts.next());
+    let (Some(col), Some(line), Some(rel)) = (
+        col.and_then(|c| c.parse::<usize>().ok()),
+        line.and_then(|l| l.parse::<usize>().ok()),
+        rel,
+    ) else {
+        panic!("`{at}` is not `file:line:col`");
+    };
+    let file = b.dir.join(rel);
+    let arrow = block[1].trim_start();
+    let shown = arrow
+        .strip_prefix("--> ")
+        .expect("`-->` on the second line");
+    assert_eq!(shown, format!("{}:{line}:{col}", file.display()), "{text}");
+    assert!(file.is_absolute() && file.is_file(), "{}", file.display());
+    // The source line, numbered, then the caret under the token at `col`.
+    let source = std::fs::read_to_string(&file).expect("the source");
+    let written = source.lines().nth(line - 1).expect("the line");
+    let numbered = block
+        .iter()
+        .find(|l| l.trim_start().starts_with(&format!("{line} | ")))
+        .unwrap_or_else(|| panic!("the source line:\n{text}"));
+    let gutter = numbered.find(" | ").expect("gutter") + 3;
+    assert_eq!(&numbered[gutter..], written, "{text}");
+    let caret = block
+        .iter()
+        .find(|l| l.contains('^'))
+        .unwrap_or_else(|| panic!("a caret:\n{text}"));
+    let caret_col = caret.find('^').expect("^") - gutter;
+    let token_col = written.char_indices().nth(col - 1).map_or(0, |(i, _)| i);
+    assert_eq!(
+        caret_col, token_col,
+        "the caret under column {col}:\n{text}"
+    );
+    // Its help belongs to the block, before the next diagnostic.
+    let end = block[1..]
+        .iter()
+        .position(|l| l.trim_start().starts_with("error") || l.trim_start().starts_with("warning"))
+        .map_or(block.len(), |i| i + 1);
+    assert!(
+        block[..end]
+            .iter()
+            .any(|l| l.trim_start().starts_with("= help: ")),
+        "help in the block:\n{text}"
+    );
+    b.text
+}
+
+/// The build fails with the compiler's error `rule` at `at` (rustc's relative
+/// `src/lib.rs:line:col`): the build script does not stop the build first.
+#[track_caller]
+fn the_compiler_fails_with(name: &str, lib: &str, rule: &str, at: &str) -> String {
+    let b = build(name, lib);
+    let text = &b.text;
+    assert!(!b.ok, "the build must fail:\n{text}");
+    assert!(
+        !text.contains("failed to run custom build command"),
+        "the compiler reports it:\n{text}"
+    );
+    assert!(
+        text.contains(&format!(": {rule}: ")),
+        "names `{rule}`:\n{text}"
+    );
+    assert!(
+        text.contains(&format!("--> {at}\n")),
+        "points at `{at}`:\n{text}"
+    );
+    assert!(
+        !text.contains("panicked at") && !text.contains("stack backtrace"),
+        "no panic, no backtrace:\n{text}"
+    );
+    b.text
 }
 
 const HEADER: &str = "use neuralis::{ToolInput, tool};\nuse serde::Deserialize;\n";
@@ -114,7 +239,7 @@ pub fn issue_create(input: Issue) -> String {{ input.title }}
 
 #[test]
 fn a_schema_default_outside_an_enum_fails_the_build() {
-    fails_with(
+    the_compiler_fails_with(
         "schema-default",
         &format!(
             r#"{HEADER}
@@ -222,5 +347,104 @@ pub fn sum(input: Numbers) -> String {{ input.page.items.len().to_string() }}
         ),
         "unsupported-type",
         "src/lib.rs:8:32",
+    );
+}
+
+/// The build script's own output (what cargo keeps of its last run): its `cargo:` lines.
+fn script_output(name: &str) -> String {
+    let build = repo().join("target/example-copies/debug/build");
+    let prefix = format!("neuralis-scratch-{name}-");
+    let newest = std::fs::read_dir(&build)
+        .expect("the build directory")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path().join("output"))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max();
+    let (_, path) = newest.expect("the build script ran");
+    std::fs::read_to_string(path).expect("its output")
+}
+
+#[test]
+fn a_use_of_a_renamed_dependency_is_left_to_the_compiler() {
+    // `stock = { package = "warehouse-types" }`, and the source still says
+    // `warehouse_types`: two tools need it.
+    let b = build_with(
+        "renamed-dep",
+        &format!(
+            r#"{HEADER}use warehouse_types::Sku;
+
+#[derive(ToolInput, Deserialize)]
+pub struct Restock {{ pub sku: Sku, pub count: u32 }}
+
+/// Restock an item.
+#[tool(annotations(category = "write"), ui(presentation = "inline"))]
+pub fn restock(input: Restock) -> String {{ input.sku.code }}
+
+#[derive(ToolInput, Deserialize)]
+pub struct Count {{ pub sku: Sku }}
+
+/// Count an item.
+#[tool(annotations(category = "read"), ui(presentation = "inline"))]
+pub fn count(input: Count) -> String {{ input.sku.code }}
+"#
+        ),
+        r#"stock = { package = "warehouse-types", path = "../warehouse-types" }"#,
+        &[
+            (
+                "warehouse-types/Cargo.toml",
+                r#"[package]
+name = "warehouse-types"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+neuralis = { path = "{root}" }
+serde = { version = "1", features = ["derive"] }
+"#,
+            ),
+            (
+                "warehouse-types/src/lib.rs",
+                "/// A stock keeping unit.\n#[derive(neuralis::ToolInput, serde::Deserialize)]\npub struct Sku { pub code: String }\n",
+            ),
+        ],
+    );
+    let text = &b.text;
+    assert!(!b.ok, "the build must fail:\n{text}");
+    // The compiler's own error, which the build script no longer hides.
+    assert!(
+        text.contains("error[E0432]: unresolved import `warehouse_types`"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("unsupported-type") && !text.contains("failed to run custom build command"),
+        "the build script does not stop the build:\n{text}"
+    );
+    // One warning from the build script, naming the dependency, at the `use`.
+    let expected = format!(
+        "`warehouse_types` is not a dependency of this package: Cargo.toml renames `warehouse-types` to `stock`; write `stock::Sku` --> {}:3:5",
+        b.dir.join("src/lib.rs").display()
+    );
+    let output = script_output("renamed-dep");
+    let said: Vec<&str> = output
+        .lines()
+        .filter_map(|l| l.strip_prefix("cargo:warning="))
+        .collect();
+    assert_eq!(said, [expected.as_str()], "{output}");
+    // cargo shows it (and shows it again, as it does with a build script's warnings,
+    // when the crate then fails to compile): never another warning of the script.
+    let shown: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("warning: neuralis-scratch-renamed-dep@0.0.0: "))
+        .collect();
+    assert_eq!(
+        shown.into_iter().collect::<Vec<_>>(),
+        [expected.as_str()],
+        "{text}"
+    );
+    assert!(
+        !text.contains("panicked at") && !text.contains("stack backtrace"),
+        "{text}"
     );
 }

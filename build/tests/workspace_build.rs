@@ -114,6 +114,7 @@ pub struct Opaque;
 // `mid` calls `base` `core_types`, and re-exports it under other names.
 const MID: &str = r#"
 pub use core_types::people::Person as Owner;
+pub use core_types::Opaque;
 pub mod prelude {
     pub use core_types::Paging;
 }
@@ -228,19 +229,47 @@ fn a_renamed_re_exported_type_of_another_crate_builds_and_matches_the_run_time()
 #[test]
 fn a_foreign_type_that_derives_nothing_fails_the_build_cleanly() {
     const PKG: &str = "neuralis-ws-opaque-tools";
-    let ws = workspace(
-        "opaque",
-        &TOOLS.replace(
+    let tools = |path: &str| {
+        TOOLS.replace(
             "pub owner: shared::Owner,",
-            "pub owner: shared::Owner,\n    /// No schema.\n    pub opaque: core_types::Opaque,",
-        ),
+            &format!("pub owner: shared::Owner,\n    /// No schema.\n    pub opaque: {path},"),
+        )
+    };
+    let ws = workspace("opaque", &tools("shared::Opaque"));
+    let out = ws.cargo(&["build", "--offline", "-p", PKG]);
+    let text = output(&out);
+    assert!(!out.status.success(), "{text}");
+    let lib = ws.dir.join("tools/src/lib.rs");
+    assert!(
+        text.contains("error: unsupported-type: type `shared::Opaque` of field `opaque` in `Assign` does not derive `ToolInput`"),
+        "{text}"
     );
-    // `core_types` is `mid`'s name for `base`, not the tool package's.
+    assert!(
+        text.contains(&format!("--> {}:11:17\n", lib.display())),
+        "{text}"
+    );
+    assert!(
+        !text.contains("panicked at") && !text.contains("stack backtrace"),
+        "{text}"
+    );
+
+    // `core_types` is `mid`'s name for `base`, not the tool package's: the compiler
+    // reports the path, and the build script says whose name it is.
+    std::fs::write(&lib, tools("core_types::Opaque")).expect("write");
     let out = ws.cargo(&["build", "--offline", "-p", PKG]);
     let text = output(&out);
     assert!(!out.status.success(), "{text}");
     assert!(
-        text.contains("src/lib.rs:11:17: unsupported-type: cannot resolve type `core_types::Opaque` of field `opaque` in `Assign`: `core_types` is neither a module of this crate nor a dependency"),
+        text.contains("unresolved module or unlinked crate `core_types`")
+            && !text.contains("failed to run custom build command")
+            && !text.contains("unsupported-type"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "`core_types` is not a dependency of this package: it is `shared`'s name for its dependency `neuralis-ws-opaque-base`; add `neuralis-ws-opaque-base` to `[dependencies]` to name it here --> {}:11:17",
+            lib.display()
+        )),
         "{text}"
     );
     assert!(
