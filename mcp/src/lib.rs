@@ -3,7 +3,8 @@
 //!
 //! - **Serving**: [`McpServer`] serves a [`Package`](neuralis_core::dispatch::Package) for
 //!   one verified [`SessionContext`](neuralis_core::dispatch::SessionContext), over stdio
-//!   ([`McpServer::serve_stdio`]) or any rmcp transport. `tools/list` is the session's
+//!   ([`McpServer::serve_stdio`]) or any rmcp transport; hosted over streamable HTTP
+//!   (feature `http`, module `http`), for each request's own verified caller. `tools/list` is the session's
 //!   catalog projected by [`mcp_tool`]; `tools/call` runs the call pipeline;
 //!   `notifications/cancelled` fires the abort signal of a `cancellable` tool.
 //! - **Import**: [`import_tools`] turns a server's `tools/list` into contract tool
@@ -15,6 +16,8 @@
 //! tokio lives here, never in `neuralis-core`.
 
 mod forward;
+#[cfg(feature = "http")]
+pub mod http;
 mod import;
 mod lines;
 mod serve;

@@ -110,13 +110,21 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
     Value::Object(tool)
 }
 
-/// An MCP server over a [`Package`], for one session.
+/// An MCP server over a [`Package`].
 ///
-/// The server is built with the host's verified [`SessionContext`]: `tools/list` shows the
+/// Every request is served for one verified [`SessionContext`]: `tools/list` shows the
 /// tools its grants satisfy, and every `tools/call` runs through
 /// [`Package::dispatch`] with it, so an unknown and a not-granted tool get the same
 /// generic refusal (an `isError` result), and invalid arguments are `isError` results the
-/// model can read, never protocol errors.
+/// model can read, never protocol errors. Where the session comes from:
+///
+/// - [`McpServer::new`]: one session, given by the host, for every request. This is the
+///   single-identity case: stdio (the process that spawned the server is the caller), or
+///   [`http_service`](Self::http_service) for local use, where anyone who reaches the
+///   port acts as that session.
+/// - `McpServer::hosted` (feature `http`): each HTTP request's own caller, resolved from
+///   the request by a [`Resolve`](crate::http::Resolve) (a bearer-token table, JWTs,
+///   or the host's own auth middleware), before any MCP processing. See [`crate::http`].
 ///
 /// A `notifications/cancelled` aborts the call it names: the server keeps an
 /// [`AbortController`] per request in flight, and a `cancellable` tool's handler sees its
@@ -146,7 +154,7 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 #[derive(Clone)]
 pub struct McpServer {
     package: Arc<Package>,
-    session: SessionContext,
+    identity: Identity,
     info: Implementation,
     instructions: Option<String>,
     in_flight: Arc<Mutex<HashMap<RequestId, AbortController>>>,
@@ -159,6 +167,17 @@ impl std::fmt::Debug for McpServer {
             .field("server", &self.info.name)
             .finish_non_exhaustive()
     }
+}
+
+/// Whose requests a server serves.
+#[derive(Clone)]
+enum Identity {
+    /// One session for every request.
+    Fixed(SessionContext),
+    /// Each request's own, put in its HTTP extensions by [`crate::http::Hosted`]; a
+    /// request without one is refused.
+    #[cfg(feature = "http")]
+    PerRequest,
 }
 
 /// Removes a call's controller from the in-flight map when the call ends, however it ends.
@@ -177,11 +196,24 @@ impl Drop for InFlight<'_> {
 }
 
 impl McpServer {
-    /// A server for `package`, serving the caller `session`.
+    /// A server for `package`, serving the caller `session` on every request (the
+    /// single-identity case: see the type's documentation).
     pub fn new(package: impl Into<Arc<Package>>, session: SessionContext) -> Self {
+        Self::with_identity(package.into(), Identity::Fixed(session))
+    }
+
+    /// A server for `package` whose every request is served for the caller that
+    /// [`crate::http::Hosted`] resolved from it; used through [`Self::hosted`], so that
+    /// no request reaches it without one. Feature `http`.
+    #[cfg(feature = "http")]
+    pub(crate) fn per_request(package: Arc<Package>) -> Self {
+        Self::with_identity(package, Identity::PerRequest)
+    }
+
+    fn with_identity(package: Arc<Package>, identity: Identity) -> Self {
         Self {
-            package: package.into(),
-            session,
+            package,
+            identity,
             info: Implementation::new("neuralis-package", env!("CARGO_PKG_VERSION")),
             instructions: None,
             in_flight: Arc::default(),
@@ -210,16 +242,45 @@ impl McpServer {
     }
 
     /// The `tools/list` entries this server's session sees, in load order (see
-    /// [`mcp_tool_with_output`]), as a client of the newest protocol gets them.
+    /// [`mcp_tool_with_output`]), as a client of the newest protocol gets them (none for
+    /// a hosted server, whose callers come with each request: see [`Self::tool_list_of`]).
     #[must_use]
     pub fn tool_list(&self) -> Vec<Value> {
-        self.tool_list_for(true)
+        match &self.identity {
+            Identity::Fixed(session) => self.tool_list_for(session, true),
+            #[cfg(feature = "http")]
+            Identity::PerRequest => Vec::new(),
+        }
+    }
+
+    /// The `tools/list` entries `session` sees (see [`Self::tool_list`]).
+    #[must_use]
+    pub fn tool_list_of(&self, session: &SessionContext) -> Vec<Value> {
+        self.tool_list_for(session, true)
+    }
+
+    /// The caller a request is served for: the server's one session, or the one the
+    /// HTTP layer resolved from this request.
+    fn caller(&self, context: &RequestContext<RoleServer>) -> Result<SessionContext, ErrorData> {
+        match &self.identity {
+            Identity::Fixed(session) => {
+                let _ = context;
+                Ok(session.clone())
+            }
+            #[cfg(feature = "http")]
+            Identity::PerRequest => crate::http::verified_caller(context).ok_or_else(|| {
+                ErrorData::invalid_request(
+                    "no verified caller: this server resolves each request's caller, and this request came without one",
+                    None,
+                )
+            }),
+        }
     }
 
     /// The `tools/list` entries, with `outputSchema` only for a protocol that has it.
-    fn tool_list_for(&self, output_schemas: bool) -> Vec<Value> {
+    fn tool_list_for(&self, session: &SessionContext, output_schemas: bool) -> Vec<Value> {
         self.package
-            .catalog(&self.session)
+            .catalog(session)
             .map(|entry| {
                 let output = output_schemas
                     .then(|| self.package.output_schema(&entry.name))
@@ -303,6 +364,11 @@ impl McpServer {
     /// server, with the same package and session, and its own in-flight calls. Feature
     /// `http`.
     ///
+    /// This is the single-identity case, for local use: every request is served for the
+    /// one session the server was built with, so anyone who reaches the port acts as that
+    /// session. A server reachable by more than one caller resolves each request's
+    /// caller instead: [`McpServer::hosted`].
+    ///
     /// ```no_run
     /// # fn run(server: neuralis_mcp::McpServer) {
     /// let service = server.http_service();
@@ -333,15 +399,20 @@ impl McpServer {
         rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
     > {
         rmcp::transport::streamable_http_server::StreamableHttpService::new(
-            move || {
-                Ok(Self {
-                    in_flight: Arc::default(),
-                    ..self.clone()
-                })
-            },
+            move || Ok(self.fresh()),
             Arc::default(),
             config,
         )
+    }
+
+    /// A server for one more HTTP session (or stateless request): the same package,
+    /// identity and settings, its own calls in flight.
+    #[cfg(feature = "http")]
+    pub(crate) fn fresh(&self) -> Self {
+        Self {
+            in_flight: Arc::default(),
+            ..self.clone()
+        }
     }
 
     /// Runs one `tools/call`; `progress` receives the handler's reports when the client
@@ -349,6 +420,7 @@ impl McpServer {
     async fn call(
         &self,
         request: CallToolRequestParams,
+        session: &SessionContext,
         id: RequestId,
         progress: Option<ProgressSink>,
     ) -> ToolResult {
@@ -367,7 +439,7 @@ impl McpServer {
         };
         let args = request.arguments.map_or(Value::Null, Value::Object);
         self.package
-            .dispatch_with(&request.name, args, &self.session, options)
+            .dispatch_with(&request.name, args, session, options)
             .await
     }
 
@@ -447,12 +519,13 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let session = self.caller(&context)?;
         // `outputSchema` is part of MCP since 2025-06-18 (versions are dates: they sort).
         let output_schemas = context
             .protocol_version()
             .is_none_or(|v| v.to_string().as_str() >= "2025-06-18");
         let tools = self
-            .tool_list_for(output_schemas)
+            .tool_list_for(&session, output_schemas)
             .into_iter()
             .map(serde_json::from_value::<Tool>)
             .collect::<Result<Vec<_>, _>>()
@@ -467,6 +540,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let session = self.caller(&context)?;
         let id = context.id.clone();
         let (reports, mut relay) = match context.meta.get_progress_token() {
             Some(token) => {
@@ -483,7 +557,7 @@ impl ServerHandler for McpServer {
             }
             None => (None, None),
         };
-        let call = self.call(request, id.clone(), reports);
+        let call = self.call(request, &session, id.clone(), reports);
         tokio::pin!(call);
         let mut aborted = false;
         // rmcp cancels the request's token on `notifications/cancelled` (and when the

@@ -1,0 +1,650 @@
+//! A package hosted over MCP's streamable HTTP transport for many callers, each with its
+//! own verified identity (feature `http`).
+//!
+//! [`McpServer::hosted`] wraps rmcp's streamable HTTP service in [`HostedService`], a
+//! tower service that, for **every** HTTP request (list and call alike, every protocol
+//! era), asks a [`Resolve`] who the caller is, before any MCP processing:
+//!
+//! - a request the resolver refuses gets `401 Unauthorized` with a
+//!   `WWW-Authenticate: Bearer` challenge (naming the protected-resource metadata document
+//!   when one is configured, RFC 9728), and nothing runs;
+//! - a resolved caller is the [`SessionContext`] of that request only: `tools/list` shows
+//!   exactly the tools its grants satisfy, and a call of a tool it is not granted gets the
+//!   same generic refusal as an unknown tool (the call pipeline's gate);
+//! - in the legacy session mode (`Mcp-Session-Id`, protocol versions before
+//!   2026-07-28) a session belongs to the user who opened it: a request carrying the id
+//!   with another user's credentials gets `403 Forbidden` (a session id is not a
+//!   credential).
+//!
+//! Resolvers that ship: [`TokenTable`] (static bearer tokens, for local use and tests),
+//! `JwtResolver` (feature `jwt`: HS256/RS256 bearer JWTs with `exp`, `nbf`, `iss` and
+//! `aud` checked), and any closure `Fn(&http::request::Parts) -> Result<SessionContext,
+//! Refused>`, which sees the headers and whatever the host's own auth middleware put in the
+//! request's extensions.
+//!
+//! rmcp's own checks still apply behind it: `Host`/`Origin` validation against DNS
+//! rebinding (`allowed_hosts`, `allowed_origins`), the request body cap
+//! (`max_request_body_bytes`, `413`), `Content-Type` and `Accept`.
+//!
+//! ```no_run
+//! use neuralis_core::dispatch::{Package, SessionContext};
+//! use neuralis_mcp::McpServer;
+//! use neuralis_mcp::http::TokenTable;
+//! use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+//!
+//! # fn run(package: Package) -> Result<(), Box<dyn std::error::Error>> {
+//! let tokens = TokenTable::from_json(r#"{"secret-a": {"user": "ada", "grants": ["weather.read"]}}"#)?;
+//! let service = McpServer::hosted(package, tokens)
+//!     .service(StreamableHttpServerConfig::default());
+//! // axum: Router::new().nest_service("/mcp", service)
+//! # let _ = service;
+//! # Ok(())
+//! # }
+//! ```
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::fmt;
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::{HeaderValue, Method, Request, Response, StatusCode};
+use http_body::Body;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt as _, Full};
+use neuralis_core::dispatch::{Package, SessionContext};
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use serde_json::{Value, json};
+
+use crate::McpServer;
+
+/// The response type of rmcp's HTTP service, and of [`HostedService`].
+pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
+
+/// The header that names a legacy MCP session.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Who calls: the verified [`SessionContext`] of one HTTP request, from its headers and
+/// the extensions the host's middleware set. Implemented by [`TokenTable`],
+/// `JwtResolver` (feature `jwt`) and closures.
+pub trait Resolve: Send + Sync + 'static {
+    /// The caller of the request `parts` belongs to.
+    ///
+    /// # Errors
+    ///
+    /// [`Refused`] when the request carries no credentials the resolver accepts: the
+    /// request is answered `401` and nothing runs.
+    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused>;
+}
+
+impl<F> Resolve for F
+where
+    F: Fn(&http::request::Parts) -> Result<SessionContext, Refused> + Send + Sync + 'static,
+{
+    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused> {
+        self(parts)
+    }
+}
+
+/// Why a request has no verified caller. Its reason is for the host's logs (see
+/// [`Refused::reason`]); the client is told only the RFC 6750 error code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    code: Option<&'static str>,
+    reason: String,
+}
+
+impl Refused {
+    /// The request carries no credentials at all (the challenge then has no error code,
+    /// as RFC 6750 asks).
+    #[must_use]
+    pub fn missing() -> Self {
+        Self {
+            code: None,
+            reason: "the request carries no `Authorization: Bearer` credentials".into(),
+        }
+    }
+
+    /// The credentials are not well-formed (`error="invalid_request"`).
+    #[must_use]
+    pub fn malformed(reason: impl Into<String>) -> Self {
+        Self {
+            code: Some("invalid_request"),
+            reason: reason.into(),
+        }
+    }
+
+    /// The token is unknown, expired, or wrongly signed (`error="invalid_token"`).
+    #[must_use]
+    pub fn invalid(reason: impl Into<String>) -> Self {
+        Self {
+            code: Some("invalid_token"),
+            reason: reason.into(),
+        }
+    }
+
+    /// Why, for the host's logs.
+    #[must_use]
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// The token of an `Authorization: Bearer <token>` header (the scheme in any case, as
+/// RFC 7235 says).
+///
+/// # Errors
+///
+/// [`Refused::missing`] without the header; [`Refused::malformed`] for another scheme
+/// or an empty token.
+///
+/// ```
+/// use neuralis_mcp::http::bearer_token;
+///
+/// let parts = |value: &str| http::Request::get("/").header("Authorization", value)
+///     .body(()).unwrap().into_parts().0;
+/// assert_eq!(bearer_token(&parts("Bearer abc")).unwrap(), "abc");
+/// assert_eq!(bearer_token(&parts("bearer abc")).unwrap(), "abc");
+/// assert!(bearer_token(&parts("Basic YTpi")).is_err());
+/// ```
+pub fn bearer_token(parts: &http::request::Parts) -> Result<&str, Refused> {
+    let Some(value) = parts.headers.get(AUTHORIZATION) else {
+        return Err(Refused::missing());
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| Refused::malformed("the `Authorization` header is not text"))?;
+    let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(Refused::malformed(format!(
+            "the `Authorization` scheme is `{scheme}`, not `Bearer`"
+        )));
+    }
+    let token = token.trim();
+    if token.is_empty() {
+        return Err(Refused::malformed("the bearer token is empty"));
+    }
+    Ok(token)
+}
+
+/// A fixed table of bearer tokens, each the credential of one caller: for local use and
+/// tests. Read from JSON, `{"<token>": {"user": "<id>", "grants": ["<feature>", ...]},
+/// ...}` (`grants` may be left out).
+///
+/// ```
+/// use neuralis_mcp::http::{Resolve, TokenTable};
+///
+/// let table = TokenTable::from_json(r#"{"t-1": {"user": "ada", "grants": ["weather.read"]}}"#).unwrap();
+/// let parts = http::Request::post("/mcp").header("Authorization", "Bearer t-1")
+///     .body(()).unwrap().into_parts().0;
+/// let caller = table.resolve(&parts).unwrap();
+/// assert_eq!(caller.user_id(), "ada");
+/// assert!(caller.is_granted("weather.read"));
+/// ```
+#[derive(Clone, Default)]
+pub struct TokenTable {
+    tokens: HashMap<String, SessionContext>,
+}
+
+impl fmt::Debug for TokenTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never the tokens themselves.
+        f.debug_struct("TokenTable")
+            .field("tokens", &self.tokens.len())
+            .finish()
+    }
+}
+
+/// One entry of a token file.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenEntry {
+    user: String,
+    #[serde(default)]
+    grants: Vec<String>,
+}
+
+/// Why a token table could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableError(String);
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl TokenTable {
+    /// An empty table (every request is refused).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The table with `token` as the credential of `session`.
+    #[must_use]
+    pub fn with(mut self, token: impl Into<String>, session: SessionContext) -> Self {
+        self.tokens.insert(token.into(), session);
+        self
+    }
+
+    /// The table a JSON text describes.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] when the text is not such an object, an entry has another key, a
+    /// user id or a token is empty.
+    pub fn from_json(text: &str) -> Result<Self, TableError> {
+        let entries: HashMap<String, TokenEntry> = serde_json::from_str(text).map_err(|e| {
+            TableError(format!(
+                "not a token table ({e}): write {{\"<token>\": {{\"user\": \"<id>\", \"grants\": [\"<feature>\"]}}}}"
+            ))
+        })?;
+        let mut table = Self::new();
+        for (token, entry) in entries {
+            if token.trim().is_empty() || token.contains(char::is_whitespace) {
+                return Err(TableError(
+                    "a token is empty or contains whitespace, which no `Authorization` header can carry".into(),
+                ));
+            }
+            if entry.user.is_empty() {
+                return Err(TableError(format!(
+                    "the user of a token is empty (token ending `{}`)",
+                    tail(&token)
+                )));
+            }
+            let session = SessionContext::builder(entry.user)
+                .grants(entry.grants)
+                .build();
+            table.tokens.insert(token, session);
+        }
+        Ok(table)
+    }
+
+    /// The table in the JSON file at `path` (see [`Self::from_json`]).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] when the file cannot be read or is not a token table.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, TableError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| TableError(format!("{}: {e}", path.display())))?;
+        Self::from_json(&text).map_err(|e| TableError(format!("{}: {e}", path.display())))
+    }
+
+    /// How many tokens the table holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Whether the table holds no token.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+}
+
+/// The last characters of a token, to name it in a message without showing it.
+fn tail(token: &str) -> &str {
+    let start = token
+        .char_indices()
+        .rev()
+        .nth(3)
+        .map_or(0, |(i, _)| i);
+    &token[start..]
+}
+
+impl Resolve for TokenTable {
+    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused> {
+        let token = bearer_token(parts)?;
+        self.tokens
+            .get(token)
+            .cloned()
+            .ok_or_else(|| Refused::invalid("the bearer token is not in the table"))
+    }
+}
+
+/// The OAuth 2.0 protected-resource metadata of a hosted server (RFC 9728), which the
+/// MCP authorization spec points clients to from the `WWW-Authenticate` challenge of a
+/// `401`.
+///
+/// ```
+/// use neuralis_mcp::http::ProtectedResource;
+///
+/// let meta = ProtectedResource::new("https://tools.example.com/mcp")
+///     .authorization_server("https://auth.example.com")
+///     .scope("weather.read");
+/// assert_eq!(meta.well_known_path(), "/.well-known/oauth-protected-resource/mcp");
+/// assert_eq!(meta.metadata_url(), "https://tools.example.com/.well-known/oauth-protected-resource/mcp");
+/// assert_eq!(meta.document()["authorization_servers"][0], "https://auth.example.com");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProtectedResource {
+    resource: String,
+    authorization_servers: Vec<String>,
+    scopes: Vec<String>,
+}
+
+impl ProtectedResource {
+    /// The metadata of the resource `resource` (the server's URL, `https://host/mcp`).
+    #[must_use]
+    pub fn new(resource: impl Into<String>) -> Self {
+        Self {
+            resource: resource.into(),
+            authorization_servers: Vec::new(),
+            scopes: Vec::new(),
+        }
+    }
+
+    /// An authorization server that issues tokens for this resource.
+    #[must_use]
+    pub fn authorization_server(mut self, issuer: impl Into<String>) -> Self {
+        self.authorization_servers.push(issuer.into());
+        self
+    }
+
+    /// A scope the resource understands (a feature a token may grant).
+    #[must_use]
+    pub fn scope(mut self, scope: impl Into<String>) -> Self {
+        self.scopes.push(scope.into());
+        self
+    }
+
+    /// The resource's origin and path, split where RFC 9728 inserts the well-known
+    /// segment.
+    fn split(&self) -> (&str, &str) {
+        let after_scheme = self.resource.find("://").map_or(0, |i| i + 3);
+        match self.resource[after_scheme..].find('/') {
+            Some(i) => self.resource.split_at(after_scheme + i),
+            None => (self.resource.as_str(), ""),
+        }
+    }
+
+    /// The path the document is served at (RFC 9728 §3.1: the well-known segment
+    /// between the host and the resource's path), for the host's router.
+    #[must_use]
+    pub fn well_known_path(&self) -> String {
+        let (_, path) = self.split();
+        format!("/.well-known/oauth-protected-resource{}", path.trim_end_matches('/'))
+    }
+
+    /// The document's URL, named in the `WWW-Authenticate` challenge.
+    #[must_use]
+    pub fn metadata_url(&self) -> String {
+        let (origin, _) = self.split();
+        format!("{origin}{}", self.well_known_path())
+    }
+
+    /// The metadata document.
+    #[must_use]
+    pub fn document(&self) -> Value {
+        let mut doc = json!({
+            "resource": self.resource,
+            "bearer_methods_supported": ["header"],
+        });
+        if !self.authorization_servers.is_empty() {
+            doc["authorization_servers"] = json!(self.authorization_servers);
+        }
+        if !self.scopes.is_empty() {
+            doc["scopes_supported"] = json!(self.scopes);
+        }
+        doc
+    }
+
+    /// The document as an HTTP response (`200`, JSON), for the host's router.
+    #[must_use]
+    pub fn response(&self) -> HttpResponse {
+        let mut response = Response::new(full(self.document().to_string()));
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        response
+    }
+}
+
+fn full(text: String) -> BoxBody<Bytes, Infallible> {
+    Full::new(Bytes::from(text)).boxed()
+}
+
+/// The caller an HTTP request was resolved to, in its extensions (set by
+/// [`HostedService`] only).
+#[derive(Clone)]
+struct Verified(SessionContext);
+
+/// The caller [`HostedService`] resolved for the request `context` belongs to.
+pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<SessionContext> {
+    context
+        .extensions
+        .get::<http::request::Parts>()?
+        .extensions
+        .get::<Verified>()
+        .map(|v| v.0.clone())
+}
+
+/// A package to host for many callers: built by [`McpServer::hosted`], turned into a
+/// tower service by [`Hosted::service`].
+#[derive(Clone)]
+pub struct Hosted {
+    server: McpServer,
+    resolver: Arc<dyn Resolve>,
+    metadata: Option<ProtectedResource>,
+}
+
+impl fmt::Debug for Hosted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hosted")
+            .field("server", &self.server)
+            .field("metadata", &self.metadata)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// A package hosted over streamable HTTP for many callers, each request's caller
+    /// resolved by `resolver` (see [`crate::http`]). Feature `http`.
+    pub fn hosted(package: impl Into<Arc<Package>>, resolver: impl Resolve) -> Hosted {
+        Hosted {
+            server: McpServer::per_request(package.into()),
+            resolver: Arc::new(resolver),
+            metadata: None,
+        }
+    }
+}
+
+impl Hosted {
+    /// The name and version the server reports in `initialize`.
+    #[must_use]
+    pub fn with_server_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.server = self.server.with_server_info(name, version);
+        self
+    }
+
+    /// Instructions the server gives clients in `initialize`.
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.server = self.server.with_instructions(instructions);
+        self
+    }
+
+    /// Names `metadata`'s document in every `401` challenge
+    /// (`WWW-Authenticate: Bearer resource_metadata="..."`); the host serves the document
+    /// at [`ProtectedResource::well_known_path`] ([`ProtectedResource::response`]).
+    #[must_use]
+    pub fn with_protected_resource(mut self, metadata: ProtectedResource) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+
+    /// The tower service, over rmcp's streamable HTTP service built with `config`.
+    #[must_use]
+    pub fn service(self, config: StreamableHttpServerConfig) -> HostedService {
+        let server = self.server;
+        let inner = StreamableHttpService::new(
+            move || Ok(server.fresh()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        let challenge = match &self.metadata {
+            Some(m) => format!("Bearer resource_metadata=\"{}\"", m.metadata_url()),
+            None => "Bearer".to_owned(),
+        };
+        HostedService {
+            inner,
+            resolver: self.resolver,
+            owners: Arc::default(),
+            challenge: Arc::from(challenge),
+        }
+    }
+}
+
+/// The tower service of a hosted package (see [`crate::http`]): every request's caller
+/// resolved, then rmcp's streamable HTTP service. Mount it where MCP is served (`/mcp`).
+#[derive(Clone)]
+pub struct HostedService {
+    inner: StreamableHttpService<McpServer, LocalSessionManager>,
+    resolver: Arc<dyn Resolve>,
+    /// The user who opened each legacy session, by its `Mcp-Session-Id`.
+    owners: Arc<Mutex<HashMap<String, String>>>,
+    challenge: Arc<str>,
+}
+
+impl fmt::Debug for HostedService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HostedService")
+            .field("challenge", &self.challenge)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HostedService {
+    /// How many legacy sessions are open (each bound to the user who opened it).
+    #[must_use]
+    pub fn open_sessions(&self) -> usize {
+        self.owners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// The `401` for a refused request.
+    fn unauthorized(&self, refused: &Refused) -> HttpResponse {
+        let challenge = match refused.code {
+            Some(code) => format!("{}, error=\"{code}\"", self.challenge),
+            None => self.challenge.to_string(),
+        };
+        let body = json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32001, "message": "unauthorized: this server needs a valid bearer token"},
+        });
+        let mut response = Response::new(full(body.to_string()));
+        *response.status_mut() = StatusCode::UNAUTHORIZED;
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let Ok(value) = HeaderValue::from_str(&challenge) {
+            headers.insert(WWW_AUTHENTICATE, value);
+        }
+        response
+    }
+
+    /// The `403` for a legacy session used by another user than the one who opened it.
+    fn not_the_owner() -> HttpResponse {
+        let body = json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32001, "message": "forbidden: this session belongs to another caller; open a session of your own"},
+        });
+        let mut response = Response::new(full(body.to_string()));
+        *response.status_mut() = StatusCode::FORBIDDEN;
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        response
+    }
+
+    /// Answers one HTTP request.
+    pub async fn handle<B>(&self, request: Request<B>) -> HttpResponse
+    where
+        B: Body + Send + 'static,
+        B::Error: fmt::Display,
+        B::Data: Send + 'static,
+    {
+        let (mut parts, body) = request.into_parts();
+        let caller = match self.resolver.resolve(&parts) {
+            Ok(caller) => caller,
+            Err(refused) => return self.unauthorized(&refused),
+        };
+        let session = parts
+            .headers
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if let Some(id) = &session {
+            let owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
+            if owners.get(id).is_some_and(|owner| owner != caller.user_id()) {
+                return Self::not_the_owner();
+            }
+        }
+        let user = caller.user_id().to_owned();
+        let closing = parts.method == Method::DELETE;
+        parts.extensions.insert(Verified(caller));
+        let response = self.inner.handle(Request::from_parts(parts, body)).await;
+        let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
+        match session {
+            None => {
+                if let Some(id) = response
+                    .headers()
+                    .get(SESSION_HEADER)
+                    .and_then(|v| v.to_str().ok())
+                {
+                    owners.insert(id.to_owned(), user);
+                }
+            }
+            Some(id) if closing && response.status().is_success() => {
+                owners.remove(&id);
+            }
+            Some(_) => {}
+        }
+        response
+    }
+}
+
+impl<B> tower_service::Service<Request<B>> for HostedService
+where
+    B: Body + Send + 'static,
+    B::Error: fmt::Display,
+    B::Data: Send + 'static,
+{
+    type Response = HttpResponse;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<HttpResponse, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let service = self.clone();
+        Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
