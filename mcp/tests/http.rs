@@ -1,5 +1,6 @@
 //! Streamable HTTP (feature `http`): the tower service answers `tools/list` and
-//! `tools/call` for the host's session, statelessly, in JSON.
+//! `tools/call` for the host's session, statelessly, in JSON; hosted, for each request's
+//! own caller (tokens, `401` challenges, legacy sessions bound to their owner).
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -95,4 +96,212 @@ async fn lists_and_calls_over_http() {
     ))
     .await;
     assert_eq!(bad["result"]["isError"], true, "{bad}");
+}
+
+/// Two tools: one anyone may call, one that needs the `admin.write` grant.
+const PURGE: &str = r#"{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "type": "object", "additionalProperties": false, "description": "Purge the cache.",
+  "properties": {},
+  "x-neuralis": { "annotations": { "category": "admin", "destructiveHint": true },
+                  "requires": { "features": ["admin.write"] } }
+}"#;
+
+fn hosted() -> neuralis_mcp::http::HostedService {
+    use neuralis_mcp::http::{ProtectedResource, TokenTable};
+    let package = Package::builder()
+        .tool(
+            "greet",
+            GREET,
+            sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
+        )
+        .tool("purge", PURGE, sync_fn(move |_: Value| "purged"))
+        .build()
+        .unwrap();
+    let tokens = TokenTable::new()
+        .with(
+            "token-admin",
+            SessionContext::builder("ada").grant("admin.write").build(),
+        )
+        .with("token-guest", SessionContext::builder("bob").build());
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_sse_keep_alive(None);
+    McpServer::hosted(package, tokens)
+        .with_protected_resource(ProtectedResource::new("http://localhost/mcp"))
+        .service(config)
+}
+
+fn with_token(mut request: http::Request<Full<Bytes>>, auth: &str) -> http::Request<Full<Bytes>> {
+    request
+        .headers_mut()
+        .insert("Authorization", auth.parse().unwrap());
+    request
+}
+
+async fn answer(
+    service: &neuralis_mcp::http::HostedService,
+    request: http::Request<Full<Bytes>>,
+) -> (u16, http::HeaderMap, Value) {
+    let response = service.handle(request).await;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8_lossy(&bytes);
+    // JSON, or a server-sent event stream whose `data:` lines carry the messages.
+    let body = serde_json::from_str(&text).unwrap_or_else(|_| {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .find(|m| m.get("id").is_some())
+            .unwrap_or(Value::Null)
+    });
+    (status, headers, body)
+}
+
+fn names(listed: &Value) -> Vec<String> {
+    listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Each request's caller is its own: two tokens with different grants see different
+/// lists from one deployment, and a call of a tool the caller is not granted gets the
+/// generic refusal an unknown tool gets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_caller_sees_its_own_tools() {
+    let service = hosted();
+    let list = || request(1, "tools/list", None, json!({}));
+    let (status, _, admin) = answer(&service, with_token(list(), "Bearer token-admin")).await;
+    assert_eq!(status, 200, "{admin}");
+    assert_eq!(names(&admin), ["greet", "purge"]);
+    let (_, _, guest) = answer(&service, with_token(list(), "Bearer token-guest")).await;
+    assert_eq!(names(&guest), ["greet"]);
+
+    let purge = || {
+        request(
+            2,
+            "tools/call",
+            Some("purge"),
+            json!({"name": "purge", "arguments": {}}),
+        )
+    };
+    let (_, _, refused) = answer(&service, with_token(purge(), "Bearer token-guest")).await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let unknown = || {
+        request(
+            3,
+            "tools/call",
+            Some("nope"),
+            json!({"name": "nope", "arguments": {}}),
+        )
+    };
+    let (_, _, missing) = answer(&service, with_token(unknown(), "Bearer token-guest")).await;
+    assert_eq!(missing["result"]["isError"], true, "{missing}");
+    assert_eq!(
+        refused["result"]["content"][0]["text"]
+            .as_str()
+            .map(|t| t.replace("purge", "nope")),
+        missing["result"]["content"][0]["text"]
+            .as_str()
+            .map(str::to_owned),
+        "not granted and unknown read the same"
+    );
+    let (_, _, done) = answer(&service, with_token(purge(), "Bearer token-admin")).await;
+    assert_eq!(done["result"]["content"][0]["text"], "purged", "{done}");
+}
+
+/// No token, an unknown token, another scheme: `401` with a Bearer challenge naming the
+/// metadata document, before any MCP processing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_without_a_valid_token_is_401_and_runs_nothing() {
+    let service = hosted();
+    let call = || {
+        request(
+            1,
+            "tools/call",
+            Some("greet"),
+            json!({"name": "greet", "arguments": {"name": "Ada"}}),
+        )
+    };
+    let metadata =
+        "resource_metadata=\"http://localhost/.well-known/oauth-protected-resource/mcp\"";
+    let (status, headers, body) = answer(&service, call()).await;
+    assert_eq!(status, 401, "{body}");
+    let challenge = headers["www-authenticate"].to_str().unwrap();
+    assert_eq!(challenge, format!("Bearer {metadata}"));
+    assert!(body.get("result").is_none(), "{body}");
+    for (auth, error) in [
+        ("Bearer not-a-token", "invalid_token"),
+        ("Basic YWRhOnNlY3JldA==", "invalid_request"),
+        ("Bearer", "invalid_request"),
+    ] {
+        let (status, headers, body) = answer(&service, with_token(call(), auth)).await;
+        assert_eq!(status, 401, "{auth}: {body}");
+        let challenge = headers["www-authenticate"].to_str().unwrap();
+        assert_eq!(challenge, format!("Bearer {metadata}, error=\"{error}\""));
+    }
+}
+
+/// The legacy session mode: a session opened by one caller cannot be used with another
+/// caller's token (a session id is not a credential); its owner goes on using it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_session_belongs_to_who_opened_it() {
+    use neuralis_mcp::http::TokenTable;
+    let package = Package::builder()
+        .tool(
+            "greet",
+            GREET,
+            sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
+        )
+        .build()
+        .unwrap();
+    let tokens = TokenTable::new()
+        .with("token-a", SessionContext::builder("ada").build())
+        .with("token-b", SessionContext::builder("bob").build());
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(true)
+        .with_json_response(true)
+        .with_sse_keep_alive(None);
+    let service = McpServer::hosted(package, tokens).service(config);
+
+    let legacy = |body: Value, session: Option<&str>, token: &str| {
+        let mut builder = http::Request::post("http://localhost/mcp")
+            .header("Host", "localhost")
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2025-06-18")
+            .header("Authorization", format!("Bearer {token}"));
+        if let Some(id) = session {
+            builder = builder.header("Mcp-Session-Id", id);
+        }
+        builder
+            .body(Full::new(Bytes::from(body.to_string())))
+            .unwrap()
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1.0"}}});
+    let (status, headers, body) = answer(&service, legacy(init, None, "token-a")).await;
+    assert_eq!(status, 200, "{body}");
+    let session = headers["mcp-session-id"].to_str().unwrap().to_owned();
+    assert_eq!(service.open_sessions(), 1);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let (status, _, _) = answer(&service, legacy(initialized, Some(&session), "token-a")).await;
+    assert!(status == 202 || status == 200, "{status}");
+
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (status, _, body) = answer(&service, legacy(list.clone(), Some(&session), "token-b")).await;
+    assert_eq!(
+        status, 403,
+        "another caller's token on ada's session: {body}"
+    );
+    assert!(body.get("result").is_none(), "{body}");
+    let (status, _, body) = answer(&service, legacy(list, Some(&session), "token-a")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(names(&body), ["greet"]);
 }
