@@ -8,8 +8,9 @@ cargo test --workspace --all-targets
 cargo test --workspace --doc
 # `ToolInput` for well-known crates' types, behind features.
 cargo test --test formats --features uuid,chrono,url,time
-# MCP over streamable HTTP, behind `neuralis-mcp`'s feature `http`.
-cargo test -p neuralis-mcp --features http --test http
+# MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt`.
+cargo test -p neuralis-mcp --features jwt --test http
+cargo test -p neuralis-mcp --features jwt --doc
 # The catalog and probe packages built to `.wasm` (release) and run in Node.
 ./scripts/wasm.sh
 # Real MCP clients against every example package (skipped, unless CI is set, when

@@ -18,7 +18,8 @@
 //!
 //! Resolvers that ship: [`TokenTable`] (static bearer tokens, for local use and tests),
 //! `JwtResolver` (feature `jwt`: HS256/RS256 bearer JWTs with `exp`, `nbf`, `iss` and
-//! `aud` checked), and any closure `Fn(&http::request::Parts) -> Result<SessionContext,
+//! `aud` checked, the user id and the grants read from configurable claims), and any
+//! closure `Fn(&http::request::Parts) -> Result<SessionContext,
 //! Refused>`, which sees the headers and whatever the host's own auth middleware put in the
 //! request's extensions.
 //!
@@ -65,6 +66,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::{Value, json};
 
 use crate::McpServer;
+#[cfg(feature = "jwt")]
+pub use crate::jwt::{JwtResolver, KeyError};
 
 /// The response type of rmcp's HTTP service, and of [`HostedService`].
 pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
@@ -306,11 +309,7 @@ impl TokenTable {
 
 /// The last characters of a token, to name it in a message without showing it.
 fn tail(token: &str) -> &str {
-    let start = token
-        .char_indices()
-        .rev()
-        .nth(3)
-        .map_or(0, |(i, _)| i);
+    let start = token.char_indices().rev().nth(3).map_or(0, |(i, _)| i);
     &token[start..]
 }
 
@@ -385,7 +384,10 @@ impl ProtectedResource {
     #[must_use]
     pub fn well_known_path(&self) -> String {
         let (_, path) = self.split();
-        format!("/.well-known/oauth-protected-resource{}", path.trim_end_matches('/'))
+        format!(
+            "/.well-known/oauth-protected-resource{}",
+            path.trim_end_matches('/')
+        )
     }
 
     /// The document's URL, named in the `WWW-Authenticate` challenge.
@@ -601,7 +603,10 @@ impl HostedService {
             .map(str::to_owned);
         if let Some(id) = &session {
             let owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
-            if owners.get(id).is_some_and(|owner| owner != caller.user_id()) {
+            if owners
+                .get(id)
+                .is_some_and(|owner| owner != caller.user_id())
+            {
                 return Self::not_the_owner();
             }
         }

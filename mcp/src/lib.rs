@@ -19,7 +19,10 @@ mod forward;
 #[cfg(feature = "http")]
 pub mod http;
 mod import;
+#[cfg(feature = "jwt")]
+mod jwt;
 mod lines;
+mod logging;
 mod serve;
 mod wire;
 

@@ -305,3 +305,121 @@ async fn a_legacy_session_belongs_to_who_opened_it() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(names(&body), ["greet"]);
 }
+
+/// JWT bearer tokens (feature `jwt`): HS256 and RS256 accepted with the user and grants
+/// read from their claims; expired, not yet valid, wrongly signed, from another issuer
+/// or for another audience: `401`, `error="invalid_token"`, nothing runs.
+#[cfg(feature = "jwt")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jwt_bearer_tokens() {
+    use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
+    use neuralis_mcp::http::JwtResolver;
+
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let package = || {
+        Package::builder()
+            .tool(
+                "greet",
+                GREET,
+                sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
+            )
+            .tool("purge", PURGE, sync_fn(|_: Value| "purged"))
+            .build()
+            .unwrap()
+    };
+    let config = || {
+        StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(false)
+            .with_json_response(true)
+            .with_sse_keep_alive(None)
+    };
+    let list = |token: &str| {
+        with_token(
+            request(1, "tools/list", None, json!({})),
+            &format!("Bearer {token}"),
+        )
+    };
+
+    let secret = b"a shared secret of some length";
+    let hs = McpServer::hosted(
+        package(),
+        JwtResolver::hs256(secret)
+            .unwrap()
+            .issuer("https://auth.test")
+            .audience("https://tools.test/mcp")
+            .grants_claim("features"),
+    )
+    .service(config());
+    let sign = |claims: Value| {
+        encode(
+            &Header::new(Algorithm::HS256),
+            &claims,
+            &EncodingKey::from_secret(secret).unwrap(),
+        )
+        .unwrap()
+    };
+    let good = json!({"sub": "ada", "features": ["admin.write"], "iss": "https://auth.test",
+        "aud": "https://tools.test/mcp", "exp": now + 600});
+    let (status, _, body) = answer(&hs, list(&sign(good.clone()))).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(names(&body), ["greet", "purge"], "the grants come from the claim");
+
+    let mut bad = Vec::new();
+    let mut expired = good.clone();
+    expired["exp"] = json!(now - 3600);
+    bad.push(("expired", sign(expired)));
+    let mut early = good.clone();
+    early["nbf"] = json!(now + 3600);
+    bad.push(("not yet valid", sign(early)));
+    let mut issuer = good.clone();
+    issuer["iss"] = json!("https://elsewhere.test");
+    bad.push(("another issuer", sign(issuer)));
+    let mut audience = good.clone();
+    audience["aud"] = json!("https://other.test/mcp");
+    bad.push(("another audience", sign(audience)));
+    let mut no_user = good.clone();
+    no_user.as_object_mut().unwrap().remove("sub");
+    bad.push(("no user", sign(no_user)));
+    let forged = encode(
+        &Header::new(Algorithm::HS256),
+        &good,
+        &EncodingKey::from_secret(b"another secret").unwrap(),
+    )
+    .unwrap();
+    bad.push(("wrongly signed", forged));
+    bad.push(("not a JWT", "abc.def.ghi".to_owned()));
+    for (what, token) in bad {
+        let (status, headers, body) = answer(&hs, list(&token)).await;
+        assert_eq!(status, 401, "{what}: {body}");
+        let challenge = headers["www-authenticate"].to_str().unwrap();
+        assert_eq!(challenge, "Bearer, error=\"invalid_token\"", "{what}");
+        assert!(body.get("result").is_none(), "{what}: {body}");
+    }
+
+    let rs = McpServer::hosted(
+        package(),
+        JwtResolver::rs256_pem(include_bytes!("fixtures/rs256-public.pem")).unwrap(),
+    )
+    .service(config());
+    let rs_sign = |pem: &[u8]| {
+        encode(
+            &Header::new(Algorithm::RS256),
+            &json!({"sub": "bob", "scope": "", "exp": now + 600}),
+            &EncodingKey::from_rsa_pem(pem).unwrap(),
+        )
+        .unwrap()
+    };
+    let token = rs_sign(include_bytes!("fixtures/rs256-private.pem"));
+    let (status, _, body) = answer(&rs, list(&token)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(names(&body), ["greet"]);
+    let token = rs_sign(include_bytes!("fixtures/rs256-other-private.pem"));
+    let (status, _, _) = answer(&rs, list(&token)).await;
+    assert_eq!(status, 401, "signed by another key");
+    // An HS256 token presented to an RS256 server (algorithm confusion): refused.
+    let (status, _, _) = answer(&rs, list(&sign(good))).await;
+    assert_eq!(status, 401, "another algorithm");
+}
