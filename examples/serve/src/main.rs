@@ -1,5 +1,6 @@
-//! An example package built with the macros that serves itself over MCP:
-//! `neuralis-example-serve --mcp`.
+//! An example package built with the macros that serves itself over MCP: over stdio
+//! (`neuralis-example-serve --mcp`), or over streamable HTTP at `/mcp`
+//! (`neuralis-example-serve --http 127.0.0.1:8080 --tokens tokens.json`, see `http.rs`).
 //!
 //! Its tools are the methods of one service, `Notes` (an in-memory store shared by every
 //! call, see `notes.rs`), and a free function beside it, `weather_forecast`. `cargo build`
@@ -10,8 +11,10 @@
 //!
 //! ```text
 //! neuralis-example-serve --mcp --grant weather.read
+//! neuralis-example-serve --http 127.0.0.1:8080 --tokens tokens.json
 //! ```
 
+mod http;
 mod notes;
 mod weather;
 
@@ -31,16 +34,41 @@ fn package() -> Result<Package, BuildError> {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let mut mcp = false;
-    let mut session = SessionContext::builder("local-user");
+    let mut http: Option<http::Options> = None;
+    let mut grants: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--mcp" => mcp = true,
-            "--grant" => match args.next() {
-                Some(feature) => session = session.grant(feature),
-                None => return usage("`--grant` needs a feature name"),
+        let mut value = |what: &str| args.next().ok_or(format!("`{arg}` needs {what}"));
+        let step = match arg.as_str() {
+            "--mcp" => {
+                mcp = true;
+                Ok(())
+            }
+            "--grant" => value("a feature name").map(|f| grants.push(f)),
+            "--http" => value("an address such as 127.0.0.1:8080").and_then(|a| {
+                let addr = a
+                    .parse()
+                    .map_err(|e| format!("`--http {a}`: not an address ({e})"))?;
+                http = Some(http::Options {
+                    addr,
+                    tokens: None,
+                    allow_hosts: Vec::new(),
+                    max_body: 4 * 1024 * 1024,
+                    grace: std::time::Duration::from_secs(10),
+                    resource: None,
+                    stateless: false,
+                });
+                Ok(())
+            }),
+            "--tokens" | "--allow-host" | "--max-body" | "--grace" | "--resource"
+            | "--stateless" => match http.as_mut() {
+                None => Err(format!("`{arg}` goes after `--http ADDR`")),
+                Some(o) => http_option(o, &arg, &mut value),
             },
-            other => return usage(&format!("unknown argument `{other}`")),
+            other => Err(format!("unknown argument `{other}`")),
+        };
+        if let Err(problem) = step {
+            return usage(&problem);
         }
     }
     let package = match package() {
@@ -50,7 +78,16 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let session = session.build();
+    let session = SessionContext::builder("local-user").grants(grants).build();
+    if let Some(options) = http {
+        return match http::serve(package, session, options).await {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     if !mcp {
         let server = McpServer::new(package, session);
         let list = Value::Array(server.tool_list());
@@ -71,10 +108,40 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
+/// One option of `--http`.
+fn http_option(
+    o: &mut http::Options,
+    arg: &str,
+    value: &mut impl FnMut(&str) -> Result<String, String>,
+) -> Result<(), String> {
+    match arg {
+        "--tokens" => o.tokens = Some(value("a token file")?),
+        "--allow-host" => o.allow_hosts.push(value("a host name")?),
+        "--resource" => o.resource = Some(value("the server's URL")?),
+        "--stateless" => o.stateless = true,
+        "--max-body" => {
+            let v = value("a size in bytes")?;
+            o.max_body = v
+                .parse()
+                .map_err(|_| format!("`--max-body {v}`: not a number of bytes"))?;
+        }
+        _ => {
+            let v = value("a number of seconds")?;
+            let secs: u64 = v
+                .parse()
+                .map_err(|_| format!("`--grace {v}`: not a number of seconds"))?;
+            o.grace = std::time::Duration::from_secs(secs);
+        }
+    }
+    Ok(())
+}
+
 fn usage(problem: &str) -> std::process::ExitCode {
     eprintln!(
-        "error: {problem}\nusage: neuralis-example-serve [--mcp] [--grant FEATURE]...\n  \
-         without `--mcp`, prints the MCP tool list the grants allow"
+        "error: {problem}\nusage: neuralis-example-serve [--mcp] [--grant FEATURE]...\n       \
+         neuralis-example-serve --http ADDR [--tokens FILE] [--allow-host HOST]... \
+         [--max-body BYTES] [--grace SECS] [--resource URL] [--stateless]\n  \
+         without `--mcp` or `--http`, prints the MCP tool list the grants allow"
     );
     std::process::ExitCode::from(2)
 }
