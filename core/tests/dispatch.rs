@@ -7,8 +7,9 @@ use std::thread;
 use std::time::Duration;
 
 use neuralis_core::dispatch::{
-    AbortController, AbortSignal, Approval, AskReason, BuildProblem, Json, Package, PackageBuilder,
-    SessionContext, ToolContext, async_fn, async_fn_cx, block_on, sync_fn, sync_fn_cx,
+    AbortController, AbortSignal, Approval, AskReason, BuildProblem, CallOptions, Json, LogLevel,
+    LogMessage, LogSink, Package, PackageBuilder, SessionContext, ToolContext, async_fn,
+    async_fn_cx, block_on, sync_fn, sync_fn_cx,
 };
 use neuralis_core::result::{BoundCaps, ToolResult};
 use serde::Deserialize;
@@ -1086,4 +1087,46 @@ fn every_required_feature_must_be_granted() {
             "agrees with the catalog type"
         );
     }
+}
+
+async fn logging_echo(e: Echo, cx: &ToolContext) -> String {
+    cx.debug(format_args!("echoing {} characters", e.text.len()));
+    cx.info(format_args!("echo: {}", e.text));
+    cx.log_data(LogLevel::Warning, &json!({"echoed": e.text}));
+    e.text
+}
+
+/// A handler's log messages reach the host's sink through `CallOptions::log`, from the
+/// sink's threshold on, under the tool's name and in order; the plain `dispatch` has no
+/// sink, and the same handler's logging is a no-op.
+#[test]
+fn log_messages_reach_the_hosts_sink_from_its_threshold_on() {
+    let p = Package::builder()
+        .tool("echo", read_tool(), async_fn_cx(logging_echo))
+        .build()
+        .unwrap();
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = {
+        let seen = Arc::clone(&seen);
+        LogSink::new(LogLevel::Info, move |m: LogMessage| {
+            seen.lock().unwrap().push(m);
+        })
+    };
+    let options = CallOptions::new().log(sink);
+    let r = block_on(p.dispatch_with("echo", json!({"text": "hi"}), &user(), options)).unwrap();
+    assert_eq!(text(&r), "hi");
+    let seen = seen.lock().unwrap();
+    let got: Vec<(LogLevel, &str, &Value)> = seen
+        .iter()
+        .map(|m| (m.level, &*m.logger, &m.data))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (LogLevel::Info, "echo", &json!("echo: hi")),
+            (LogLevel::Warning, "echo", &json!({"echoed": "hi"})),
+        ]
+    );
+    let plain = call(&p, "echo", json!({"text": "hi"}), &user());
+    assert_eq!(text(&plain), "hi");
 }

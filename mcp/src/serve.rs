@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use neuralis_core::catalog::ToolEntry;
 use neuralis_core::dispatch::{
-    AbortController, CallOptions, Package, Progress, ProgressSink, SessionContext,
+    AbortController, CallOptions, LogMessage, LogSink, Package, Progress, ProgressSink,
+    SessionContext,
 };
 use neuralis_core::result::ToolResult;
 use rmcp::model::{
@@ -21,6 +22,7 @@ use tokio::sync::mpsc;
 
 use crate::Error;
 use crate::lines::LineTransport;
+use crate::logging::SessionLevel;
 
 /// The MCP `tools/list` entry of a tool: `name`, `title`, `description`, `inputSchema` and
 /// `annotations`.
@@ -140,7 +142,16 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 /// `notifications/progress` for every [`ToolContext::progress`] report that moves forward,
 /// all sent before the result.
 ///
+/// The server has the `logging` capability: a call's [`ToolContext::log`] messages are
+/// `notifications/message` (`level`, the tool's name as `logger`, the message as `data`),
+/// sent in order with its progress reports, before its result, from the level the client
+/// asked for on. Before 2026-07-28 a client asks with `logging/setLevel`, for every later
+/// call of its connection (each HTTP session has its own level), and gets nothing until
+/// it does; on 2026-07-28 each request asks for itself with
+/// `_meta["io.modelcontextprotocol/logLevel"]`, and a request without it gets nothing.
+///
 /// [`ToolContext::progress`]: neuralis_core::dispatch::ToolContext::progress
+/// [`ToolContext::log`]: neuralis_core::dispatch::ToolContext::log
 ///
 /// ```no_run
 /// use neuralis_core::dispatch::{Package, SessionContext};
@@ -158,6 +169,8 @@ pub struct McpServer {
     info: Implementation,
     instructions: Option<String>,
     in_flight: Arc<Mutex<HashMap<RequestId, AbortController>>>,
+    /// The level of the connection's `logging/setLevel` (before 2026-07-28).
+    log_level: SessionLevel,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -217,6 +230,7 @@ impl McpServer {
             info: Implementation::new("neuralis-package", env!("CARGO_PKG_VERSION")),
             instructions: None,
             in_flight: Arc::default(),
+            log_level: SessionLevel::default(),
         }
     }
 
@@ -406,28 +420,33 @@ impl McpServer {
     }
 
     /// A server for one more HTTP session (or stateless request): the same package,
-    /// identity and settings, its own calls in flight.
+    /// identity and settings, its own calls in flight and its own `logging/setLevel`.
     #[cfg(feature = "http")]
     pub(crate) fn fresh(&self) -> Self {
         Self {
             in_flight: Arc::default(),
+            log_level: SessionLevel::default(),
             ..self.clone()
         }
     }
 
-    /// Runs one `tools/call`; `progress` receives the handler's reports when the client
-    /// asked for them.
+    /// Runs one `tools/call`; `progress` receives the handler's reports and `log` its log
+    /// messages when the client asked for them.
     async fn call(
         &self,
         request: CallToolRequestParams,
         session: &SessionContext,
         id: RequestId,
         progress: Option<ProgressSink>,
+        log: Option<LogSink>,
     ) -> ToolResult {
         let controller = AbortController::new();
         let mut options = CallOptions::new().abort(controller.signal());
         if let Some(sink) = progress {
             options = options.progress(sink);
+        }
+        if let Some(sink) = log {
+            options = options.log(sink);
         }
         self.in_flight
             .lock()
@@ -453,6 +472,26 @@ impl McpServer {
         {
             controller.abort();
         }
+    }
+}
+
+/// What a call's sinks push into the channel that `call_tool` drains while the call runs:
+/// its progress reports and log messages, in the order the handler made them.
+enum Relayed {
+    Progress(Progress),
+    Log(LogMessage),
+}
+
+/// Sends one report or message of a call to the client: a report through the call's
+/// [`ProgressRelay`] (there is one whenever its sink exists).
+async fn relay(item: Relayed, progress: Option<&mut ProgressRelay>, peer: &Peer<RoleServer>) {
+    match item {
+        Relayed::Progress(report) => {
+            if let Some(progress) = progress {
+                progress.send(report).await;
+            }
+        }
+        Relayed::Log(message) => crate::logging::send(peer, message).await,
     }
 }
 
@@ -506,8 +545,15 @@ fn typed_params_error(method: &str, params: Option<&Value>) -> Option<ErrorData>
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.info.clone());
+        #[allow(
+            deprecated,
+            reason = "MCP logging is deprecated by SEP-2577, not removed: 2026-07-28 still has it"
+        )]
+        let capabilities = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_tools()
+            .build();
+        let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         match &self.instructions {
             Some(text) => config.with_instructions(text.clone()),
             None => config,
@@ -542,22 +588,35 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let session = self.caller(&context)?;
         let id = context.id.clone();
-        let (reports, mut relay) = match context.meta.get_progress_token() {
-            Some(token) => {
-                let (tx, rx) = mpsc::unbounded_channel();
-                let sink = ProgressSink::new(move |report| {
-                    let _ = tx.send(report);
-                });
-                let relay = ProgressRelay {
-                    token,
-                    peer: context.peer.clone(),
-                    last: None,
-                };
-                (Some(sink), Some((relay, rx)))
-            }
-            None => (None, None),
+        // One channel for the call's progress reports and log messages, so that they go
+        // out in the order the handler made them; none when the client asked for neither.
+        let mut progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| ProgressRelay {
+                token,
+                peer: context.peer.clone(),
+                last: None,
+            });
+        let log_level = self.log_level.for_call(&context);
+        let (reports, logs, mut relayed) = if progress.is_some() || log_level.is_some() {
+            let (tx, rx) = mpsc::unbounded_channel();
+            let reports = progress.is_some().then(|| {
+                let tx = tx.clone();
+                ProgressSink::new(move |report| {
+                    let _ = tx.send(Relayed::Progress(report));
+                })
+            });
+            let logs = log_level.map(|level| {
+                LogSink::new(level, move |message| {
+                    let _ = tx.send(Relayed::Log(message));
+                })
+            });
+            (reports, logs, Some(rx))
+        } else {
+            (None, None, None)
         };
-        let call = self.call(request, &session, id.clone(), reports);
+        let call = self.call(request, &session, id.clone(), reports, logs);
         tokio::pin!(call);
         let mut aborted = false;
         // rmcp cancels the request's token on `notifications/cancelled` (and when the
@@ -570,26 +629,38 @@ impl ServerHandler for McpServer {
                     aborted = true;
                     self.abort(&id);
                 }
-                Some(report) = async {
-                    match relay.as_mut() {
-                        Some((_, rx)) => rx.recv().await,
+                Some(item) = async {
+                    match relayed.as_mut() {
+                        Some(rx) => rx.recv().await,
                         None => std::future::pending().await,
                     }
-                } => {
-                    if let Some((relay, _)) = relay.as_mut() {
-                        relay.send(report).await;
-                    }
-                }
+                } => relay(item, progress.as_mut(), &context.peer).await,
             }
         };
-        // Every report the handler made goes out before its result.
-        if let Some((mut relay, mut rx)) = relay {
+        // Every report and message the handler made goes out before its result.
+        if let Some(mut rx) = relayed {
             rx.close();
-            while let Ok(report) = rx.try_recv() {
-                relay.send(report).await;
+            while let Ok(item) = rx.try_recv() {
+                relay(item, progress.as_mut(), &context.peer).await;
             }
         }
         Ok(crate::wire::call_tool_result(result).into())
+    }
+
+    /// `logging/setLevel`: the connection's later calls send their log messages from this
+    /// level on (answered `{}`). Only a request before 2026-07-28 reads it: on 2026-07-28
+    /// each request asks for its own messages in `_meta`.
+    #[allow(
+        deprecated,
+        reason = "MCP logging is deprecated by SEP-2577, not removed: 2026-07-28 still has it"
+    )]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(&request);
+        Ok(())
     }
 
     async fn on_custom_request(
@@ -657,6 +728,22 @@ mod tests {
                    "idempotentHint": true, "openWorldHint": true})
         );
         assert_eq!(all["title"], "T");
+    }
+
+    /// The `logging/setLevel` level is the connection's: a clone (the stdio server) shares
+    /// it, a fresh HTTP session starts without one.
+    #[cfg(feature = "http")]
+    #[test]
+    fn each_http_session_has_its_own_log_level() {
+        use neuralis_core::dispatch::LogLevel;
+        let package = Package::builder().build().expect("an empty package");
+        let server = McpServer::new(package, SessionContext::builder("u").build());
+        server.log_level.set_level(LogLevel::Info);
+        assert_eq!(server.clone().log_level.level(), Some(LogLevel::Info));
+        let session = server.fresh();
+        assert_eq!(session.log_level.level(), None);
+        session.log_level.set_level(LogLevel::Debug);
+        assert_eq!(server.log_level.level(), Some(LogLevel::Info));
     }
 
     #[test]

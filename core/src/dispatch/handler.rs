@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::abort::AbortSignal;
+use super::log::{LogLevel, LogMessage, LogSink};
 use super::output::Output;
 use super::progress::{Progress, ProgressSink};
 use super::session::SessionContext;
@@ -70,8 +71,10 @@ pub trait Handler: Send + Sync + 'static {
 }
 
 /// What a handler gets besides its input: the verified session, the abort signal (only
-/// for a `cancellable` tool), and the package's state (a [`StateMap`]: its services and
-/// any other value registered with [`PackageBuilder::state`](super::PackageBuilder::state)).
+/// for a `cancellable` tool), the package's state (a [`StateMap`]: its services and
+/// any other value registered with [`PackageBuilder::state`](super::PackageBuilder::state)),
+/// and the caller's channels for [`progress`](Self::progress) reports and
+/// [`log`](Self::log) messages.
 #[derive(Clone)]
 pub struct ToolContext {
     pub(super) tool: Arc<str>,
@@ -79,6 +82,35 @@ pub struct ToolContext {
     pub(super) abort: Option<AbortSignal>,
     pub(super) state: Arc<StateMap>,
     pub(super) progress: Option<ProgressSink>,
+    pub(super) log: Option<LogSink>,
+}
+
+/// The level methods of [`ToolContext`]: `$name(message)` is `log(LogLevel::$level,
+/// message)`, each with its doc and example.
+macro_rules! level_methods {
+    ($($name:ident => $level:ident, $what:literal;)*) => {$(
+        #[doc = concat!("Logs `message` at [`LogLevel::", stringify!($level), "`] (", $what, "): ")]
+        #[doc = concat!("[`log`](Self::log)`(LogLevel::", stringify!($level), ", message)`, a no-op")]
+        #[doc = "unless the caller asked for messages of this level.\n\n```"]
+        #[doc = "use std::sync::{Arc, Mutex};"]
+        #[doc = "use neuralis_core::dispatch::{LogLevel, LogSink, SessionContext, ToolContext};"]
+        #[doc = ""]
+        #[doc = "let seen = Arc::new(Mutex::new(Vec::new()));"]
+        #[doc = "let sink = {"]
+        #[doc = "    let seen = Arc::clone(&seen);"]
+        #[doc = "    LogSink::new(LogLevel::Debug, move |m| seen.lock().expect(\"not poisoned\").push((m.level, m.data)))"]
+        #[doc = "};"]
+        #[doc = "let cx = ToolContext::new(\"sync\", SessionContext::builder(\"u\").build()).with_log(sink);"]
+        #[doc = concat!("cx.", stringify!($name), "(format_args!(\"{} of {} files\", 2, 5));")]
+        #[doc = "assert_eq!("]
+        #[doc = "    *seen.lock().expect(\"not poisoned\"),"]
+        #[doc = concat!("    [(LogLevel::", stringify!($level), ", \"2 of 5 files\".into())]")]
+        #[doc = ");"]
+        #[doc = "```"]
+        pub fn $name(&self, message: impl fmt::Display) {
+            self.log(LogLevel::$level, message);
+        }
+    )*};
 }
 
 impl ToolContext {
@@ -92,6 +124,7 @@ impl ToolContext {
             abort: None,
             state: Arc::default(),
             progress: None,
+            log: None,
         }
     }
 
@@ -100,6 +133,14 @@ impl ToolContext {
     #[must_use]
     pub fn with_progress(mut self, sink: ProgressSink) -> Self {
         self.progress = Some(sink);
+        self
+    }
+
+    /// This context with a log sink (as the pipeline gives a call whose host asked for
+    /// log messages): see [`log`](Self::log).
+    #[must_use]
+    pub fn with_log(mut self, sink: LogSink) -> Self {
+        self.log = Some(sink);
         self
     }
 
@@ -183,6 +224,129 @@ impl ToolContext {
         self.progress.is_some()
     }
 
+    /// Logs `message` at `level` for the caller to read, under the tool's name (the
+    /// logger). [`debug`](Self::debug), [`info`](Self::info), [`notice`](Self::notice),
+    /// [`warning`](Self::warning), [`error`](Self::error), [`critical`](Self::critical),
+    /// [`alert`](Self::alert) and [`emergency`](Self::emergency) say the level in the
+    /// name.
+    ///
+    /// Over MCP this is a `notifications/message` (`level`, `logger`, `data` the message
+    /// text), sent before the call's result, when the client asked for messages of this
+    /// level: with `logging/setLevel` on the connection before protocol 2026-07-28, with
+    /// `_meta["io.modelcontextprotocol/logLevel"]` on the request itself on 2026-07-28. A
+    /// client that did not ask gets nothing. Outside MCP it goes to the host's
+    /// [`LogSink`] (through [`CallOptions::log`](super::CallOptions::log)), if it gave
+    /// one; the plain pipeline ([`Package::dispatch`](super::Package::dispatch)) and the
+    /// WASM entry give none, and logging is then a no-op.
+    ///
+    /// The message is formatted only when it goes somewhere: pass `format_args!(..)`, a
+    /// `&str` or any other [`Display`](fmt::Display), and a message nobody asked for costs
+    /// one comparison, no allocation. Log messages are for the person or client watching
+    /// the call, not the model: what the model should read belongs in the result.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use neuralis_core::dispatch::{LogLevel, LogSink, SessionContext, ToolContext};
+    ///
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = {
+    ///     let seen = Arc::clone(&seen);
+    ///     LogSink::new(LogLevel::Info, move |m| {
+    ///         seen.lock().expect("not poisoned").push((m.level, m.logger.to_string(), m.data))
+    ///     })
+    /// };
+    /// let session = SessionContext::builder("u").build();
+    /// let cx = ToolContext::new("reindex", session.clone()).with_log(sink);
+    /// let notes = 12;
+    /// cx.debug(format_args!("opening {notes} notes")); // below `info`: never formatted
+    /// cx.log(LogLevel::Notice, format_args!("indexed {notes} notes"));
+    /// cx.warning("the index was stale");
+    /// ToolContext::new("reindex", session).error("nobody asked: a no-op");
+    /// assert_eq!(
+    ///     *seen.lock().expect("not poisoned"),
+    ///     [
+    ///         (LogLevel::Notice, "reindex".to_owned(), "indexed 12 notes".into()),
+    ///         (LogLevel::Warning, "reindex".to_owned(), "the index was stale".into()),
+    ///     ]
+    /// );
+    /// ```
+    pub fn log(&self, level: LogLevel, message: impl fmt::Display) {
+        if let Some(sink) = self.log_sink(level) {
+            sink.send(LogMessage {
+                level,
+                logger: Arc::clone(&self.tool),
+                data: Value::String(message.to_string()),
+            });
+        }
+    }
+
+    /// Logs a structured value at `level`: [`log`](Self::log) with any
+    /// [`Serialize`] value as the message's `data` (a JSON object, an array...) instead
+    /// of text. The value is serialized only when the message goes somewhere; a value
+    /// that fails to serialize is logged as the text of the failure.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use neuralis_core::dispatch::{LogLevel, LogSink, SessionContext, ToolContext};
+    /// use serde_json::json;
+    ///
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = {
+    ///     let seen = Arc::clone(&seen);
+    ///     LogSink::new(LogLevel::Debug, move |m| seen.lock().expect("not poisoned").push(m.data))
+    /// };
+    /// let cx = ToolContext::new("fetch", SessionContext::builder("u").build()).with_log(sink);
+    /// cx.log_data(LogLevel::Info, &json!({"url": "https://example.com", "status": 200}));
+    /// assert_eq!(
+    ///     *seen.lock().expect("not poisoned"),
+    ///     [json!({"url": "https://example.com", "status": 200})]
+    /// );
+    /// ```
+    pub fn log_data<T: Serialize + ?Sized>(&self, level: LogLevel, data: &T) {
+        if let Some(sink) = self.log_sink(level) {
+            let data = serde_json::to_value(data).unwrap_or_else(|e| {
+                Value::String(format!("the log data could not be serialized: {e}"))
+            });
+            sink.send(LogMessage {
+                level,
+                logger: Arc::clone(&self.tool),
+                data,
+            });
+        }
+    }
+
+    /// Whether a message at `level` goes anywhere: for a handler that would do work only
+    /// to log its outcome (a [`log`](Self::log) call needs no such check).
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{LogLevel, LogSink, SessionContext, ToolContext};
+    ///
+    /// let cx = ToolContext::new("t", SessionContext::builder("u").build());
+    /// assert!(!cx.log_enabled(LogLevel::Emergency)); // no sink: nothing is enabled
+    /// let cx = cx.with_log(LogSink::new(LogLevel::Warning, |_| {}));
+    /// assert!(cx.log_enabled(LogLevel::Error) && !cx.log_enabled(LogLevel::Info));
+    /// ```
+    #[must_use]
+    pub fn log_enabled(&self, level: LogLevel) -> bool {
+        self.log_sink(level).is_some()
+    }
+
+    level_methods! {
+        debug => Debug, "detailed information for debugging";
+        info => Info, "what the tool is doing";
+        notice => Notice, "a normal but significant event";
+        warning => Warning, "something may be wrong; the call goes on";
+        error => Error, "something failed";
+        critical => Critical, "a critical condition";
+        alert => Alert, "someone must act at once";
+        emergency => Emergency, "the system is unusable";
+    }
+
+    /// The log sink, when it takes messages at `level`.
+    fn log_sink(&self, level: LogLevel) -> Option<&LogSink> {
+        self.log.as_ref().filter(|sink| sink.accepts(level))
+    }
+
     /// The package's state of type `T`: registered as a `T` or as an `Arc<T>` (one `Arc`
     /// either way, see [`StateMap`]); `None` when the package holds no `T`.
     ///
@@ -213,6 +377,7 @@ impl fmt::Debug for ToolContext {
             .field("abort", &self.abort)
             .field("state", &*self.state)
             .field("progress", &self.progress.is_some())
+            .field("log", &self.log.as_ref().map(LogSink::min_level))
             .finish()
     }
 }

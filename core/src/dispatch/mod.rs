@@ -85,6 +85,7 @@ mod de;
 mod errors;
 mod handler;
 pub(crate) mod json;
+mod log;
 pub mod output;
 mod pipeline;
 mod progress;
@@ -106,6 +107,7 @@ pub use self::handler::{
     AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
     deserialize_input, sync_fn, sync_fn_cx,
 };
+pub use self::log::{LogLevel, LogMessage, LogSink};
 pub use self::output::{Output, OutputMismatch};
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};

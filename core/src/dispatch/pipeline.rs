@@ -34,8 +34,9 @@ impl Package {
             .await
     }
 
-    /// [`dispatch`](Self::dispatch) with the host's [`CallOptions`]: the abort signal and
-    /// a [`ProgressSink`](super::ProgressSink) for the handler's [`ToolContext::progress`] reports.
+    /// [`dispatch`](Self::dispatch) with the host's [`CallOptions`]: the abort signal, a
+    /// [`ProgressSink`](super::ProgressSink) for the handler's [`ToolContext::progress`]
+    /// reports and a [`LogSink`](super::LogSink) for its [`ToolContext::log`] messages.
     pub async fn dispatch_with(
         &self,
         name: &str,
@@ -175,7 +176,11 @@ impl Package {
         session: &SessionContext,
         options: CallOptions,
     ) -> ToolResult {
-        let CallOptions { abort, progress } = options;
+        let CallOptions {
+            abort,
+            progress,
+            log,
+        } = options;
         let args = match self.prepare(slot, args) {
             Ok(args) => args,
             Err(refused) => return *refused,
@@ -189,6 +194,7 @@ impl Package {
             abort: slot.cancellable.then(|| abort.clone()),
             state: Arc::clone(&self.state),
             progress,
+            log,
         };
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
             Ok(call) => call,

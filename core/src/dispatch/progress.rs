@@ -59,15 +59,17 @@ impl fmt::Debug for ProgressSink {
 }
 
 /// What a host hands [`Package::dispatch_with`](super::Package::dispatch_with) besides
-/// the call itself: the run's abort signal and where progress reports go.
+/// the call itself: the run's abort signal, where progress reports go, and where log
+/// messages go.
 ///
 /// ```
-/// use neuralis_core::dispatch::{AbortController, CallOptions, ProgressSink};
+/// use neuralis_core::dispatch::{AbortController, CallOptions, LogLevel, LogSink, ProgressSink};
 ///
 /// let controller = AbortController::new();
 /// let options = CallOptions::new()
 ///     .abort(controller.signal())
-///     .progress(ProgressSink::new(|p| eprintln!("{} done", p.done)));
+///     .progress(ProgressSink::new(|p| eprintln!("{} done", p.done)))
+///     .log(LogSink::new(LogLevel::Info, |m| eprintln!("{}: {}", m.level, m.data)));
 /// # let _ = options;
 /// ```
 #[derive(Debug, Clone)]
@@ -75,6 +77,7 @@ impl fmt::Debug for ProgressSink {
 pub struct CallOptions {
     pub(super) abort: super::AbortSignal,
     pub(super) progress: Option<ProgressSink>,
+    pub(super) log: Option<super::LogSink>,
 }
 
 impl Default for CallOptions {
@@ -84,12 +87,13 @@ impl Default for CallOptions {
 }
 
 impl CallOptions {
-    /// No abort signal, no progress sink: a call that runs to completion and reports
-    /// progress to nobody.
+    /// No abort signal, no progress sink, no log sink: a call that runs to completion and
+    /// reports progress and logs to nobody.
     pub fn new() -> Self {
         Self {
             abort: super::AbortSignal::never(),
             progress: None,
+            log: None,
         }
     }
 
@@ -102,6 +106,14 @@ impl CallOptions {
     /// Where the handler's progress reports go.
     pub fn progress(mut self, sink: ProgressSink) -> Self {
         self.progress = Some(sink);
+        self
+    }
+
+    /// Where the handler's log messages go ([`ToolContext::log`](super::ToolContext::log)
+    /// and the level methods), from the sink's threshold on. Without one, logging is a
+    /// no-op that formats nothing.
+    pub fn log(mut self, sink: super::LogSink) -> Self {
+        self.log = Some(sink);
         self
     }
 }

@@ -1,13 +1,15 @@
 //! `Notes`: the package's service, an in-memory store shared by every call. Its tools are
 //! methods taking `&self` (`#[neuralis::tools]`): a read tool, a destructive write tool
-//! whose `delete` key asks for approval, and a slow, cancellable rebuild.
+//! whose `delete` key asks for approval, and a slow, cancellable rebuild that logs what it
+//! does (`ToolContext::info` and the other levels: MCP `notifications/message` for a
+//! client that asked for them).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use neuralis::{AbortSignal, ToolInput, ToolOutput, tool, tools};
+use neuralis::{AbortSignal, ToolContext, ToolInput, ToolOutput, tool, tools};
 use serde::{Deserialize, Serialize};
 
 /// The store: the notes, by key, and how many writes it has taken.
@@ -268,9 +270,13 @@ impl Notes {
         &self,
         input: Reindex,
         abort: AbortSignal,
+        cx: &ToolContext,
     ) -> Result<Reindexed, String> {
         let mut run = Run::start(&self.runs);
         let seconds = input.seconds.unwrap_or(5);
+        // Logged for whoever watches the call (a client that asked for log messages),
+        // formatted only when someone did.
+        cx.debug(format_args!("rebuilding the index over {seconds} s"));
         if seconds > 0 {
             tokio::select! {
                 () = tokio::time::sleep(Duration::from_secs(seconds)) => {}
@@ -278,6 +284,10 @@ impl Notes {
             }
         }
         let notes = self.store()?.notes.len();
+        cx.info(format_args!("indexed {notes} notes in {seconds} s"));
+        if notes == 0 {
+            cx.warning("the store holds no notes: the index is empty");
+        }
         run.finished = true;
         drop(run);
         Ok(Reindexed {
