@@ -143,7 +143,10 @@ where
             .map(|e| e.to_string())
             .collect::<Vec<_>>()
     );
-    prop_assert!(reads::<T>(&doc).is_ok(), "serde refuses its own output: {doc}");
+    prop_assert!(
+        reads::<T>(&doc).is_ok(),
+        "serde refuses its own output: {doc}"
+    );
     let floats = integers_as_floats(&doc);
     prop_assert!(
         validator.is_valid(&floats),

@@ -106,7 +106,9 @@ fn integral(v: &Value) -> Value {
             }
         }
         Value::Array(a) => Value::Array(a.iter().map(integral).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), integral(v))).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, v)| (k.clone(), integral(v))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -271,14 +273,26 @@ struct Outer {
 fn integral_floats_read_as_integers() {
     let v = json!({"query": "q", "page": 5.0, "size": 300.0});
     let read: Listing = ours(&v).expect("read");
-    assert_eq!(read, Listing { query: "q".into(), paging: Paging { page: 5, size: Some(300) } });
+    assert_eq!(
+        read,
+        Listing {
+            query: "q".into(),
+            paging: Paging {
+                page: 5,
+                size: Some(300)
+            }
+        }
+    );
     let v = json!({"a": "x", "n": 7.0, "b": null});
     assert_eq!(ours::<Leaf>(&v).expect("read").n, 7);
     // Out of the type's range, or not integral: refused as before, at the field.
     let v = json!({"a": "x", "n": 256.0});
     assert_eq!(
         ours::<Leaf>(&v).expect_err("refused"),
-        ("/n".to_owned(), "invalid value: integer `256`, expected u8".to_owned())
+        (
+            "/n".to_owned(),
+            "invalid value: integer `256`, expected u8".to_owned()
+        )
     );
     let v = json!({"a": "x", "n": 2.5});
     assert_eq!(ours::<Leaf>(&v).expect_err("refused").0, "/n");
@@ -289,7 +303,10 @@ fn a_flattened_fields_refusal_points_at_the_field() {
     let v = json!({"query": "q", "page": "two"});
     assert_eq!(
         ours::<Listing>(&v).expect_err("refused"),
-        ("/page".to_owned(), "invalid type: string \"two\", expected u8".to_owned())
+        (
+            "/page".to_owned(),
+            "invalid type: string \"two\", expected u8".to_owned()
+        )
     );
     // serde_path_to_error cannot say where: the flattened struct is read from serde's
     // buffer, after the object's own loop.

@@ -57,7 +57,7 @@ use http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body::Body;
 use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt as _, Full};
+use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use neuralis_core::dispatch::{Package, SessionContext};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
@@ -500,27 +500,39 @@ impl Hosted {
     /// The tower service, over rmcp's streamable HTTP service built with `config`.
     #[must_use]
     pub fn service(self, config: StreamableHttpServerConfig) -> HostedService {
-        let server = self.server;
-        let inner = StreamableHttpService::new(
-            move || Ok(server.fresh()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
         let challenge = match &self.metadata {
             Some(m) => format!("Bearer resource_metadata=\"{}\"", m.metadata_url()),
             None => "Bearer".to_owned(),
         };
-        HostedService {
-            inner,
-            resolver: self.resolver,
-            owners: Arc::default(),
-            challenge: Arc::from(challenge),
-        }
+        HostedService::new(self.server, self.resolver, challenge, config)
     }
 }
 
-/// The tower service of a hosted package (see [`crate::http`]): every request's caller
-/// resolved, then rmcp's streamable HTTP service. Mount it where MCP is served (`/mcp`).
+/// The resolver of a single-identity server: every request is the server's one session
+/// (which `McpServer` itself holds), so this lets every request through; with no
+/// session, it lets none through.
+struct Anyone(Option<SessionContext>);
+
+impl Resolve for Anyone {
+    fn resolve(&self, _parts: &http::request::Parts) -> Result<SessionContext, Refused> {
+        self.0.clone().ok_or_else(Refused::missing)
+    }
+}
+
+/// The service of [`McpServer::http_service_with`]: every request served for `session`.
+pub(crate) fn single_identity(
+    server: McpServer,
+    session: Option<SessionContext>,
+    config: StreamableHttpServerConfig,
+) -> HostedService {
+    HostedService::new(server, Arc::new(Anyone(session)), "Bearer".into(), config)
+}
+
+/// The tower service of a package over streamable HTTP (see [`crate::http`]): every
+/// request's caller resolved, its body read within the cap, then rmcp's streamable HTTP
+/// service; a body that is not a JSON-RPC message is answered with JSON-RPC's own error
+/// (`-32700` for text that is not JSON, `-32600` for JSON that is no message) where rmcp
+/// alone answers `415`. Mount it where MCP is served (`/mcp`).
 #[derive(Clone)]
 pub struct HostedService {
     inner: StreamableHttpService<McpServer, LocalSessionManager>,
@@ -539,6 +551,25 @@ impl fmt::Debug for HostedService {
 }
 
 impl HostedService {
+    fn new(
+        server: McpServer,
+        resolver: Arc<dyn Resolve>,
+        challenge: String,
+        config: StreamableHttpServerConfig,
+    ) -> Self {
+        let inner = StreamableHttpService::new(
+            move || Ok(server.fresh()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        Self {
+            inner,
+            resolver,
+            owners: Arc::default(),
+            challenge: Arc::from(challenge),
+        }
+    }
+
     /// How many legacy sessions are open (each bound to the user who opened it).
     #[must_use]
     pub fn open_sessions(&self) -> usize {
@@ -569,6 +600,18 @@ impl HostedService {
         response
     }
 
+    /// A JSON-RPC error answer with no request id (the request could not be read).
+    fn rpc_error(status: StatusCode, code: i64, message: &str) -> HttpResponse {
+        let body =
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+        let mut response = Response::new(full(body.to_string()));
+        *response.status_mut() = status;
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        response
+    }
+
     /// The `403` for a legacy session used by another user than the one who opened it.
     fn not_the_owner() -> HttpResponse {
         let body = json!({
@@ -588,7 +631,7 @@ impl HostedService {
     pub async fn handle<B>(&self, request: Request<B>) -> HttpResponse
     where
         B: Body + Send + 'static,
-        B::Error: fmt::Display,
+        B::Error: std::error::Error + Send + Sync + 'static,
         B::Data: Send + 'static,
     {
         let (mut parts, body) = request.into_parts();
@@ -610,10 +653,57 @@ impl HostedService {
                 return Self::not_the_owner();
             }
         }
+        // The body, read within the cap here (as rmcp would), so that a body rmcp cannot
+        // read as a JSON-RPC message can be told apart: not JSON, or no message.
+        let cap = self.inner.config.max_request_body_bytes;
+        let bytes = match Limited::new(body, cap).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
+                let mut response = Response::new(full(format!(
+                    "Payload Too Large: request body exceeds {cap} bytes"
+                )));
+                *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+                return response;
+            }
+            Err(e) => {
+                return Self::rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32700,
+                    &format!("the request body could not be read: {e}"),
+                );
+            }
+        };
         let user = caller.user_id().to_owned();
         let closing = parts.method == Method::DELETE;
+        let posted = parts.method == Method::POST;
+        let json_body = parts
+            .headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
         parts.extensions.insert(Verified(caller));
-        let response = self.inner.handle(Request::from_parts(parts, body)).await;
+        let response = self
+            .inner
+            .handle(Request::from_parts(parts, Full::new(bytes.clone())))
+            .await;
+        // rmcp answers `415` to a JSON body it could not read as a message; JSON-RPC
+        // has its own errors for that.
+        if posted && json_body && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
+            return if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() {
+                Self::rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32600,
+                    "invalid request: the body is JSON but not a JSON-RPC message",
+                )
+            } else {
+                Self::rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32700,
+                    "parse error: the body is not JSON",
+                )
+            };
+        }
         let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
         match session {
             None => {
@@ -637,7 +727,7 @@ impl HostedService {
 impl<B> tower_service::Service<Request<B>> for HostedService
 where
     B: Body + Send + 'static,
-    B::Error: fmt::Display,
+    B::Error: std::error::Error + Send + Sync + 'static,
     B::Data: Send + 'static,
 {
     type Response = HttpResponse;

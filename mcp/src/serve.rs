@@ -392,31 +392,24 @@ impl McpServer {
     /// ```
     #[cfg(feature = "http")]
     #[must_use]
-    pub fn http_service(
-        self,
-    ) -> rmcp::transport::streamable_http_server::StreamableHttpService<
-        McpServer,
-        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
-    > {
+    pub fn http_service(self) -> crate::http::HostedService {
         self.http_service_with(Default::default())
     }
 
     /// [`http_service`](Self::http_service) with rmcp's configuration (allowed hosts and
-    /// origins, JSON responses, keep-alive...). Feature `http`.
+    /// origins, the body cap, JSON responses, keep-alive...). Feature `http`.
     #[cfg(feature = "http")]
     #[must_use]
     pub fn http_service_with(
         self,
         config: rmcp::transport::streamable_http_server::StreamableHttpServerConfig,
-    ) -> rmcp::transport::streamable_http_server::StreamableHttpService<
-        McpServer,
-        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
-    > {
-        rmcp::transport::streamable_http_server::StreamableHttpService::new(
-            move || Ok(self.fresh()),
-            Arc::default(),
-            config,
-        )
+    ) -> crate::http::HostedService {
+        let session = match &self.identity {
+            Identity::Fixed(session) => Some(session.clone()),
+            // A server of `hosted` is never handed out; if it were, it would refuse.
+            Identity::PerRequest => None,
+        };
+        crate::http::single_identity(self, session, config)
     }
 
     /// A server for one more HTTP session (or stateless request): the same package,

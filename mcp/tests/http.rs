@@ -365,7 +365,11 @@ async fn jwt_bearer_tokens() {
         "aud": "https://tools.test/mcp", "exp": now + 600});
     let (status, _, body) = answer(&hs, list(&sign(good.clone()))).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(names(&body), ["greet", "purge"], "the grants come from the claim");
+    assert_eq!(
+        names(&body),
+        ["greet", "purge"],
+        "the grants come from the claim"
+    );
 
     let mut bad = Vec::new();
     let mut expired = good.clone();

@@ -163,7 +163,9 @@ fn the_server_survives_hostile_traffic_and_answers_every_request() {
     assert_eq!(answer["result"]["isError"], true);
     // A typed tool's `isError` results carry no `structuredContent`: the pointer is in
     // the text.
-    let text = answer["result"]["content"][0]["text"].as_str().unwrap_or("");
+    let text = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or("");
     assert!(text.contains("- `/name`: "), "{text}");
 
     // 5,000-deep nesting: not parsed (serde_json stops at 128), answered -32700 with the

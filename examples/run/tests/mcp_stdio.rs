@@ -100,7 +100,9 @@ fn link_syntax(v: &Value, at: &str, out: &mut Vec<String>) {
                     let linked = text.contains("[`")
                         || text.contains("](")
                         || text.contains("][")
-                        || text.lines().any(|l| l.trim_start().starts_with('[') && l.contains("]:"));
+                        || text
+                            .lines()
+                            .any(|l| l.trim_start().starts_with('[') && l.contains("]:"));
                     if linked {
                         out.push(format!("{here}: {text}"));
                     }

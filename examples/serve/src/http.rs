@@ -64,7 +64,10 @@ pub async fn serve(
     session: SessionContext,
     options: Options,
 ) -> Result<(), String> {
-    let shutdown = CancellationToken::new();
+    // Two steps: stop accepting (the calls in flight go on), then, after the grace
+    // period, end what rmcp still serves (open event streams, calls still running).
+    let stop_accepting = CancellationToken::new();
+    let end_streams = CancellationToken::new();
     let (hosts, origins) = allowed_hosts(&options);
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!options.stateless)
@@ -72,7 +75,7 @@ pub async fn serve(
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins);
     config.max_request_body_bytes = options.max_body;
-    config.cancellation_token = shutdown.child_token();
+    config.cancellation_token = end_streams.clone();
     let name = "neuralis-example-serve";
     let version = env!("CARGO_PKG_VERSION");
     let mut router = Router::new();
@@ -99,32 +102,60 @@ pub async fn serve(
             router = router.nest_service("/mcp", server.http_service_with(config));
         }
     }
-    let listener = tokio::net::TcpListener::bind(options.addr)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
+    let listener =
+        listen(options.addr).map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
     let local = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
     // The line a supervisor (or a test) waits for.
     eprintln!("listening on http://{local}/mcp");
 
-    let signalled = shutdown.clone();
+    let signalled = stop_accepting.clone();
     let server = axum::serve(listener, router)
         .with_graceful_shutdown(async move { signalled.cancelled().await });
-    let server = tokio::spawn(async move { server.await });
+    let mut server = tokio::spawn(async move { server.await });
     wait_for_signal().await?;
     eprintln!("shutting down: finishing the calls in flight");
-    shutdown.cancel();
-    match tokio::time::timeout(options.grace, server).await {
-        Ok(Ok(Ok(()))) => eprintln!("stopped"),
-        Ok(Ok(Err(e))) => return Err(format!("the server failed: {e}")),
-        Ok(Err(e)) => return Err(format!("the server task failed: {e}")),
-        Err(_) => eprintln!(
-            "stopped: calls still running after {}s were cancelled",
-            options.grace.as_secs()
-        ),
+    stop_accepting.cancel();
+    let finished = match tokio::time::timeout(options.grace, &mut server).await {
+        Ok(finished) => finished,
+        Err(_) => {
+            eprintln!(
+                "the calls still running after {}s are cancelled",
+                options.grace.as_secs()
+            );
+            end_streams.cancel();
+            match tokio::time::timeout(Duration::from_secs(2), &mut server).await {
+                Ok(finished) => finished,
+                Err(_) => {
+                    server.abort();
+                    Ok(Ok(()))
+                }
+            }
+        }
+    };
+    end_streams.cancel();
+    match finished {
+        Ok(Ok(())) => {
+            eprintln!("stopped");
+            Ok(())
+        }
+        Ok(Err(e)) => Err(format!("the server failed: {e}")),
+        Err(e) => Err(format!("the server task failed: {e}")),
     }
-    Ok(())
+}
+
+/// A listener with room for a burst of connections: the default backlog (128) drops the
+/// handshakes of a burst beyond it, which clients see as resets.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(4096)
 }
 
 /// SIGINT (Ctrl-C) or SIGTERM.

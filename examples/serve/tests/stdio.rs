@@ -203,7 +203,10 @@ async fn a_results_err_is_an_error_whatever_it_derives() {
     // returns."): what is served is their plain text.
     let served = serde_json::to_string(&tools).unwrap();
     assert!(!served.contains("[`") && !served.contains("]("), "{served}");
-    assert!(served.contains("What `Notes::notes_write` returns."), "{served}");
+    assert!(
+        served.contains("What `Notes::notes_write` returns."),
+        "{served}"
+    );
 
     client.cancel().await.expect("the client stops");
 }

@@ -1,0 +1,489 @@
+//! `neuralis-example-serve --http`: the binary on a real socket, spoken to in raw HTTP/1.1
+//! (what goes over the wire, byte for byte): each bearer token its own caller, `401`
+//! before anything runs, hostile requests answered with their 4xx or JSON-RPC error,
+//! 1,000 concurrent calls all answered and none lost, and a graceful shutdown.
+
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long a step may take before the test gives up (a liveness bound, not a speed test).
+const PATIENCE: Duration = Duration::from_secs(30);
+
+const TOKENS: &str = r#"{
+  "token-ada": {"user": "ada", "grants": ["weather.read"]},
+  "token-bob": {"user": "bob"}
+}"#;
+
+/// The server, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = dir.path().join("tokens.json");
+        std::fs::write(&tokens, TOKENS).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_neuralis-example-serve"))
+            .args(["--http", "127.0.0.1:0", "--tokens"])
+            .arg(&tokens)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let port = line
+            .trim()
+            .strip_prefix("listening on http://127.0.0.1:")
+            .and_then(|rest| rest.strip_suffix("/mcp"))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("the server says where it listens: {line:?}"));
+        // The rest of stderr drains in the background, so the server never blocks on it.
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = stderr.read_to_string(&mut rest);
+        });
+        Server {
+            child,
+            port,
+            _dir: dir,
+        }
+    }
+
+    fn host(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+}
+
+/// One HTTP/1.1 exchange: the status, the headers (names lower-cased) and the body
+/// (chunked bodies decoded).
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The JSON-RPC message of the body: JSON, or the `data:` of an event stream.
+    fn message(&self) -> Value {
+        let text = String::from_utf8_lossy(&self.body);
+        serde_json::from_str(&text).unwrap_or_else(|_| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .find(|m| m.get("id").is_some())
+                .unwrap_or(Value::Null)
+        })
+    }
+}
+
+fn exchange(port: u16, head: &str, body: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    // A server may answer (413) before it has read everything: a failed write is fine.
+    let _ = stream.write_all(body);
+    let mut raw = Vec::new();
+    if let Err(e) = stream.read_to_end(&mut raw) {
+        assert!(!raw.is_empty(), "no answer: {e}");
+    }
+    parse(&raw)
+}
+
+fn parse(raw: &[u8]) -> Reply {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("an HTTP answer: {:?}", String::from_utf8_lossy(raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    if headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"))
+    {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = data.windows(2).position(|w| w == b"\r\n") {
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&data[..end]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = end + 2;
+        out.extend_from_slice(&data[start..(start + size).min(data.len())]);
+        data = &data[(start + size + 2).min(data.len())..];
+    }
+    out
+}
+
+/// A stateless (2026-07-28) JSON-RPC request, with its headers.
+fn rpc(
+    host: &str,
+    token: Option<&str>,
+    id: u64,
+    method: &str,
+    name: Option<&str>,
+    params: Value,
+) -> (String, Vec<u8>) {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: {method}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    if let Some(name) = name {
+        head.push_str(&format!("Mcp-Name: {name}\r\n"));
+    }
+    if let Some(token) = token {
+        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    head.push_str("\r\n");
+    (head, body.into_bytes())
+}
+
+fn call(server: &Server, token: &str, id: u64, tool: &str, arguments: Value) -> Reply {
+    let (head, body) = rpc(
+        &server.host(),
+        Some(token),
+        id,
+        "tools/call",
+        Some(tool),
+        json!({"name": tool, "arguments": arguments}),
+    );
+    exchange(server.port, &head, &body)
+}
+
+fn list(server: &Server, token: Option<&str>) -> Reply {
+    let (head, body) = rpc(&server.host(), token, 1, "tools/list", None, json!({}));
+    exchange(server.port, &head, &body)
+}
+
+fn names(reply: &Reply) -> Vec<String> {
+    let message = reply.message();
+    message["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a tool list: {message}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn each_token_is_its_own_caller() {
+    let server = Server::start(&[]);
+    let ada = list(&server, Some("token-ada"));
+    assert_eq!(ada.status, 200);
+    assert_eq!(
+        names(&ada),
+        [
+            "notes_list",
+            "notes_reindex",
+            "notes_write",
+            "weather_forecast"
+        ]
+    );
+    let bob = list(&server, Some("token-bob"));
+    assert_eq!(names(&bob), ["notes_list", "notes_reindex", "notes_write"]);
+
+    let refused = call(
+        &server,
+        "token-bob",
+        2,
+        "weather_forecast",
+        json!({"city": "Porto"}),
+    );
+    let refused = refused.message();
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let unknown = call(&server, "token-bob", 3, "no_such_tool", json!({})).message();
+    assert_eq!(
+        refused["result"]["content"][0]["text"]
+            .as_str()
+            .map(|t| t.replace("weather_forecast", "no_such_tool")),
+        unknown["result"]["content"][0]["text"]
+            .as_str()
+            .map(str::to_owned),
+        "not granted reads as unknown"
+    );
+    let granted = call(
+        &server,
+        "token-ada",
+        4,
+        "weather_forecast",
+        json!({"city": "Porto"}),
+    );
+    assert_ne!(granted.message()["result"]["isError"], true);
+}
+
+#[test]
+fn no_valid_token_is_401_and_runs_nothing() {
+    let server = Server::start(&["--resource", "http://127.0.0.1/mcp"]);
+    let before = call(&server, "token-ada", 1, "notes_list", json!({})).message();
+    let revision = before["result"]["structuredContent"]["revision"].clone();
+    for token in [None, Some("not-a-token")] {
+        let (mut head, body) = rpc(
+            &server.host(),
+            token,
+            2,
+            "tools/call",
+            Some("notes_write"),
+            json!({"name": "notes_write", "arguments": {"key": "k", "text": "t"}}),
+        );
+        if token.is_none() {
+            // Another scheme is no bearer token either.
+            head = head.replace(
+                "Connection: close\r\n",
+                "Connection: close\r\nAuthorization: Basic YTpi\r\n",
+            );
+        }
+        let reply = exchange(server.port, &head, &body);
+        assert_eq!(reply.status, 401, "{token:?}");
+        let challenge = reply.header("www-authenticate").unwrap_or_default();
+        assert!(
+            challenge.starts_with(
+                "Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource/mcp\""
+            ),
+            "{challenge}"
+        );
+    }
+    let after = call(&server, "token-ada", 3, "notes_list", json!({})).message();
+    assert_eq!(
+        after["result"]["structuredContent"]["revision"], revision,
+        "the refused writes ran nothing"
+    );
+}
+
+#[test]
+fn hostile_requests_get_their_answers_and_the_server_stays_up() {
+    let server = Server::start(&["--max-body", "65536"]);
+    let host = server.host();
+    let base = |extra: &str, length: usize| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer token-ada\r\n\
+             Content-Length: {length}\r\nConnection: close\r\n{extra}\r\n"
+        )
+    };
+    let json_headers =
+        "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+
+    // A body over the cap.
+    let big = vec![b'x'; 200_000];
+    let reply = exchange(server.port, &base(json_headers, big.len()), &big);
+    assert_eq!(reply.status, 413);
+
+    // Not JSON: a JSON-RPC parse error; JSON that is no JSON-RPC message: invalid request.
+    for (text, code) in [
+        (&b"{not json"[..], -32700),
+        (&b"[1, 2]"[..], -32600),
+        (&b"{}"[..], -32600),
+    ] {
+        let reply = exchange(server.port, &base(json_headers, text.len()), text);
+        assert_eq!(reply.status, 400);
+        let message = reply.message();
+        assert_eq!(message["error"]["code"], code, "{message}");
+        assert_eq!(message["id"], Value::Null, "{message}");
+    }
+
+    // The wrong content type, and no `Accept`.
+    let (_, body) = rpc(&host, None, 1, "tools/list", None, json!({}));
+    let plain = "Content-Type: text/plain\r\nAccept: application/json, text/event-stream\r\n";
+    assert_eq!(
+        exchange(server.port, &base(plain, body.len()), &body).status,
+        415
+    );
+    let no_accept = "Content-Type: application/json\r\n";
+    assert_eq!(
+        exchange(server.port, &base(no_accept, body.len()), &body).status,
+        406
+    );
+
+    // DNS rebinding: a foreign `Host` or `Origin`.
+    let (head, body) = rpc(&host, Some("token-ada"), 1, "tools/list", None, json!({}));
+    let foreign_host = head.replace(&format!("Host: {host}"), "Host: attacker.example");
+    let reply = exchange(server.port, &foreign_host, &body);
+    assert!((400..500).contains(&reply.status), "{}", reply.status);
+    let foreign_origin = head.replace(
+        "Connection: close\r\n",
+        "Connection: close\r\nOrigin: http://attacker.example\r\n",
+    );
+    let reply = exchange(server.port, &foreign_origin, &body);
+    assert!((400..500).contains(&reply.status), "{}", reply.status);
+    // The near miss: the server's own origin.
+    let own_origin = head.replace(
+        "Connection: close\r\n",
+        &format!("Connection: close\r\nOrigin: http://{host}\r\n"),
+    );
+    assert_eq!(exchange(server.port, &own_origin, &body).status, 200);
+
+    // Still up.
+    assert_eq!(names(&list(&server, Some("token-ada"))).len(), 4);
+}
+
+#[test]
+fn a_thousand_concurrent_calls_are_each_answered_and_none_is_lost() {
+    const CALLS: usize = 1000;
+    let server = Server::start(&[]);
+    let threads: Vec<_> = (0..CALLS)
+        .map(|i| {
+            let (head, body) = rpc(
+                &server.host(),
+                Some("token-bob"),
+                i as u64 + 10,
+                "tools/call",
+                Some("notes_write"),
+                json!({"name": "notes_write", "arguments": {"key": format!("k{i:04}"), "text": "t"}}),
+            );
+            let port = server.port;
+            std::thread::spawn(move || exchange(port, &head, &body))
+        })
+        .collect();
+    let mut answered = 0;
+    for (i, t) in threads.into_iter().enumerate() {
+        let reply = t.join().unwrap();
+        assert_eq!(reply.status, 200, "call {i}");
+        let message = reply.message();
+        assert_eq!(message["id"], i as u64 + 10, "call {i}: {message}");
+        assert_ne!(message["result"]["isError"], true, "call {i}: {message}");
+        answered += 1;
+    }
+    assert_eq!(answered, CALLS);
+    // Every write is in the shared store (the list itself is bounded: `result-bound`).
+    let listed = call(&server, "token-bob", 1, "notes_list", json!({})).message();
+    assert_eq!(
+        listed["result"]["structuredContent"]["revision"], CALLS,
+        "{listed}"
+    );
+    for i in [0, CALLS / 2, CALLS - 1] {
+        let prefix = format!("k{i:04}");
+        let one = call(
+            &server,
+            "token-bob",
+            2,
+            "notes_list",
+            json!({"prefix": prefix}),
+        )
+        .message();
+        assert_eq!(
+            one["result"]["structuredContent"]["notes"][0]["key"], prefix,
+            "{one}"
+        );
+    }
+}
+
+/// SIGTERM while a call is running: the call still gets its answer, then the process
+/// exits 0; a call longer than the grace period is cut, and the process exits 0 in time.
+#[cfg(unix)]
+#[test]
+fn sigterm_lets_calls_finish_then_exits_0() {
+    let mut server = Server::start(&["--grace", "3"]);
+    let (head, body) = rpc(
+        &server.host(),
+        Some("token-ada"),
+        1,
+        "tools/call",
+        Some("notes_reindex"),
+        json!({"name": "notes_reindex", "arguments": {"seconds": 1}}),
+    );
+    let port = server.port;
+    let in_flight = std::thread::spawn(move || exchange(port, &head, &body));
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = server.child.id().to_string();
+    let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(killed.success());
+    let reply = in_flight.join().unwrap();
+    assert_eq!(reply.status, 200);
+    let message = reply.message();
+    assert_eq!(
+        message["result"]["structuredContent"]["seconds"], 1,
+        "{message}"
+    );
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < PATIENCE, "the server exits");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+
+    // A call that outlives the grace period.
+    let mut server = Server::start(&["--grace", "1"]);
+    let (head, body) = rpc(
+        &server.host(),
+        Some("token-ada"),
+        1,
+        "tools/call",
+        Some("notes_reindex"),
+        json!({"name": "notes_reindex", "arguments": {"seconds": 60}}),
+    );
+    let port = server.port;
+    let _in_flight = std::thread::spawn(move || exchange(port, &head, &body));
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = server.child.id().to_string();
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < PATIENCE, "the server exits");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "cut at the grace period, not after the call's 60 s"
+    );
+}
