@@ -1,6 +1,7 @@
 //! The same trivial tool written with rmcp's own `#[tool_router]`, served over rmcp's
-//! stdio transport: rmcp deserializes the parameters; it neither validates them against
-//! the schema nor bounds the result.
+//! stdio transport, or with `--http ADDR` over rmcp's streamable HTTP service on the same
+//! axum stack as `ours`: rmcp deserializes the parameters; it neither validates them
+//! against the schema nor bounds the result.
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ServiceExt, schemars, tool, tool_router};
@@ -24,6 +25,23 @@ impl Server {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> std::process::ExitCode {
+    if let Some(addr) = neuralis_bench_mcp::http_addr() {
+        use rmcp::transport::streamable_http_server::StreamableHttpService;
+        use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+        let service = StreamableHttpService::new(
+            || Ok(Server),
+            std::sync::Arc::new(LocalSessionManager::default()),
+            neuralis_bench_mcp::config(),
+        );
+        let router = axum::Router::new().nest_service("/mcp", service);
+        return match neuralis_bench_mcp::serve(addr, router).await {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     let running = match Server.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(e) => {
