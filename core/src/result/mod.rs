@@ -1,5 +1,5 @@
 //! Tool results: their shape, normalization, bounding, status, card and iframe budget
-//! (section 5 of `CONTRACT.md`).
+//! (section 5 of `docs/contract.md`).
 //!
 //! Whatever a handler or an external MCP server returns, the model and the card get a
 //! well-formed, bounded result, and nothing the author needs is thrown away when it could

@@ -1,4 +1,4 @@
-//! The keys CONTRACT.md section 3 names for the default `propertyNames`, shared by the
+//! The keys `docs/contract.md` section 3 names for the default `propertyNames`, shared by the
 //! Rust test (`normalize.rs`) and the ECMA-262 test (`property_names_js.rs`), so both
 //! engines are held to one list.
 

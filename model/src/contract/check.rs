@@ -2,7 +2,7 @@
 //!
 //! [`check_bytes_using`] reads the file ([`json::read`]: `depth-limit`, `json-syntax`),
 //! then [`check_value_using`] runs one small function per rule id, each named `check_<rule>`
-//! with a two-line comment (the rule, its reason), in `CONTRACT.md` order:
+//! with a two-line comment (the rule, its reason), in `docs/contract.md` order:
 //! section 1 here, section 2 in `root` (whose one walk of every subschema serves
 //! `required-undeclared` and `open-object-implicit`, and gathers the subschemas
 //! `default-invalid` checks) and `defaults` (`default-invalid`),
@@ -181,7 +181,7 @@ pub fn check_bytes_using(
 }
 
 /// Checks an already parsed tool document named `name`: every rule of sections 1, 2 and
-/// 4 of `CONTRACT.md` except `duplicate-tool` (a build-time rule), all violations at once,
+/// 4 of `docs/contract.md` except `duplicate-tool` (a build-time rule), all violations at once,
 /// each with the RFC 6901 pointer of the offending key or value, in a fixed order. Without
 /// a `validator`, the three checks that need one (see [`Draft07`]) are left out.
 ///

@@ -1,7 +1,7 @@
 //! The contract as data: every rule id with its severity, message and hint.
 //!
 //! One table serves the macros, the build emitter and `neuralis check`, so a rule reads
-//! the same wherever it fires. The ids are public interface (see `CONTRACT.md`).
+//! the same wherever it fires. The ids are public interface (see `docs/contract.md`).
 
 use std::fmt;
 
@@ -38,7 +38,7 @@ pub struct Rule {
     pub id: RuleId,
     /// How bad a violation is.
     pub severity: Severity,
-    /// The section of `CONTRACT.md` the rule belongs to.
+    /// The section of `docs/contract.md` the rule belongs to.
     pub section: u8,
     /// What is wrong, lower-case, no final period.
     pub message: &'static str,
@@ -59,7 +59,7 @@ macro_rules! rules {
             $( $(#[$doc])* $variant, )*
         }
 
-        /// Every rule, in `CONTRACT.md` order.
+        /// Every rule, in `docs/contract.md` order.
         pub static RULES: &[Rule] = &[
             $( Rule {
                 id: RuleId::$variant,
@@ -71,10 +71,10 @@ macro_rules! rules {
         ];
 
         impl RuleId {
-            /// Every rule id, in `CONTRACT.md` order.
+            /// Every rule id, in `docs/contract.md` order.
             pub const ALL: &'static [RuleId] = &[$(RuleId::$variant,)*];
 
-            /// The stable id, as it appears in `CONTRACT.md`.
+            /// The stable id, as it appears in `docs/contract.md`.
             #[must_use]
             pub const fn as_str(self) -> &'static str {
                 match self { $(RuleId::$variant => $id,)* }
@@ -406,14 +406,28 @@ mod tests {
     }
 
     #[test]
-    fn every_contract_id_is_in_the_table() {
-        let contract = include_str!("../../../docs/rules.txt");
-        for id in contract.lines().filter(|l| !l.is_empty()) {
-            assert!(RuleId::from_id(id).is_some(), "{id} missing from the table");
-        }
-        assert_eq!(
-            contract.lines().filter(|l| !l.is_empty()).count(),
-            RULES.len()
-        );
+    fn the_contract_document_lists_the_table() {
+        // Every row of `docs/contract.md`'s rule tables: `| `id` | severity | rule |`.
+        let contract = include_str!("../../../docs/contract.md");
+        let rows: Vec<(&str, &str)> = contract
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| {
+                let (id, rest) = l.split_once("` | ")?;
+                let (severity, _) = rest.split_once(" | ")?;
+                Some((id, severity))
+            })
+            .collect();
+        let table: Vec<(&str, &str)> = RULES
+            .iter()
+            .map(|r| {
+                let severity = match r.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                };
+                (r.id.as_str(), severity)
+            })
+            .collect();
+        assert_eq!(rows, table, "docs/contract.md and the rule table differ");
     }
 }
