@@ -11,7 +11,7 @@ use quote::quote;
 use syn::DeriveInput;
 
 /// `#[schema(crate = "...")]`, read leniently: the attribute may be the error.
-fn crate_path(input: &DeriveInput) -> TokenStream {
+pub(crate) fn crate_path(input: &DeriveInput) -> TokenStream {
     let mut found = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("schema")) {
         let _ = attr.parse_nested_meta(|meta| {

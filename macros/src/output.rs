@@ -45,9 +45,11 @@ fn generics(p: &TokenStream, input: &DeriveInput) -> (syn::Generics, bool) {
     bounded_generics(&input.generics, &quote!(#p::ToolOutput))
 }
 
-/// An impl with no schema beside the errors, so uses of the type report nothing more.
+/// An impl with no schema beside the errors, so uses of the type report nothing more;
+/// under the path `#[schema(crate = "...")]` gives, as the derive's own output.
 fn stub(input: &DeriveInput) -> TokenStream {
-    let p = private_path(None);
+    let krate = crate::fallback::crate_path(input);
+    let p = quote!(#krate::__private);
     let ident = &input.ident;
     let (generics, _) = generics(&p, input);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();

@@ -74,6 +74,23 @@ fn crate_path_is_honoured() {
 }
 
 #[test]
+fn the_output_fallback_honours_the_crate_path() {
+    let input: syn::DeriveInput = syn::parse2(quote! {
+        #[schema(crate = "nl")]
+        #[serde(into = "Other")]
+        struct Out { a: u8 }
+    })
+    .expect("a struct");
+    let fallback = crate::output::derive(&input).to_string();
+    assert!(fallback.contains("compile_error"), "{fallback}");
+    assert!(
+        fallback.contains("nl :: __private :: ToolOutput"),
+        "{fallback}"
+    );
+    assert!(!fallback.contains(":: neuralis"), "{fallback}");
+}
+
+#[test]
 fn errors_come_with_a_stub_impl() {
     let text = expand(quote! {
         struct Input { #[schema(minimun = 1)] a: u8, b: (u8, u8) }

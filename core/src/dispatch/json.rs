@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::session::SessionWire;
 use super::{Approval, AskReason, Package, SessionContext};
 use crate::result::ToolResult;
 
@@ -27,58 +28,6 @@ pub(crate) enum Op {
     Call,
     Catalog,
     Approval,
-}
-
-/// The host's session, as its shim sends it. Private: only the trusted side of a
-/// `call_json` request is read into a [`SessionContext`], never a tool's arguments.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SessionWire {
-    user_id: String,
-    project_id: Option<String>,
-    agent_id: Option<String>,
-    conversation_id: Option<String>,
-    request_id: Option<String>,
-    tool_use_id: Option<String>,
-    delegate_run_id: Option<String>,
-    delegate_mode: Option<String>,
-    role: Option<String>,
-    priority: Option<String>,
-    #[serde(default)]
-    granted_features: Vec<String>,
-    spend_limits: Option<Value>,
-    llm_rate_limit_rpm: Option<u64>,
-    agent_access: Option<Value>,
-    agent_ownership: Option<Value>,
-    session: Option<Value>,
-}
-
-impl SessionWire {
-    fn into_session(self) -> SessionContext {
-        let mut b = SessionContext::builder(self.user_id).grants(self.granted_features);
-        macro_rules! set {
-            ($($field:ident),*) => {
-                $( if let Some(v) = self.$field { b = b.$field(v); } )*
-            };
-        }
-        set!(
-            project_id,
-            agent_id,
-            conversation_id,
-            request_id,
-            tool_use_id,
-            delegate_run_id,
-            delegate_mode,
-            role,
-            priority,
-            spend_limits,
-            llm_rate_limit_rpm,
-            agent_access,
-            agent_ownership,
-            session
-        );
-        b.build()
-    }
 }
 
 /// The response to a request that is not one: `{ "error": ... }`.

@@ -49,38 +49,129 @@ pub struct SessionContext {
     inner: Arc<SessionData>,
 }
 
-/// The fields of a session.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct SessionData {
-    user_id: String,
-    project_id: Option<String>,
-    agent_id: Option<String>,
-    conversation_id: Option<String>,
-    request_id: Option<String>,
-    tool_use_id: Option<String>,
-    delegate_run_id: Option<String>,
-    delegate_mode: Option<String>,
-    role: Option<String>,
-    priority: Option<String>,
-    granted_features: Vec<String>,
-    spend_limits: Option<Value>,
-    llm_rate_limit_rpm: Option<u64>,
-    agent_access: Option<Value>,
-    agent_ownership: Option<Value>,
-    session: Option<Value>,
-}
+/// One session field's Rust type, accessor, setter and wire type, by its kind in the list.
+macro_rules! field {
+    (type id) => { String };
+    (type text) => { Option<String> };
+    (type grants) => { Vec<String> };
+    (type json) => { Option<Value> };
+    (type count) => { Option<u64> };
 
-macro_rules! str_accessors {
-    ($($(#[$doc:meta])* $name:ident;)*) => {
-        $(
-            $(#[$doc])*
-            #[must_use]
-            pub fn $name(&self) -> Option<&str> {
-                self.inner.$name.as_deref()
-            }
-        )*
+    (get id $(#[$doc:meta])* $name:ident $wire:literal) => {
+        $(#[$doc])*
+        #[doc = concat!("(`", $wire, "`)")]
+        #[must_use]
+        pub fn $name(&self) -> &str {
+            &self.inner.$name
+        }
+    };
+    (get text $(#[$doc:meta])* $name:ident $wire:literal) => {
+        $(#[$doc])*
+        #[doc = concat!("(`", $wire, "`)")]
+        #[must_use]
+        pub fn $name(&self) -> Option<&str> {
+            self.inner.$name.as_deref()
+        }
+    };
+    (get grants $(#[$doc:meta])* $name:ident $wire:literal) => {
+        $(#[$doc])*
+        #[doc = concat!("(`", $wire, "`)")]
+        #[must_use]
+        pub fn $name(&self) -> &[String] {
+            &self.inner.$name
+        }
+    };
+    (get json $(#[$doc:meta])* $name:ident $wire:literal) => {
+        $(#[$doc])*
+        #[doc = concat!("(`", $wire, "`)")]
+        #[must_use]
+        pub fn $name(&self) -> Option<&Value> {
+            self.inner.$name.as_ref()
+        }
+    };
+    (get count $(#[$doc:meta])* $name:ident $wire:literal) => {
+        $(#[$doc])*
+        #[doc = concat!("(`", $wire, "`)")]
+        #[must_use]
+        pub fn $name(&self) -> Option<u64> {
+            self.inner.$name
+        }
+    };
+
+    // On the wire every field but the user may be left out.
+    (wire grants) => { Option<Vec<String>> };
+    (wire $kind:ident) => { field!(type $kind) };
+    (read grants $value:expr) => { $value.unwrap_or_default() };
+    (read $kind:ident $value:expr) => { $value };
+
+    // The user is given to `builder`, grants by `grant` and `grants`.
+    (set id $name:ident $wire:literal) => {};
+    (set grants $name:ident $wire:literal) => {};
+    (set text $name:ident $wire:literal) => {
+        #[doc = concat!("Sets `", $wire, "`.")]
+        pub fn $name(mut self, value: impl Into<String>) -> Self {
+            self.data.$name = Some(value.into());
+            self
+        }
+    };
+    (set json $name:ident $wire:literal) => {
+        #[doc = concat!("Sets `", $wire, "`.")]
+        pub fn $name(mut self, value: Value) -> Self {
+            self.data.$name = Some(value);
+            self
+        }
+    };
+    (set count $name:ident $wire:literal) => {
+        #[doc = concat!("Sets `", $wire, "`.")]
+        pub fn $name(mut self, value: u64) -> Self {
+            self.data.$name = Some(value);
+            self
+        }
     };
 }
+
+/// The session's fields, accessors, setters and wire form, from the one list
+/// (`neuralis_model::session_fields!`).
+macro_rules! session {
+    ($($(#[$doc:meta])* $name:ident $wire:literal ($kind:ident);)*) => {
+        /// The fields of a session.
+        #[derive(Debug, Clone, Default, PartialEq)]
+        struct SessionData {
+            $($name: field!(type $kind),)*
+        }
+
+        impl SessionContext {
+            $(field!(get $kind $(#[$doc])* $name $wire);)*
+        }
+
+        impl SessionBuilder {
+            $(field!(set $kind $name $wire);)*
+        }
+
+        /// The host's session, as its shim sends it (`call_json`'s `session`). Private to
+        /// the crate: only the trusted side of a request is read into a
+        /// [`SessionContext`], never a tool's arguments. Every field but `userId` may be
+        /// left out.
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub(crate) struct SessionWire {
+            $(
+                #[serde(rename = $wire)]
+                $name: field!(wire $kind),
+            )*
+        }
+
+        impl SessionWire {
+            pub(crate) fn into_session(self) -> SessionContext {
+                SessionContext {
+                    inner: Arc::new(SessionData { $($name: field!(read $kind self.$name),)* }),
+                }
+            }
+        }
+    };
+}
+
+neuralis_model::session_fields!(session);
 
 impl SessionContext {
     /// Starts a session for the verified user `user_id`.
@@ -93,73 +184,10 @@ impl SessionContext {
         }
     }
 
-    /// The verified user (`userId`).
-    #[must_use]
-    pub fn user_id(&self) -> &str {
-        &self.inner.user_id
-    }
-
-    str_accessors! {
-        /// The project (`projectId`).
-        project_id;
-        /// The agent running the call (`agentId`).
-        agent_id;
-        /// The conversation (`conversationId`).
-        conversation_id;
-        /// The request (`requestId`).
-        request_id;
-        /// This tool use (`toolUseId`).
-        tool_use_id;
-        /// The delegate run, when the call comes from a delegated run (`delegateRunId`).
-        delegate_run_id;
-        /// The delegate mode (`delegateMode`).
-        delegate_mode;
-        /// The caller's role (`role`).
-        role;
-        /// The run's priority (`priority`).
-        priority;
-    }
-
-    /// The features granted to the caller (`grantedFeatures`), in the host's order.
-    #[must_use]
-    pub fn granted_features(&self) -> &[String] {
-        &self.inner.granted_features
-    }
-
     /// Whether `feature` is granted.
     #[must_use]
     pub fn is_granted(&self, feature: &str) -> bool {
         self.inner.granted_features.iter().any(|f| f == feature)
-    }
-
-    /// The spend limits (`spendLimits`), as the platform states them.
-    #[must_use]
-    pub fn spend_limits(&self) -> Option<&Value> {
-        self.inner.spend_limits.as_ref()
-    }
-
-    /// The model-call rate limit in requests per minute (`llmRateLimitRpm`).
-    #[must_use]
-    pub fn llm_rate_limit_rpm(&self) -> Option<u64> {
-        self.inner.llm_rate_limit_rpm
-    }
-
-    /// The agent access grants (`agentAccess`), as the platform states them.
-    #[must_use]
-    pub fn agent_access(&self) -> Option<&Value> {
-        self.inner.agent_access.as_ref()
-    }
-
-    /// The agent ownership (`agentOwnership`), as the platform states it.
-    #[must_use]
-    pub fn agent_ownership(&self) -> Option<&Value> {
-        self.inner.agent_ownership.as_ref()
-    }
-
-    /// The bundled session ticket (`session`), as the platform states it.
-    #[must_use]
-    pub fn session(&self) -> Option<&Value> {
-        self.inner.session.as_ref()
     }
 }
 
@@ -182,63 +210,7 @@ pub struct SessionBuilder {
     data: SessionData,
 }
 
-macro_rules! str_setters {
-    ($($(#[$doc:meta])* $name:ident;)*) => {
-        $(
-            $(#[$doc])*
-            pub fn $name(mut self, value: impl Into<String>) -> Self {
-                self.data.$name = Some(value.into());
-                self
-            }
-        )*
-    };
-}
-
-macro_rules! value_setters {
-    ($($(#[$doc:meta])* $name:ident;)*) => {
-        $(
-            $(#[$doc])*
-            pub fn $name(mut self, value: Value) -> Self {
-                self.data.$name = Some(value);
-                self
-            }
-        )*
-    };
-}
-
 impl SessionBuilder {
-    str_setters! {
-        /// Sets `projectId`.
-        project_id;
-        /// Sets `agentId`.
-        agent_id;
-        /// Sets `conversationId`.
-        conversation_id;
-        /// Sets `requestId`.
-        request_id;
-        /// Sets `toolUseId`.
-        tool_use_id;
-        /// Sets `delegateRunId`.
-        delegate_run_id;
-        /// Sets `delegateMode`.
-        delegate_mode;
-        /// Sets `role`.
-        role;
-        /// Sets `priority`.
-        priority;
-    }
-
-    value_setters! {
-        /// Sets `spendLimits`.
-        spend_limits;
-        /// Sets `agentAccess`.
-        agent_access;
-        /// Sets `agentOwnership`.
-        agent_ownership;
-        /// Sets the bundled `session` ticket.
-        session;
-    }
-
     /// Grants one feature (`grantedFeatures`); granting one twice keeps one.
     pub fn grant(mut self, feature: impl Into<String>) -> Self {
         let feature = feature.into();
@@ -255,12 +227,6 @@ impl SessionBuilder {
         S: Into<String>,
     {
         features.into_iter().fold(self, |b, f| b.grant(f))
-    }
-
-    /// Sets `llmRateLimitRpm`.
-    pub fn llm_rate_limit_rpm(mut self, rpm: u64) -> Self {
-        self.data.llm_rate_limit_rpm = Some(rpm);
-        self
     }
 
     /// The session.

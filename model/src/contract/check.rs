@@ -20,6 +20,8 @@ mod defaults;
 mod plain;
 mod root;
 mod words;
+
+pub use words::did_you_mean;
 mod xn;
 
 use defaults::check_default_invalid;

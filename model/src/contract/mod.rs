@@ -8,7 +8,7 @@ pub mod rules;
 
 pub use check::{
     CheckOptions, Compiled, DRAFT_07, Draft07, Profile, Report, Violation, check_bytes_using,
-    check_value_using,
+    check_value_using, did_you_mean,
 };
 pub use diag::{Diagnostic, Location, push_pointer};
 pub use rules::{RULES, Rule, RuleId, Severity};

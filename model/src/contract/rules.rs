@@ -311,25 +311,61 @@ impl<'de> serde::Deserialize<'de> for RuleId {
     }
 }
 
-/// The session-context names no root property may take (`reserved-input-key`).
-pub const RESERVED_INPUT_KEYS: &[&str] = &[
-    "userId",
-    "projectId",
-    "agentId",
-    "conversationId",
-    "requestId",
-    "toolUseId",
-    "delegateRunId",
-    "delegateMode",
-    "role",
-    "priority",
-    "grantedFeatures",
-    "spendLimits",
-    "llmRateLimitRpm",
-    "agentAccess",
-    "agentOwnership",
-    "session",
-];
+/// The session-context fields the platform names, in the contract's order: each one's
+/// Rust name, its name on the wire, its kind (`id`, `text`, `grants`, `json`, `count`) and
+/// what it is. The one list: `RESERVED_INPUT_KEYS`, `SessionContext` (fields, accessors,
+/// builder) and the WASM entry's reader of the host's session are all made from it.
+///
+/// It calls `$callback!` with the list, each entry `#[doc] name "wireName" (kind);`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! session_fields {
+    ($callback:path) => {
+        $callback! {
+            /// The verified user.
+            user_id "userId" (id);
+            /// The project.
+            project_id "projectId" (text);
+            /// The agent running the call.
+            agent_id "agentId" (text);
+            /// The conversation.
+            conversation_id "conversationId" (text);
+            /// The request.
+            request_id "requestId" (text);
+            /// This tool use.
+            tool_use_id "toolUseId" (text);
+            /// The delegate run, when the call comes from a delegated run.
+            delegate_run_id "delegateRunId" (text);
+            /// The delegate mode.
+            delegate_mode "delegateMode" (text);
+            /// The caller's role.
+            role "role" (text);
+            /// The run's priority.
+            priority "priority" (text);
+            /// The features granted to the caller, in the host's order.
+            granted_features "grantedFeatures" (grants);
+            /// The spend limits, as the platform states them.
+            spend_limits "spendLimits" (json);
+            /// The model-call rate limit, in requests per minute.
+            llm_rate_limit_rpm "llmRateLimitRpm" (count);
+            /// The agent access grants, as the platform states them.
+            agent_access "agentAccess" (json);
+            /// The agent ownership, as the platform states it.
+            agent_ownership "agentOwnership" (json);
+            /// The bundled session ticket, as the platform states it.
+            session "session" (json);
+        }
+    };
+}
+
+macro_rules! wire_names {
+    ($($(#[$doc:meta])* $name:ident $wire:literal ($kind:ident);)*) => {
+        /// The session-context names no root property may take (`reserved-input-key`).
+        pub const RESERVED_INPUT_KEYS: &[&str] = &[$($wire),*];
+    };
+}
+
+session_fields!(wire_names);
 
 /// The risk categories (`category-invalid`).
 pub const CATEGORIES: &[&str] = &[

@@ -61,46 +61,4 @@ impl Scope {
     }
 }
 
-/// The closest of `candidates` to `key`, when close enough to be a typo.
-#[must_use]
-pub fn did_you_mean<'a>(key: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (levenshtein(key, c), *c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 4))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(cur).min(row[j])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions() {
-        let keys = ["minimum", "maximum", "min_length"];
-        assert_eq!(did_you_mean("minimun", &keys), Some("minimum"));
-        assert_eq!(did_you_mean("min_lenght", &keys), Some("min_length"));
-        assert_eq!(did_you_mean("colour", &keys), None);
-        assert_eq!(levenshtein("", "abc"), 3);
-    }
-}
+pub use neuralis_model::contract::did_you_mean;

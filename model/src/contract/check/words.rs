@@ -2,8 +2,20 @@
 
 use serde_json::Value;
 
-/// The known name closest to `key`, when it is close enough to be a likely typo.
-pub(super) fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+/// The known name closest to `key`, when it is close enough to be a likely typo: the
+/// same name in another case, or one within a third of its length in edits (at least one;
+/// a name under three characters only in case). The one suggestion rule of the toolkit:
+/// the checker's messages, the macros' attribute keys and values, the build script's
+/// crate names.
+///
+/// ```
+/// use neuralis_model::contract::did_you_mean;
+/// assert_eq!(did_you_mean("minimun", &["minimum", "maximum"]), Some("minimum"));
+/// assert_eq!(did_you_mean("ASKONKEYS", &["askOnKeys"]), Some("askOnKeys"));
+/// assert_eq!(did_you_mean("ui", &["id"]), None);
+/// ```
+#[must_use]
+pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     known
         .iter()
         .map(|k| {
@@ -102,5 +114,10 @@ mod tests {
         assert_eq!(did_you_mean("q", &["n", "id"]), None);
         assert_eq!(did_you_mean("ID", &["n", "id"]), Some("id"));
         assert_eq!(did_you_mean("colour", known_keys::UI), None);
+        let keys = ["minimum", "maximum", "min_length"];
+        assert_eq!(did_you_mean("minimun", &keys), Some("minimum"));
+        assert_eq!(did_you_mean("min_lenght", &keys), Some("min_length"));
+        assert_eq!(did_you_mean("colour", &keys), None);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 }
