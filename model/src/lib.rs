@@ -19,6 +19,8 @@
 //! - [`doc`]: doc comments as the model reads them (joined, links as plain text).
 //! - [`name`]: the wire-safe tool name.
 //! - [`remote`]: the `mcp-remote` profile.
+//! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
+//!   checker's [`contract::Draft07`] without a general validator).
 
 pub mod contract;
 pub mod doc;
@@ -29,6 +31,7 @@ pub mod remote;
 pub mod schema;
 pub mod shape;
 pub mod types;
+pub mod validate;
 
 pub use contract::{Diagnostic, RuleId, Severity};
 pub use input::ToolInput;
