@@ -22,11 +22,19 @@
 //! Run: `cargo bench -p neuralis-core --bench bound -- --warm-up-time 1 --measurement-time 3 --sample-size 10`;
 //! `benches/bound_ratios.sh` runs the owned and half scenarios in rounds and prints their
 //! ratios to `to_vec` (optionally beside a baseline binary).
+//!
+//! Count mode (`support/count.rs`, for `benches/count.sh bound ...`): size 0 is the
+//! short text result, 1 the small JSON, 2 a list of content blocks of every kind (with
+//! annotations and block `_meta`), 3 the 1 MB result; the scenarios are `clone` (the
+//! baseline of the owned ones), `copy` and `owned` with the default caps, `copy_tight` and
+//! `owned_tight` with caps that cut every part (see [`tight`]).
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use neuralis_core::result::{BoundCaps, ToolResult, bound_result, bound_result_owned};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
+use neuralis_core::result::{
+    Annotations, BoundCaps, ContentBlock, ToolResult, bound_result, bound_result_owned,
+};
 use serde_json::{Value, json};
 
 /// A result whose `structuredContent` serializes to about `bytes` bytes.
@@ -138,4 +146,86 @@ criterion_group! {
     config = Criterion::default();
     targets = bench, bench_small
 }
-criterion_main!(benches);
+
+#[path = "support/count.rs"]
+mod counted;
+
+/// Content blocks of every kind, with annotations and block `_meta`, within the default
+/// caps.
+fn blocks() -> ToolResult {
+    let annotations = Annotations {
+        audience: Some(vec!["user".into(), "assistant".into()]),
+        priority: Some(0.5),
+        last_modified: Some("2025-01-01T00:00:00Z".into()),
+    };
+    let meta = json!({"trace": {"spans": [1, 2, 3], "note": "é😀 lorem ipsum"}});
+    let mut blocks = Vec::new();
+    for i in 0..4 {
+        let mut text =
+            ContentBlock::text(format!("{i}: é😀 lorem ipsum dolor sit amet ").repeat(8));
+        let mut image = ContentBlock::image("QUJD".repeat(64), "image/png");
+        let mut resource =
+            ContentBlock::resource_text(format!("file:///notes/{i}.md"), None, "note ".repeat(40));
+        for b in [&mut text, &mut image, &mut resource] {
+            let (a, m) = match b {
+                ContentBlock::Text(t) => (&mut t.annotations, &mut t.meta),
+                ContentBlock::Image(x) | ContentBlock::Audio(x) => {
+                    (&mut x.annotations, &mut x.meta)
+                }
+                ContentBlock::Resource(r) => (&mut r.annotations, &mut r.meta),
+            };
+            *a = Some(annotations.clone());
+            *m = meta.as_object().cloned();
+        }
+        blocks.extend([text, image, resource]);
+    }
+    ToolResult::from_blocks(blocks).with_structured(json!({"ok": true, "count": 12}))
+}
+
+/// Caps that cut every part of the count mode's results: text, blocks, strings, blobs,
+/// arrays and `structuredContent`.
+fn tight() -> BoundCaps {
+    BoundCaps {
+        text_chars: 300,
+        array_len: 6,
+        string_chars: 12,
+        structured_bytes: 120_000,
+        blob_bytes: 200,
+    }
+}
+
+/// The count mode: `runs` runs of one scenario over the result of `size`.
+fn count(size: usize, name: &str, runs: usize) {
+    let result = match size {
+        0 => ToolResult::text("5 days of metric weather for Lisbon, Portugal, hourly"),
+        1 => ToolResult::json(json!({
+            "ok": true,
+            "city": "Lisbon",
+            "days": [{"day": 1, "high": 21.5, "low": 14.0, "wind": "NW 20 km/h"},
+                     {"day": 2, "high": 23.0, "low": 15.5, "wind": "N 10 km/h"}],
+        })),
+        2 => blocks(),
+        3 => result_of(1_000_000),
+        other => panic!("no size {other}"),
+    };
+    let (default, tight) = (BoundCaps::default(), tight());
+    for _ in 0..runs {
+        let r = black_box(&result);
+        match name {
+            "clone" => drop(black_box(r.clone())),
+            "copy" => drop(black_box(bound_result(r, &default))),
+            "owned" => drop(black_box(bound_result_owned(r.clone(), &default))),
+            "copy_tight" => drop(black_box(bound_result(r, &tight))),
+            "owned_tight" => drop(black_box(bound_result_owned(r.clone(), &tight))),
+            other => panic!("no scenario {other}"),
+        }
+    }
+}
+
+fn main() {
+    if let Some((size, scenario, runs)) = counted::requested() {
+        return count(size, &scenario, runs);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
