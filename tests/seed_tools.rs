@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use neuralis::__private::{Handler, ToolDescriptor};
+use neuralis::__private::{Adapter, ToolDescriptor};
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis::{ToolContext, ToolInput, ToolResult, tool};
 use serde_json::{Value, json};
@@ -145,8 +145,8 @@ fn context() -> ToolContext {
 fn call(d: &ToolDescriptor, args: Value) -> ToolResult {
     let cx = context();
     let out = match d.handler {
-        Handler::Sync(f) => f(args, &cx),
-        Handler::Async(f) => block_on(f(args, &cx)),
+        Adapter::Sync(f) => f(args, &cx),
+        Adapter::Async(f) => block_on(f(args, &cx)),
     };
     out.expect("valid arguments")
 }
@@ -215,7 +215,7 @@ fn adapters_call_the_handlers() {
         "the archive is offline"
     );
     let cx = context();
-    let Handler::Sync(f) = catalog::__neuralis_tool_catalog_list.handler else {
+    let Adapter::Sync(f) = catalog::__neuralis_tool_catalog_list.handler else {
         panic!("a sync handler");
     };
     let err = f(json!({ "filter": "deleted" }), &cx).expect_err("not a filter");

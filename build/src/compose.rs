@@ -102,8 +102,9 @@ pub struct Composed {
     pub locations: Vec<(String, Loc)>,
 }
 
-/// Composes schemas from the crate's source.
-pub struct Composer<'k> {
+/// The static view: composes schemas from the crate's source (the run time composes
+/// them through `ToolInput` impls, `model::input::Composer`).
+pub struct StaticView<'k> {
     krate: &'k Crate,
     recursion: Recursion<String>,
     /// Files read for `#[doc = include_str!(...)]`.
@@ -135,7 +136,7 @@ fn segments(path: &syn::Path) -> Vec<String> {
 
 const HELP_OPAQUE: &str = "give the field `#[schema(with = T)]` naming a type with the same JSON form; or derive `ToolInput` on the type in its crate and publish that crate's type table (`links` in its Cargo.toml and `neuralis_build::emit()` in its build.rs); or, for a well-known crate's type (`uuid`, `chrono`, `url`, `time`), turn on the `neuralis` feature of that name";
 
-impl<'k> Composer<'k> {
+impl<'k> StaticView<'k> {
     /// A composer over `krate`.
     #[must_use]
     pub fn new(krate: &'k Crate) -> Self {

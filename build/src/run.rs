@@ -9,7 +9,7 @@ use neuralis_model::schema::to_canonical_string;
 use neuralis_model::{RuleId, input};
 use serde_json::{Map, Value};
 
-use crate::compose::{Composer, Problem, Site};
+use crate::compose::{Problem, Site, StaticView};
 use crate::diag::{Diag, Loc, Place, Run, Severity, one_line};
 use crate::discover::{Crate, display_path};
 use crate::{Builder, Cfg, Error, Summary, deps, manifest, table, tool};
@@ -120,7 +120,7 @@ impl Builder {
             }
             let d = &group[0];
             let module = krate.tools[d.index].module;
-            let mut composer = Composer::new(&krate);
+            let mut composer = StaticView::new(&krate);
             match compose_tool(&mut composer, module, &d.decl) {
                 Ok((doc, locations)) => {
                     extra_files.append(&mut composer.extra_files);
@@ -303,7 +303,7 @@ pub(crate) struct Produced {
 /// The root document of one tool: the input's schema, the handler's description, the
 /// `x-neuralis` block.
 fn compose_tool(
-    composer: &mut Composer,
+    composer: &mut StaticView,
     module: usize,
     decl: &tool::ToolDecl,
 ) -> Result<(Value, Vec<(String, Loc)>), Problem> {

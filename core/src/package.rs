@@ -13,7 +13,7 @@ use crate::schema::normalize;
 
 /// What loading a package found: the tools that loaded, and every file's diagnostics.
 #[derive(Debug, Clone, Default)]
-pub struct Package {
+pub struct LoadedPackage {
     /// The tools with no error, normalized and typed, in load order.
     pub tools: Vec<ToolEntry>,
     /// One entry per file, in load order, loaded or not.
@@ -29,7 +29,7 @@ pub struct FileReport {
     pub name: String,
     /// Every diagnostic, errors and warnings, in the checker's order.
     pub diagnostics: Vec<Diagnostic>,
-    /// Whether the tool loaded (no errors): it is then in [`Package::tools`].
+    /// Whether the tool loaded (no errors): it is then in [`LoadedPackage::tools`].
     pub loaded: bool,
 }
 
@@ -41,7 +41,7 @@ impl FileReport {
     }
 }
 
-impl Package {
+impl LoadedPackage {
     /// Whether any file has an error (the platform would fail the package load).
     #[must_use]
     pub fn has_errors(&self) -> bool {
@@ -124,7 +124,7 @@ impl Package {
 /// assert!(entry.schema["properties"]["tags"].get("propertyNames").is_some());
 /// ```
 #[must_use]
-pub fn load_package_from_sources<I, N, B>(sources: I) -> Package
+pub fn load_package_from_sources<I, N, B>(sources: I) -> LoadedPackage
 where
     I: IntoIterator<Item = (N, B)>,
     N: AsRef<str>,
@@ -135,7 +135,7 @@ where
 
 /// [`load_package_from_sources`] with checker options (the declared cards).
 #[must_use]
-pub fn load_package_from_sources_with<I, N, B>(sources: I, options: &CheckOptions) -> Package
+pub fn load_package_from_sources_with<I, N, B>(sources: I, options: &CheckOptions) -> LoadedPackage
 where
     I: IntoIterator<Item = (N, B)>,
     N: AsRef<str>,
@@ -152,7 +152,7 @@ where
 /// A package being loaded.
 #[derive(Default)]
 struct Loader {
-    package: Package,
+    package: LoadedPackage,
     seen: HashSet<String>,
 }
 
@@ -230,7 +230,7 @@ mod fs {
     use std::io::{self, Read};
     use std::path::Path;
 
-    use super::{CheckOptions, Loader, Package};
+    use super::{CheckOptions, LoadedPackage, Loader};
 
     /// How much of one file is read: one byte past the contract's 4 MiB limit, so the
     /// checker sees an oversized file as such (`depth-limit`) without reading all of it.
@@ -243,7 +243,7 @@ mod fs {
     /// # Errors
     ///
     /// When `dir` or one of its `*.json` files cannot be read. Contract violations are not
-    /// errors: they are in [`Package::files`].
+    /// errors: they are in [`LoadedPackage::files`].
     ///
     /// ```no_run
     /// let package = neuralis_core::package::load_package("examples/catalog/tools")?;
@@ -252,7 +252,7 @@ mod fs {
     /// }
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    pub fn load_package(dir: impl AsRef<Path>) -> io::Result<Package> {
+    pub fn load_package(dir: impl AsRef<Path>) -> io::Result<LoadedPackage> {
         load_package_with(dir, &CheckOptions::default())
     }
 
@@ -261,7 +261,10 @@ mod fs {
     /// # Errors
     ///
     /// As [`load_package`].
-    pub fn load_package_with(dir: impl AsRef<Path>, options: &CheckOptions) -> io::Result<Package> {
+    pub fn load_package_with(
+        dir: impl AsRef<Path>,
+        options: &CheckOptions,
+    ) -> io::Result<LoadedPackage> {
         let dir = dir.as_ref();
         let mut paths = Vec::new();
         for entry in std::fs::read_dir(dir)? {

@@ -47,20 +47,21 @@ pub type SyncCall = fn(Value, &ToolContext) -> Result<ToolResult, CallError>;
 pub type AsyncCall =
     for<'a> fn(Value, &'a ToolContext) -> BoxFuture<'a, Result<ToolResult, CallError>>;
 
-/// How a handler is called.
+/// How a descriptor calls its handler: the generated adapter, sync or async. (A
+/// descriptor as a whole is a [`dispatch::Handler`](crate::dispatch::Handler).)
 #[derive(Clone, Copy)]
-pub enum Handler {
+pub enum Adapter {
     /// A plain function.
     Sync(SyncCall),
     /// An `async fn`.
     Async(AsyncCall),
 }
 
-impl fmt::Debug for Handler {
+impl fmt::Debug for Adapter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Handler::Sync(_) => "Handler::Sync",
-            Handler::Async(_) => "Handler::Async",
+            Adapter::Sync(_) => "Adapter::Sync",
+            Adapter::Async(_) => "Adapter::Async",
         })
     }
 }
@@ -128,8 +129,8 @@ impl crate::dispatch::Handler for ToolDescriptor {
 
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         match self.handler {
-            Handler::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
-            Handler::Async(f) => {
+            Adapter::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
+            Adapter::Async(f) => {
                 let fut = f(args, cx);
                 Call::Pending(Box::pin(async move {
                     fut.await.unwrap_or_else(ToolResult::from)
@@ -162,7 +163,7 @@ pub struct ToolDescriptor {
     /// type deriving `ToolOutput`, or a `Result` of one.
     pub output: fn() -> Option<crate::dispatch::Output>,
     /// The call adapter.
-    pub handler: Handler,
+    pub handler: Adapter,
 }
 
 impl ToolDescriptor {
@@ -207,7 +208,7 @@ pub mod private {
     use serde_json::Value;
 
     pub use super::{
-        AbortSignal, AsyncCall, BoxFuture, CallError, Handler, ServiceType, SyncCall, ToolContext,
+        AbortSignal, Adapter, AsyncCall, BoxFuture, CallError, ServiceType, SyncCall, ToolContext,
         ToolDescriptor,
     };
     pub use crate::dispatch::Output;

@@ -100,7 +100,7 @@ pub(crate) fn stub(
             cancellable: false,
             service: ::core::option::Option::None,
             output: #p::no_output,
-            handler: #p::Handler::Sync(#p::unavailable),
+            handler: #p::Adapter::Sync(#p::unavailable),
         };
     }
 }
@@ -166,7 +166,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
-            #p::Handler::Async({
+            #p::Adapter::Async({
                 fn __neuralis_call<'a>(
                     __args: #p::Value,
                     __cx: &'a #p::ToolContext,
@@ -183,7 +183,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
         }
     } else {
         quote! {
-            #p::Handler::Sync({
+            #p::Adapter::Sync({
                 fn __neuralis_call(
                     __args: #p::Value,
                     __cx: &#p::ToolContext,

@@ -33,7 +33,7 @@ fn sync_handler() {
         },
         expect_file!["../tests/snapshots/tool_sync.rs"],
     );
-    assert!(text.contains("Handler::Sync"), "{text}");
+    assert!(text.contains("Adapter::Sync"), "{text}");
     assert!(text.contains("has_root_key"), "{text}");
 }
 
@@ -52,7 +52,7 @@ fn async_handler() {
         },
         expect_file!["../tests/snapshots/tool_async.rs"],
     );
-    assert!(text.contains("Handler::Async"), "{text}");
+    assert!(text.contains("Adapter::Async"), "{text}");
     assert!(
         text.contains("pub(crate) static __neuralis_tool_weather_forecast"),
         "{text}"
@@ -118,7 +118,7 @@ fn errors_keep_the_function() {
         "{text}"
     );
     assert!(
-        text.contains("Handler::Sync(::neuralis::__private::unavailable)"),
+        text.contains("Adapter::Sync(::neuralis::__private::unavailable)"),
         "{text}"
     );
 }

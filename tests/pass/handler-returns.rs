@@ -75,8 +75,11 @@ pub fn untyped(input: Input) -> Json<Untyped> {
 }
 
 fn call(d: &neuralis::tool::ToolDescriptor, args: serde_json::Value) -> ToolResult {
-    let cx = ToolContext::new(d.name, neuralis::dispatch::SessionContext::builder("u").build());
-    let neuralis::__private::Handler::Sync(f) = d.handler else {
+    let cx = ToolContext::new(
+        d.name,
+        neuralis::dispatch::SessionContext::builder("u").build(),
+    );
+    let neuralis::__private::Adapter::Sync(f) = d.handler else {
         panic!("a sync handler");
     };
     f(args, &cx).expect("valid arguments")
@@ -84,26 +87,63 @@ fn call(d: &neuralis::tool::ToolDescriptor, args: serde_json::Value) -> ToolResu
 
 fn main() {
     let r = call(&__neuralis_tool_aliased, serde_json::json!({ "path": "a" }));
-    assert_eq!(r.structured_content, None, "a `ToolResult` alias is used as is");
-    let r = call(&__neuralis_tool_fallible, serde_json::json!({ "path": "a" }));
-    assert_eq!(r.structured_content, Some(serde_json::json!({ "ok": true })));
+    assert_eq!(
+        r.structured_content, None,
+        "a `ToolResult` alias is used as is"
+    );
+    let r = call(
+        &__neuralis_tool_fallible,
+        serde_json::json!({ "path": "a" }),
+    );
+    assert_eq!(
+        r.structured_content,
+        Some(serde_json::json!({ "ok": true }))
+    );
     let r = call(&__neuralis_tool_fallible, serde_json::json!({ "path": "" }));
-    assert!(r.is_error, "an `Err` of a `Result` alias is an error result");
+    assert!(
+        r.is_error,
+        "an `Err` of a `Result` alias is an error result"
+    );
     let r = call(&__neuralis_tool_data, serde_json::json!({ "path": "a" }));
-    assert_eq!(r.structured_content, Some(serde_json::json!({ "ok": true })));
-    assert!((__neuralis_tool_data.output)().is_some(), "a `ToolOutput` value is typed");
+    assert_eq!(
+        r.structured_content,
+        Some(serde_json::json!({ "ok": true }))
+    );
+    assert!(
+        (__neuralis_tool_data.output)().is_some(),
+        "a `ToolOutput` value is typed"
+    );
 
     let r = call(&__neuralis_tool_lookup, serde_json::json!({ "path": "" }));
-    assert!(r.is_error, "`Err` is an error result, although the error is `Serialize`");
-    assert_eq!(r.structured_content, None, "the `Result` is not serialized whole");
+    assert!(
+        r.is_error,
+        "`Err` is an error result, although the error is `Serialize`"
+    );
+    assert_eq!(
+        r.structured_content, None,
+        "the `Result` is not serialized whole"
+    );
     let wire = serde_json::to_value(&r).expect("a result serializes");
     assert_eq!(wire["content"][0]["text"], "lookup failed with 404");
     let r = call(&__neuralis_tool_lookup, serde_json::json!({ "path": "a" }));
     assert!(!r.is_error);
-    assert_eq!(r.structured_content, Some(serde_json::json!({ "ok": true })), "not `{{\"Ok\": ...}}`");
-    assert!((__neuralis_tool_lookup.output)().is_some(), "`Ok`'s type declares the output");
+    assert_eq!(
+        r.structured_content,
+        Some(serde_json::json!({ "ok": true })),
+        "not `{{\"Ok\": ...}}`"
+    );
+    assert!(
+        (__neuralis_tool_lookup.output)().is_some(),
+        "`Ok`'s type declares the output"
+    );
 
     let r = call(&__neuralis_tool_untyped, serde_json::json!({ "path": "a" }));
-    assert_eq!(r.structured_content, Some(serde_json::json!({ "ok": true })));
-    assert!((__neuralis_tool_untyped.output)().is_none(), "`Json<T>` declares no output");
+    assert_eq!(
+        r.structured_content,
+        Some(serde_json::json!({ "ok": true }))
+    );
+    assert!(
+        (__neuralis_tool_untyped.output)().is_none(),
+        "`Json<T>` declares no output"
+    );
 }

@@ -44,7 +44,7 @@
 //! uses no threads (it builds for `wasm32-unknown-unknown`).
 //!
 //! The name [`Package`] is this module's: the package a host serves. The loader's
-//! [`package::Package`](crate::package::Package) is what loading tool files found; a
+//! [`package::LoadedPackage`](crate::package::LoadedPackage) is what loading tool files found; a
 //! dispatch package is built from those files through it.
 //!
 //! ```

@@ -23,7 +23,7 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
         }
         __neuralis_output
     },
-    handler: ::neuralis::__private::Handler::Async({
+    handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,
             __cx: &'a ::neuralis::__private::ToolContext,

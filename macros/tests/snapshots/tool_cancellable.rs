@@ -24,7 +24,7 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
         }
         __neuralis_output
     },
-    handler: ::neuralis::__private::Handler::Async({
+    handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,
             __cx: &'a ::neuralis::__private::ToolContext,

@@ -16,5 +16,5 @@ pub(crate) static __neuralis_tool_broken: ::neuralis::__private::ToolDescriptor 
     cancellable: false,
     service: ::core::option::Option::None,
     output: ::neuralis::__private::no_output,
-    handler: ::neuralis::__private::Handler::Sync(::neuralis::__private::unavailable),
+    handler: ::neuralis::__private::Adapter::Sync(::neuralis::__private::unavailable),
 };

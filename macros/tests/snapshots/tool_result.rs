@@ -26,7 +26,7 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
         }
         __neuralis_output
     },
-    handler: ::neuralis::__private::Handler::Sync({
+    handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,
             __cx: &::neuralis::__private::ToolContext,

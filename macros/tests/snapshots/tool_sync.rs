@@ -24,7 +24,7 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
         }
         __neuralis_output
     },
-    handler: ::neuralis::__private::Handler::Sync({
+    handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,
             __cx: &::neuralis::__private::ToolContext,

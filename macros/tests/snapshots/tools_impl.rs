@@ -35,7 +35,7 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
         }
         __neuralis_output
     },
-    handler: ::neuralis::__private::Handler::Async({
+    handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,
             __cx: &'a ::neuralis::__private::ToolContext,
@@ -119,7 +119,7 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
         }
         __neuralis_output
     },
-    handler: ::neuralis::__private::Handler::Sync({
+    handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,
             __cx: &::neuralis::__private::ToolContext,

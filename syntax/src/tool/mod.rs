@@ -79,7 +79,7 @@ pub struct Tool {
     /// `transport = "..."`.
     pub transport: Option<Spanned<String>>,
     /// `defaults(key = value, ...)`, in order; keys are serde names.
-    pub defaults: Option<Spanned<Vec<Default>>>,
+    pub defaults: Option<Spanned<Vec<DefaultValue>>>,
     /// `annotations(...)`.
     pub annotations: Annotations,
     /// `ui(...)`.
@@ -92,7 +92,7 @@ pub struct Tool {
 
 /// One `defaults(key = value)` entry.
 #[derive(Debug, Clone)]
-pub struct Default {
+pub struct DefaultValue {
     /// The root property, as serde names it.
     pub key: Spanned<String>,
     /// The value, as JSON; its span is the value expression.

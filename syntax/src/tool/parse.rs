@@ -10,7 +10,7 @@ use syn::parse::{ParseStream, Parser as _};
 use syn::spanned::Spanned as _;
 use syn::{Expr, Lit, LitStr, Token};
 
-use super::{Annotations, Default, Requires, Tool, Ui, sig};
+use super::{Annotations, DefaultValue, Requires, Tool, Ui, sig};
 use crate::attr::docs::Docs;
 use crate::attr::schema::to_json;
 use crate::attr::{Spanned, did_you_mean};
@@ -551,8 +551,8 @@ fn strings(cx: &Ctxt, input: ParseStream, idents: bool) -> syn::Result<Vec<Spann
 }
 
 /// `key = value, "key-with-dash" = value`.
-fn defaults(cx: &Ctxt, input: ParseStream) -> syn::Result<Vec<Default>> {
-    let mut out: Vec<Default> = Vec::new();
+fn defaults(cx: &Ctxt, input: ParseStream) -> syn::Result<Vec<DefaultValue>> {
+    let mut out: Vec<DefaultValue> = Vec::new();
     while !input.is_empty() {
         let key = if input.peek(LitStr) {
             let s: LitStr = input.parse()?;
@@ -572,7 +572,7 @@ fn defaults(cx: &Ctxt, input: ParseStream) -> syn::Result<Vec<Default>> {
             );
         }
         match to_json(&expr) {
-            Ok(v) => out.push(Default {
+            Ok(v) => out.push(DefaultValue {
                 key,
                 value: Spanned::new(v, expr.span()),
             }),
