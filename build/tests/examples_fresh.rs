@@ -89,6 +89,23 @@ fn serve() {
 }
 
 #[test]
+fn conformance() {
+    fresh(
+        "conformance",
+        &[
+            "test_audio_content",
+            "test_embedded_resource",
+            "test_error_handling",
+            "test_image_content",
+            "test_multiple_content_types",
+            "test_simple_text",
+            "test_tool_with_logging",
+            "test_tool_with_progress",
+        ],
+    );
+}
+
+#[test]
 fn todos() {
     fresh("todos", &["todos_update"]);
 }

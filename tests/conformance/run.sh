@@ -2,8 +2,9 @@
 # The MCP conformance suite: every example package served over stdio and driven by
 # clients nobody here wrote (Python `mcp` 2.x in its default era and in legacy mode,
 # `mcp` 1.x, the MCP Inspector CLI and its TypeScript SDK in both eras), each step
-# checked on the raw wire. `setup.sh` installs the clients; without them this prints
-# `skipped` and succeeds, unless CI is set.
+# checked on the raw wire; then http.sh: the same clients over streamable HTTP, the
+# official conformance suite and stateless replicas behind nginx. `setup.sh` installs the
+# clients; without them this prints `skipped` and succeeds, unless CI is set.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -18,11 +19,15 @@ if [ ! -x "$venvs/mcp2/bin/python" ] || [ ! -x "$venvs/mcp1/bin/python" ] || [ !
   exit 0
 fi
 cd "$root"
-cargo build -q -p neuralis-example-run -p neuralis-example-serve
+cargo build -q -p neuralis-example-run -p neuralis-example-serve -p neuralis-example-conformance
 bin="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug"
 status=0
 "$venvs/mcp2/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode auto || status=1
 "$venvs/mcp2/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode legacy || status=1
 "$venvs/mcp1/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode v1 || status=1
 "$venvs/mcp2/bin/python" "$here/inspector_client.py" --root "$root" --bin "$bin" --node "$node" || status=1
+# The same clients over streamable HTTP, the official conformance suite, and stateless
+# replicas behind nginx (http.sh).
+echo "-- over streamable HTTP"
+NEURALIS_BIN="$bin" "$here/http.sh" || status=1
 exit $status

