@@ -1137,4 +1137,320 @@ mod tests {
             }
         }
     }
+
+    /// Records what the oracle produces for a fixed sample of the generated inputs above
+    /// (a seeded generator), as the snapshots `core/tests/bound_snapshots.rs` pins once
+    /// the oracle is gone: `cargo test -p neuralis-core record_bound_snapshots -- --ignored`.
+    mod record {
+        use std::collections::BTreeSet;
+        use std::fmt::Write as _;
+
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+        use super::*;
+        use crate::result::Tally;
+        use crate::result::bound::write_tally;
+
+        fn sample<S: Strategy>(runner: &mut TestRunner, s: &S) -> S::Value {
+            s.new_tree(runner).expect("a value").current()
+        }
+
+        fn caps_json(c: &BoundCaps) -> Value {
+            let n = |v: usize| {
+                if v == usize::MAX {
+                    Value::Null
+                } else {
+                    json!(v)
+                }
+            };
+            json!({"text_chars": n(c.text_chars), "array_len": n(c.array_len),
+                "string_chars": n(c.string_chars), "structured_bytes": n(c.structured_bytes),
+                "blob_bytes": n(c.blob_bytes)})
+        }
+
+        fn fnv(bytes: &[u8]) -> String {
+            let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            format!("{h:016x}")
+        }
+
+        /// What a case's cuts are about, to pick a sample that covers them.
+        fn features(stats: &Tally, extra: &[&str]) -> BTreeSet<String> {
+            let mut f: BTreeSet<String> = stats
+                .cuts
+                .iter()
+                .map(|c| {
+                    let area = c.pointer.split('/').nth(1).unwrap_or("");
+                    format!("{:?}@{area}", c.kind)
+                })
+                .collect();
+            if stats.is_empty() {
+                f.insert("uncut".into());
+            }
+            if stats.total_cuts > stats.cuts.len() {
+                f.insert("unlisted".into());
+            }
+            f.extend(extra.iter().map(|s| (*s).to_owned()));
+            f
+        }
+
+        /// Picks up to `want` cases: each that adds a feature, then the first others.
+        fn pick(cases: Vec<(BTreeSet<String>, Value)>, want: usize) -> Vec<Value> {
+            let mut seen = BTreeSet::new();
+            let mut picked = Vec::new();
+            let mut rest = Vec::new();
+            for (f, case) in cases {
+                if f.iter().any(|x| !seen.contains(x)) && picked.len() < want {
+                    seen.extend(f);
+                    picked.push(case);
+                } else {
+                    rest.push(case);
+                }
+            }
+            // then cases that cut something
+            let more = want.saturating_sub(picked.len());
+            picked.extend(
+                rest.into_iter()
+                    .filter(|c| c["stats"]["cuts"] != 0)
+                    .take(more),
+            );
+            picked
+        }
+
+        /// `v` written and read back as the snapshot test reads it (no depth limit), so
+        /// what is recorded is what the test recomputes.
+        fn reread<T: serde::Serialize + serde::de::DeserializeOwned>(v: &T) -> T {
+            let text = serde_json::to_string(v).expect("serializes");
+            let mut de = serde_json::Deserializer::from_str(&text);
+            de.disable_recursion_limit();
+            let v = <Value as serde::Deserialize>::deserialize(&mut de).expect("reads back");
+            serde_json::from_value(v).expect("the same type")
+        }
+
+        /// Small cases, or a deeper one whose cuts include a dropped nesting level.
+        fn small(case: &Value, stats: &Tally) -> bool {
+            let deep = stats
+                .cuts
+                .iter()
+                .any(|c| c.kind == crate::result::CutKind::Depth);
+            case.to_string().len() <= if deep { 12_000 } else { 3_000 }
+        }
+
+        fn write(name: &str, cases: &[Value]) {
+            let dir =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/bound");
+            std::fs::create_dir_all(&dir).expect("dir");
+            let mut text = String::from("[\n");
+            for (i, c) in cases.iter().enumerate() {
+                let sep = if i + 1 < cases.len() { "," } else { "" };
+                let _ = writeln!(text, "{c}{sep}");
+            }
+            text.push_str("]\n");
+            std::fs::write(dir.join(format!("{name}.json")), text).expect("written");
+        }
+
+        #[test]
+        #[ignore = "writes core/tests/snapshots/bound"]
+        fn record_bound_snapshots() {
+            let mut runner = TestRunner::new_with_rng(
+                Config::default(),
+                TestRng::from_seed(RngAlgorithm::ChaCha, &[19; 32]),
+            );
+
+            // bound_result over untrusted results
+            let mut cases = Vec::new();
+            let strategy = (raw_result(), caps());
+            for _ in 0..2000 {
+                let (raw, caps) = sample(&mut runner, &strategy);
+                let r = reread(&normalize_result(raw).0);
+                let (out, stats) = super::super::bound_result(&r, &caps);
+                let (plan, plan_stats) = bound_result(&r, &caps);
+                assert_eq!(bytes(&plan), bytes(&out));
+                assert_eq!(plan_stats, stats);
+                let mut extra = Vec::new();
+                if matches!(r.content, Content::Text(_)) {
+                    extra.push("string-content");
+                }
+                if r.neuralis_meta().is_some_and(|n| n.contains_key("bound")) {
+                    extra.push("earlier-record");
+                }
+                if r.structured_content.is_some() && out.structured_content.is_none() {
+                    extra.push("structured-dropped");
+                }
+                let case = json!({"caps": caps_json(&caps), "input": r, "output": out,
+                    "stats": write_tally(&stats)});
+                if small(&case, &stats) {
+                    cases.push((features(&stats, &extra), case));
+                }
+            }
+            write("results", &pick(cases, 64));
+
+            // bound_value
+            let mut cases = Vec::new();
+            let strategy = (any_value(), caps());
+            for _ in 0..2000 {
+                let (v, caps) = sample(&mut runner, &strategy);
+                let v = reread(&v);
+                let (out, stats) = super::super::bound_value(&v, &caps);
+                let (plan, plan_stats) = bound_value(&v, &caps);
+                assert_eq!(bytes(&plan), bytes(&out));
+                assert_eq!(plan_stats, stats);
+                let extra: &[&str] = if out.is_null() && !v.is_null() {
+                    &["dropped"]
+                } else {
+                    &[]
+                };
+                let case = json!({"caps": caps_json(&caps), "input": v, "output": out,
+                    "stats": write_tally(&stats)});
+                if small(&case, &stats) {
+                    cases.push((features(&stats, extra), case));
+                }
+            }
+            write("values", &pick(cases, 48));
+
+            // every budget of the hand-written values
+            let values = [
+                json!({"p": 1, "a": [1, 2, 3], "b": {"x": "yy"}}),
+                json!({"a": [[1, 22], [333]], "b": [{"x": [4444]}], "c": "é😀x"}),
+                json!([[["deep", 1], [2]], {"k": [3, 4]}, "s"]),
+                json!({"z": {"y": {"x": [1, 2, 3, 4, 5, 6]}}, "w": [[], {}], "v": null}),
+                json!({"a": [1, 2, 3, 4, 5, 6], "b": [1]}),
+                json!({"s": "a string to clip", "b": [1, "xxxxxxxxxxxxxxxxxxxx"]}),
+                json!({"s": "a string to clip", "t": "another one", "b": [1, [2, "xxxxxxxxxx"]]}),
+                json!({"a": {"s": "a long string"}, "b": {"c": [1]}, "d": [[2], [3, 4]]}),
+            ];
+            let mut cases = Vec::new();
+            for v in values {
+                let size = v.to_string().len();
+                for (array_len, string_chars) in [(usize::MAX, usize::MAX), (2, 1), (1, 0)] {
+                    let mut runs: Vec<Value> = Vec::new();
+                    for structured_bytes in 0..=size + 2 {
+                        let caps = BoundCaps {
+                            structured_bytes,
+                            array_len,
+                            string_chars,
+                            ..BoundCaps::default()
+                        };
+                        let r = ToolResult::text("x").with_structured(v.clone());
+                        let (out, stats) = super::super::bound_result(&r, &caps);
+                        let run =
+                            json!({"output": out.structured_content, "stats": write_tally(&stats)});
+                        match runs.last_mut() {
+                            Some(last)
+                                if last["output"] == run["output"]
+                                    && last["stats"] == run["stats"]
+                                    && bytes(&last["output"]) == bytes(&run["output"]) =>
+                            {
+                                last["budgets"][1] = json!(structured_bytes);
+                            }
+                            _ => {
+                                let mut run = run;
+                                run["budgets"] = json!([structured_bytes, structured_bytes]);
+                                runs.push(run);
+                            }
+                        }
+                    }
+                    let caps = BoundCaps {
+                        array_len,
+                        string_chars,
+                        ..BoundCaps::default()
+                    };
+                    let mut caps = caps_json(&caps);
+                    caps["structured_bytes"] = Value::Null;
+                    cases.push(json!({"caps": caps, "input": v, "runs": runs}));
+                }
+            }
+            write("budgets", &cases);
+
+            // large results, cut at a fraction of their size
+            let mut cases = Vec::new();
+            let strategy = (
+                prop::collection::vec(json_value(), 1..40),
+                1usize..400,
+                1usize..12,
+                cap(1..500),
+                cap(0..40),
+            );
+            while cases.len() < 6 {
+                let (items, copies, fraction, array_len, string_chars) =
+                    sample(&mut runner, &strategy);
+                let items = reread(&items);
+                if Value::Array(items.clone()).to_string().len() > 2500 {
+                    continue;
+                }
+                let rows: Vec<Value> = items
+                    .iter()
+                    .cycle()
+                    .take(items.len() * copies)
+                    .cloned()
+                    .collect();
+                let structured = json!({"ok": true, "count": rows.len(), "rows": rows,
+                    "nested": {"more": items, "note": "é😀".repeat(copies)}});
+                let size = structured.to_string().len();
+                let caps = BoundCaps {
+                    array_len,
+                    string_chars,
+                    structured_bytes: size * fraction / 12,
+                    ..BoundCaps::default()
+                };
+                let r = ToolResult::text("x").with_structured(structured);
+                let (out, stats) = super::super::bound_result(&r, &caps);
+                let wire = bytes(&out);
+                cases.push(json!({"items": items, "copies": copies, "fraction": fraction,
+                    "caps": caps_json(&caps), "output": {"bytes": wire.len(), "fnv1a64": fnv(&wire)},
+                    "stats": write_tally(&stats)}));
+            }
+            write("large", &cases);
+
+            // iframe payloads
+            let mut cases = Vec::new();
+            let strategy = (
+                any_value(),
+                any_value(),
+                0usize..40_000,
+                0usize..3_000,
+                prop::sample::select(vec![1usize, 16_384, 16_385]),
+            );
+            for _ in 0..300 {
+                let (structured, input, big, keys, key_len) = sample(&mut runner, &strategy);
+                let (structured, input) = (reread(&structured), reread(&input));
+                if json!([structured, input]).to_string().len() > 6000 {
+                    continue;
+                }
+                let long = "😀\u{1}\"".repeat(big);
+                let wide: Map<String, Value> =
+                    (0..keys).map(|i| (format!("k{i}"), json!(i))).collect();
+                let mut s = json!({"ok": true, "v": structured, "long": long, "wide": wide});
+                s["k".repeat(key_len)] = json!(1);
+                let r = ToolResult::text(long.clone()).with_structured(s);
+                let i = json!({"q": input, "long": long});
+                let p = super::super::iframe_payload("t", &i, &r);
+                assert_eq!(iframe_payload("t", &i, &r).json, p.json);
+                let sizes: Map<String, Value> = p
+                    .value
+                    .as_object()
+                    .expect("an object")
+                    .iter()
+                    .filter(|(k, _)| k.as_str() != "truncated")
+                    .map(|(k, v)| (k.clone(), json!(v.to_string().len())))
+                    .collect();
+                let case = json!({"structured": structured, "input": input, "big": big,
+                    "keys": keys, "key_len": key_len,
+                    "payload": {"bytes": p.json.len(), "fnv1a64": fnv(p.json.as_bytes()),
+                        "members": sizes, "truncated": p.value.get("truncated")},
+                    "stats": write_tally(&p.cuts)});
+                let mut extra = Vec::new();
+                if key_len > 16_384 {
+                    extra.push("long-key");
+                }
+                if big < 5_462 {
+                    extra.push("short-strings");
+                }
+                cases.push((features(&p.cuts, &extra), case));
+            }
+            write("iframe", &pick(cases, 10));
+        }
+    }
 }
