@@ -779,7 +779,7 @@ impl<'k> StaticView<'k> {
                 let site = self.site_of(ty, here, cont);
                 let mut out = self.type_schema(ty, scope, &site)?;
                 if !keywords.is_empty() {
-                    out = rt::overlay(out, &Value::Object(keywords.clone()).to_string());
+                    out = rt::overlay_map(out, keywords.clone());
                 }
                 if let Some(parts) = docs {
                     out = self.describe(out, parts, here)?;

@@ -299,6 +299,61 @@ pub mod private {
     pub fn no_output() -> Option<Output> {
         None
     }
+
+    /// The drift test of one tool (the package table writes one per tool): the emitted
+    /// file, rendered from source by the build script, against the run-time composition
+    /// of its handler's descriptor.
+    ///
+    /// # Panics
+    ///
+    /// When the two differ, naming the JSON pointer of the first difference: the test's
+    /// failure.
+    #[track_caller]
+    pub fn no_drift(name: &str, file: &str, descriptor: &ToolDescriptor) {
+        let emitted: Value = serde_json::from_str(file).unwrap_or(Value::Null);
+        let composed = descriptor.document();
+        if let Some(d) = first_difference(&emitted, &composed, "") {
+            panic!(
+                "tools/{name}.json drifted from the run-time composition of its handler: {d}\n\
+                 (the build script renders from source, `ToolInput::schema()` composes at run \
+                 time; rebuild, and report a bug if this persists)"
+            );
+        }
+    }
+
+    /// The first place where `a` and `b` differ, by JSON pointer.
+    fn first_difference(a: &Value, b: &Value, at: &str) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for (k, v) in x {
+                    let here = crate::contract::push_pointer(at, k);
+                    match y.get(k) {
+                        Some(w) => {
+                            if let Some(d) = first_difference(v, w, &here) {
+                                return Some(d);
+                            }
+                        }
+                        None => return Some(format!("`{here}` is only in the file")),
+                    }
+                }
+                y.keys().find(|k| !x.contains_key(*k)).map(|k| {
+                    format!(
+                        "`{}` is only in the run-time composition",
+                        crate::contract::push_pointer(at, k)
+                    )
+                })
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+                .iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (v, w))| first_difference(v, w, &format!("{at}/{i}"))),
+            _ if a == b => None,
+            _ => Some(format!(
+                "`{at}`: the file has `{a}`, the run-time composition `{b}`"
+            )),
+        }
+    }
 }
 
 #[cfg(test)]

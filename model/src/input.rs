@@ -673,7 +673,10 @@ pub mod private {
         overlay_map(schema, extra)
     }
 
-    fn overlay_map(schema: Value, extra: Map<String, Value>) -> Value {
+    /// [`overlay`] with the keywords as a map (the build script's static view, which
+    /// has them as values, not as the derive's text).
+    #[must_use]
+    pub fn overlay_map(schema: Value, extra: Map<String, Value>) -> Value {
         if extra.is_empty() {
             return schema;
         }
