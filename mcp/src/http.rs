@@ -704,6 +704,15 @@ impl HostedService {
                 )
             };
         }
+        // A session ended: `204`, which clients expect (rmcp says `202 Accepted`, and the
+        // Python SDK logs that as a failed termination).
+        let response = if closing && response.status() == StatusCode::ACCEPTED {
+            let mut ended = Response::new(full(String::new()));
+            *ended.status_mut() = StatusCode::NO_CONTENT;
+            ended
+        } else {
+            response
+        };
         let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
         match session {
             None => {

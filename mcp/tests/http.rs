@@ -304,6 +304,23 @@ async fn a_legacy_session_belongs_to_who_opened_it() {
     let (status, _, body) = answer(&service, legacy(list, Some(&session), "token-a")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(names(&body), ["greet"]);
+
+    // Ending the session: only its owner may, and it is `204`.
+    let delete = |token: &str| {
+        http::Request::delete("http://localhost/mcp")
+            .header("Host", "localhost")
+            .header("MCP-Protocol-Version", "2025-06-18")
+            .header("Mcp-Session-Id", session.as_str())
+            .header("Authorization", format!("Bearer {token}"))
+            .body(Full::new(Bytes::new()))
+            .unwrap()
+    };
+    let (status, _, _) = answer(&service, delete("token-b")).await;
+    assert_eq!(status, 403);
+    assert_eq!(service.open_sessions(), 1);
+    let (status, _, _) = answer(&service, delete("token-a")).await;
+    assert_eq!(status, 204);
+    assert_eq!(service.open_sessions(), 0);
 }
 
 /// JWT bearer tokens (feature `jwt`): HS256 and RS256 accepted with the user and grants

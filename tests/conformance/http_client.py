@@ -276,7 +276,9 @@ def session_end(w):
     if not deletes:
         return "no DELETE"
     answer = w.status(deletes[-1])
-    return f"DELETE {answer['status'] if answer else 'unanswered'}"
+    check(answer is not None and answer["status"] in (200, 204),
+          f"the session's DELETE was answered {answer['status'] if answer else 'not at all'}")
+    return f"DELETE {answer['status']}"
 
 
 def check_caller(w, request, token):
