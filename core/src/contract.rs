@@ -1,11 +1,14 @@
 //! The contract: rule table, diagnostics, and the checker for any `tools/*.json`.
 //!
 //! The rules live in `neuralis-model` (re-exported here), which the macros and the build
-//! script share; this module gives the checker its draft-07 validator, `jsonschema`, so
-//! that [`check_value`], [`check_bytes`] and [`check_bytes_with`] run every rule.
+//! script share; this module gives the checker its draft-07 validator, so that
+//! [`check_value`], [`check_bytes`] and [`check_bytes_with`] run every rule: the built-in
+//! validator (`neuralis_model::validate`) for the meta-schema and for every schema in its
+//! subset, and, with the `jsonschema` feature, `jsonschema` for a schema outside it.
 
 pub use neuralis_model::contract::*;
 
+use neuralis_model::validate::{Subset, Validator, meta_errors};
 use serde_json::Value;
 
 /// Checks the bytes of `tools/<name>.json` with default options.
@@ -28,11 +31,11 @@ pub fn check_bytes(name: &str, bytes: &[u8]) -> Report {
 /// column of its pointer, and they come in document order.
 #[must_use]
 pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Report {
-    check_bytes_using(name, bytes, options, Some(&JsonSchema))
+    check_bytes_using(name, bytes, options, Some(&General))
 }
 
 /// Checks an already parsed tool document named `name`: every rule of sections 1, 2 and
-/// 4 of `docs/contract.md` except `duplicate-tool` (a build-time rule), all violations at once,
+/// 4 of `CONTRACT.md` except `duplicate-tool` (a build-time rule), all violations at once,
 /// each with the RFC 6901 pointer of the offending key or value, in a fixed order.
 ///
 /// The checks recurse as deep as the value goes: for untrusted input, start from bytes
@@ -55,91 +58,79 @@ pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Rep
 /// ```
 #[must_use]
 pub fn check_value(name: &str, schema: &Value, options: &CheckOptions) -> Vec<Diagnostic> {
-    check_value_using(name, schema, options, Some(&JsonSchema))
+    check_value_using(name, schema, options, Some(&General))
 }
 
-/// The checker's draft-07 validator: `jsonschema`.
-struct JsonSchema;
+/// The checker's draft-07 validator: the built-in one for the meta-schema and for every
+/// schema in its subset; `jsonschema` for the others when the feature is on (without it,
+/// the checks that need such a schema compiled are left out, as the build script leaves
+/// them, and `Package::build` refuses the schema).
+struct General;
 
-fn violation(error: &jsonschema::ValidationError<'_>) -> Violation {
-    let instance = error.instance();
-    Violation {
-        pointer: error.instance_path().as_str().to_owned(),
-        message: error.masked().to_string(),
-        found: (!matches!(instance.as_ref(), Value::Object(_) | Value::Array(_)))
-            .then(|| instance.clone().into_owned()),
-    }
-}
-
-impl Draft07 for JsonSchema {
+impl Draft07 for General {
     fn meta_violations(&self, schema: &Value) -> Vec<Violation> {
-        with_meta_validator(|validator| {
-            // Most documents are vouched for by a walk of the meta-schema's own rules,
-            // asking the validator only about formats; any doubt goes to the validator.
-            if meta::surely_valid(schema, &mut |doc| validator.is_valid(doc))
-                || validator.is_valid(schema)
-            {
-                return Vec::new();
-            }
-            validator
-                .iter_errors(schema)
-                .map(|e| violation(&e))
-                .collect()
-        })
+        Subset.meta_violations(schema)
     }
 
     fn compile<'a>(&'a self, schema: &Value) -> Option<Box<dyn Compiled + 'a>> {
-        let validator = jsonschema::draft7::new(schema).ok()?;
-        Some(Box::new(Compiled7(validator)))
+        match Validator::compile(schema) {
+            Ok(validator) => Some(Box::new(validator)),
+            #[cfg(feature = "jsonschema")]
+            Err(e) if e.is_not_in_subset() => {
+                let validator = jsonschema::draft7::new(schema).ok()?;
+                Some(Box::new(general::Compiled7(validator)))
+            }
+            Err(_) => None,
+        }
     }
 }
 
-struct Compiled7(jsonschema::Validator);
+/// `jsonschema` behind the checker's [`Compiled`], for schemas outside the subset.
+#[cfg(feature = "jsonschema")]
+pub(crate) mod general {
+    use super::{Compiled, Violation};
+    use serde_json::Value;
 
-impl Compiled for Compiled7 {
-    fn violations(&self, instance: &Value) -> Vec<Violation> {
-        self.0
-            .iter_errors(instance)
-            .map(|e| violation(&e))
-            .collect()
+    pub(crate) fn violation(error: &jsonschema::ValidationError<'_>) -> Violation {
+        let instance = error.instance();
+        Violation {
+            pointer: error.instance_path().as_str().to_owned(),
+            message: error.masked().to_string(),
+            found: (!matches!(instance.as_ref(), Value::Object(_) | Value::Array(_)))
+                .then(|| instance.clone().into_owned()),
+        }
     }
 
-    fn first_violation(&self, instance: &Value) -> Option<Violation> {
-        self.0.iter_errors(instance).next().map(|e| violation(&e))
+    pub(crate) struct Compiled7(pub(crate) jsonschema::Validator);
+
+    impl Compiled for Compiled7 {
+        fn violations(&self, instance: &Value) -> Vec<Violation> {
+            self.0
+                .iter_errors(instance)
+                .map(|e| violation(&e))
+                .collect()
+        }
+
+        fn first_violation(&self, instance: &Value) -> Option<Violation> {
+            self.0.iter_errors(instance).next().map(|e| violation(&e))
+        }
     }
 }
 
 /// `Ok` when `schema` is a valid draft-07 schema, else the first reason it is not.
 pub(crate) fn meta_check(schema: &Value) -> Result<(), String> {
-    with_meta_validator(|meta| match meta.iter_errors(schema).next() {
+    match meta_errors(schema).into_iter().next() {
         None => Ok(()),
         Some(e) => {
-            let at = e.instance_path().as_str();
-            let at = if at.is_empty() { "(root)" } else { at };
+            let at = if e.pointer.is_empty() {
+                "(root)"
+            } else {
+                &e.pointer
+            };
             Err(format!(
                 "not a valid draft-07 schema at `{at}`: {}",
-                e.masked()
+                e.message
             ))
         }
-    })
-}
-
-/// Runs `f` with the draft-07 meta-schema validator, obtained once per process.
-#[cfg(not(target_family = "wasm"))]
-fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {
-    use std::sync::OnceLock;
-    static META: OnceLock<jsonschema::meta::MetaValidator<'static>> = OnceLock::new();
-    f(META
-        .get_or_init(jsonschema::draft7::meta::validator)
-        .as_ref())
-}
-
-/// Runs `f` with the draft-07 meta-schema validator, obtained once per thread (on wasm
-/// the validator is not `Sync`, and there is one thread).
-#[cfg(target_family = "wasm")]
-fn with_meta_validator<R>(f: impl FnOnce(&jsonschema::Validator) -> R) -> R {
-    thread_local! {
-        static META: jsonschema::meta::MetaValidator<'static> = jsonschema::draft7::meta::validator();
     }
-    META.with(|meta| f(meta.as_ref()))
 }

@@ -3,15 +3,17 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::output::{MismatchSink, Output, OutputSchema};
+use super::validation::Checker;
 use super::{DuplicateState, Handler, OutputMismatch, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
 use crate::package::{FileReport, load_package_from_sources_with};
 use crate::result::BoundCaps;
+use neuralis_model::validate::CompileError;
 
 /// Builds a [`Package`] from tool files and handlers; see [`Package::builder`].
 ///
@@ -210,7 +212,8 @@ impl PackageBuilder {
     ///
     /// A [`BuildError`] listing every problem: a file with a contract error (with its
     /// diagnostics), a tool without a handler, a handler without a tool, two handlers for
-    /// one tool, a tool method whose service was not given, a state type registered twice.
+    /// one tool, a tool method whose service was not given, a state type registered twice,
+    /// a schema outside the built-in validator's subset without the `jsonschema` feature.
     /// Warnings do not fail the build: they are in [`Package::files`].
     pub fn build(self) -> Result<Package, BuildError> {
         let loaded = load_package_from_sources_with(
@@ -277,6 +280,16 @@ impl PackageBuilder {
                     continue;
                 }
             };
+            let validator = match Checker::new(&entry.schema) {
+                Ok(validator) => validator,
+                Err(error) => {
+                    problems.push(BuildProblem::NeedsGeneralValidator {
+                        tool: entry.name,
+                        error,
+                    });
+                    continue;
+                }
+            };
             index.insert(entry.name.clone(), tools.len());
             tools.push(Slot {
                 root_members: root_members(&entry.schema),
@@ -284,7 +297,7 @@ impl PackageBuilder {
                 cancellable: entry.meta.annotations.cancellable == Some(true),
                 entry,
                 handler,
-                validator: OnceLock::new(),
+                validator,
                 output,
             });
         }
@@ -357,7 +370,19 @@ pub enum BuildProblem {
     /// A state type registered twice, or registered both as `T` and as `Arc<T>`
     /// ([`PackageBuilder::state`]); the type as `std::any::type_name` gives it.
     DuplicateState(String),
+    /// A tool whose schema uses a draft-07 keyword outside the built-in validator's subset
+    /// (`neuralis_model::validate`), in a package built without the `jsonschema` feature of
+    /// `neuralis-core` (every macro-built tool's schema is inside the subset).
+    NeedsGeneralValidator {
+        /// The tool.
+        tool: String,
+        /// The keyword, where it is, and why it is outside the subset.
+        error: CompileError,
+    },
 }
+
+/// What to do about a schema outside the subset.
+pub(super) const GENERAL_VALIDATOR_FIX: &str = "turn on the `jsonschema` feature of `neuralis-core` (a general draft-07 validator), or keep to the keywords the toolkit writes";
 
 impl fmt::Display for BuildProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -391,6 +416,10 @@ impl fmt::Display for BuildProblem {
             BuildProblem::DuplicateState(ty) => write!(
                 f,
                 "the state `{ty}` is registered twice (a value and an `Arc` of it are one slot); register it once"
+            ),
+            BuildProblem::NeedsGeneralValidator { tool, error } => write!(
+                f,
+                "the schema of `{tool}` needs a general draft-07 validator: {error}; {GENERAL_VALIDATOR_FIX}"
             ),
         }
     }

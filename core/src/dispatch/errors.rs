@@ -6,7 +6,6 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use crate::contract::rules::RESERVED_INPUT_KEYS;
 use crate::name::is_wire_safe_tool_name;
 use crate::result::ToolResult;
 
@@ -112,42 +111,4 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic with no message".to_owned())
-}
-
-/// The invalid-arguments entries of one validation error.
-pub(super) fn validation_errors(
-    error: &jsonschema::ValidationError<'_>,
-    out: &mut Vec<ArgumentError>,
-) {
-    let base = error.instance_path().as_str();
-    use jsonschema::error::ValidationErrorKind;
-    // A missing key is reported where it belongs, which says more than the root does.
-    if let ValidationErrorKind::Required {
-        property: Value::String(key),
-    } = error.kind()
-    {
-        out.push(ArgumentError {
-            pointer: crate::contract::push_pointer(base, key),
-            message: format!("`{key}` is required"),
-        });
-        return;
-    }
-    if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
-        for key in unexpected {
-            let why = if base.is_empty() && RESERVED_INPUT_KEYS.contains(&key.as_str()) {
-                "; caller identity and session fields come from the verified session, never from arguments"
-            } else {
-                ""
-            };
-            out.push(ArgumentError {
-                pointer: crate::contract::push_pointer(base, key),
-                message: format!("`{key}` is not an argument here{why}"),
-            });
-        }
-        return;
-    }
-    out.push(ArgumentError {
-        pointer: base.to_owned(),
-        message: error.masked().to_string(),
-    });
 }

@@ -7,10 +7,13 @@
 //!    do not satisfy, get one and the same generic refusal ([`Refusal`]), byte for byte,
 //!    so a caller cannot enumerate the tools it may not see;
 //! 2. **defaults**: `x-neuralis.defaults` filled in for the keys the call did not send;
-//! 3. **validation** against the tool's full schema with `jsonschema` (providers drop
-//!    constraints, so this side always validates; a validator is compiled once per tool,
-//!    on its first call, never per call). The closed root refuses session field names
-//!    such as `userId` here, before any handler runs;
+//! 3. **validation** against the tool's full schema (providers drop constraints, so this
+//!    side always validates) with the built-in validator (`neuralis_model::validate`) for
+//!    every schema in its subset, which is every macro-built tool's, or `jsonschema` for
+//!    the others (the `jsonschema` feature; without it such a schema does not build). The
+//!    schema is compiled once per tool, when the package is built, never per call. The
+//!    closed root refuses session field names such as `userId` here, before any handler
+//!    runs;
 //! 4. **deserialization** into the handler's input type;
 //! 5. **handler**, sync or async, with a [`ToolContext`]: the verified [`SessionContext`],
 //!    and the [`AbortSignal`] only when the tool declares `annotations.cancellable: true`;
@@ -92,10 +95,11 @@ mod progress;
 pub(crate) mod returned;
 mod session;
 mod state;
+mod validation;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 pub use self::abort::{AbortController, AbortSignal, Cancelled};
 pub use self::approval::{Approval, AskReason};
@@ -112,6 +116,7 @@ pub use self::output::{Output, OutputMismatch};
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
 pub use self::state::{DuplicateState, ServiceType, StateMap};
+use self::validation::Checker;
 
 use crate::catalog::ToolEntry;
 use crate::package::FileReport;
@@ -120,7 +125,7 @@ use crate::result::BoundCaps;
 /// A package a host serves: its tools and their handlers, ready to dispatch calls.
 ///
 /// Built with [`Package::builder`]. Cheap to share (`Arc<Package>`): every method takes
-/// `&self`, and the per-tool validators are compiled once, on first use.
+/// `&self`, and the per-tool validators are compiled once, when the package is built.
 pub struct Package {
     tools: Vec<Slot>,
     index: HashMap<String, usize>,
@@ -138,17 +143,8 @@ struct Slot {
     name: Arc<str>,
     handler: Box<dyn Handler>,
     cancellable: bool,
-    validator: OnceLock<Result<jsonschema::Validator, String>>,
+    validator: Checker,
     output: Option<output::OutputSchema>,
-}
-
-impl Slot {
-    /// The tool's validator, compiled on first use.
-    fn validator(&self) -> &Result<jsonschema::Validator, String> {
-        self.validator.get_or_init(|| {
-            jsonschema::draft7::new(&self.entry.schema).map_err(|e| e.masked().to_string())
-        })
-    }
 }
 
 impl fmt::Debug for Package {

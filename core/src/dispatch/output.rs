@@ -26,10 +26,11 @@
 //! [`Handler::output`]: super::Handler::output
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::validation::Checker;
 use crate::output::{ToolOutput, is_object_schema, output_root};
 use crate::result::ToolResult;
 
@@ -103,20 +104,20 @@ impl Output {
     }
 }
 
-/// A tool's output and its validator, compiled on first use.
+/// A tool's output and its validator, compiled when the package is built.
 pub(super) struct OutputSchema {
     pub(super) output: Output,
-    validator: OnceLock<Result<jsonschema::Validator, String>>,
+    validator: Checker,
 }
 
 impl OutputSchema {
-    /// A checked output; the reason when its schema is not a valid draft-07 schema.
+    /// A checked output; the reason when its schema is not a valid draft-07 schema, or
+    /// needs a general validator the package was built without.
     pub(super) fn new(output: Output) -> Result<Self, String> {
         crate::contract::meta_check(&output.schema)?;
-        Ok(Self {
-            output,
-            validator: OnceLock::new(),
-        })
+        let validator = Checker::new(&output.schema)
+            .map_err(|e| format!("{e}; {}", super::builder::GENERAL_VALIDATOR_FIX))?;
+        Ok(Self { output, validator })
     }
 
     /// The handler's result as it leaves: a wrapped output's value under `result`; an
@@ -137,12 +138,6 @@ impl OutputSchema {
         result
     }
 
-    fn validator(&self) -> &Result<jsonschema::Validator, String> {
-        self.validator.get_or_init(|| {
-            jsonschema::draft7::new(&self.output.schema).map_err(|e| e.masked().to_string())
-        })
-    }
-
     /// The first way `result` breaks the schema, if it does (successful results only).
     pub(super) fn violation(&self, result: &ToolResult) -> Option<(String, String)> {
         if result.is_error {
@@ -155,18 +150,15 @@ impl OutputSchema {
                     .to_owned(),
             ));
         };
-        match self.validator() {
-            Ok(validator) => validator.iter_errors(structured).next().map(|e| {
-                (
-                    format!("/structuredContent{}", e.instance_path().as_str()),
-                    e.masked().to_string(),
-                )
-            }),
-            Err(e) => Some((
+        if let Some(why) = self.validator.broken() {
+            return Some((
                 String::new(),
-                format!("the output schema does not compile: {e}"),
-            )),
+                format!("the output schema does not compile: {why}"),
+            ));
         }
+        self.validator
+            .first_error(structured)
+            .map(|(pointer, message)| (format!("/structuredContent{pointer}"), message))
     }
 }
 

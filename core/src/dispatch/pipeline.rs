@@ -9,9 +9,7 @@ use std::task::Poll;
 
 use serde_json::{Map, Value};
 
-use super::errors::{
-    ArgumentError, arguments_result, cancelled_result, panic_result, validation_errors,
-};
+use super::errors::{ArgumentError, arguments_result, cancelled_result, panic_result};
 use super::output::{OutputMismatch, mismatch_result};
 use super::{AbortSignal, Call, CallOptions, Package, SessionContext, Slot, ToolContext, block_on};
 use crate::contract::json;
@@ -244,22 +242,16 @@ impl Package {
                 }
             }
         }
-        let validator = match slot.validator() {
-            Ok(v) => v,
-            Err(e) => {
-                return Err(Box::new(ToolResult::error(format!(
-                    "the tool `{}` cannot validate its arguments: its schema does not compile ({e})",
-                    slot.name
-                ))));
-            }
-        };
-        if validator.is_valid(&args) {
+        if let Some(why) = slot.validator.broken() {
+            return Err(Box::new(ToolResult::error(format!(
+                "the tool `{}` cannot validate its arguments: its schema does not compile ({why})",
+                slot.name
+            ))));
+        }
+        if slot.validator.is_valid(&args) {
             return Ok(args);
         }
-        let mut errors = Vec::new();
-        for error in validator.iter_errors(&args) {
-            validation_errors(&error, &mut errors);
-        }
+        let errors = slot.validator.argument_errors(&args);
         Err(Box::new(arguments_result(
             &slot.name,
             "they do not match the tool's schema",

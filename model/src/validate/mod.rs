@@ -244,6 +244,12 @@ enum Check {
     Closed {
         properties: Vec<(String, usize)>,
         additional: Option<usize>,
+        /// Whether the schema has `properties` at all (without it, an extra key is the
+        /// false schema's failure, as `jsonschema` words it).
+        declared: bool,
+        /// A `required` of one name beside `additionalProperties: false`: `jsonschema`
+        /// checks it in the same pass and reports it after the members.
+        required: Option<String>,
     },
     Required(Vec<String>),
     PropertyNames(usize),
@@ -568,6 +574,8 @@ impl<'s> Compiler<'s> {
                         checks.push(Check::Closed {
                             properties,
                             additional,
+                            declared: map.contains_key("properties"),
+                            required: None,
                         });
                     } else if !value.is_boolean() {
                         return Err(here("`additionalProperties` must be a schema"));
@@ -625,7 +633,66 @@ impl<'s> Compiler<'s> {
                 _ => {}
             }
         }
+        // `jsonschema` runs (and reports) a schema's keywords cheapest first; so do we,
+        // so that the first failure is the same one.
+        checks.sort_by_key(Check::priority);
+        // One required name beside `additionalProperties: false` is checked by the closed
+        // object's pass, and reported after it.
+        let one_required = checks
+            .iter()
+            .position(|c| matches!(c, Check::Required(n) if n.len() == 1));
+        let closed_false = checks.iter().any(|c| {
+            matches!(
+                c,
+                Check::Closed {
+                    declared: true,
+                    additional: None,
+                    ..
+                }
+            )
+        });
+        if let Some(i) = one_required.filter(|_| closed_false)
+            && let Check::Required(mut names) = checks.remove(i)
+            && let Some(Check::Closed { required, .. }) = checks
+                .iter_mut()
+                .find(|c| matches!(c, Check::Closed { .. }))
+        {
+            *required = names.pop();
+        }
         Ok(Node::Checks(checks))
+    }
+}
+
+impl Check {
+    /// The order of a schema's keywords: `jsonschema`'s (cheap assertions first, then the
+    /// applicators), document order between equals.
+    fn priority(&self) -> u8 {
+        match self {
+            Check::Type { .. } => 1,
+            Check::Const(_) => 5,
+            Check::Enum(_) => 6,
+            Check::Minimum(..) => 10,
+            Check::Maximum(..) => 11,
+            Check::ExclusiveMinimum(..) => 12,
+            Check::ExclusiveMaximum(..) => 13,
+            Check::MultipleOf(_) => 14,
+            Check::MinLength(_) => 20,
+            Check::MaxLength(_) => 21,
+            Check::MinItems(_) => 22,
+            Check::MaxItems(_) => 23,
+            Check::Required(_) => 26,
+            Check::Pattern(..) => 30,
+            Check::Format(..) => 31,
+            Check::UniqueItems => 35,
+            Check::Properties(_) => 40,
+            Check::Closed { .. } => 42,
+            Check::PropertyNames(_) | Check::DefaultPropertyNames(_) => 43,
+            Check::Items(_) => 44,
+            Check::AllOf(_) => 50,
+            Check::AnyOf(_) => 51,
+            Check::OneOf(_) => 52,
+            Check::Not(..) => 53,
+        }
     }
 }
 
@@ -738,14 +805,19 @@ impl Validator {
                 Check::Closed {
                     properties,
                     additional,
+                    required,
+                    ..
                 },
                 Value::Object(map),
-            ) => map.iter().all(
-                |(k, value)| match properties.iter().find(|(name, _)| name == k) {
-                    Some((_, id)) => self.valid(*id, value, depth + 1),
-                    None => additional.is_some_and(|id| self.valid(id, value, depth + 1)),
-                },
-            ),
+            ) => {
+                required.as_ref().is_none_or(|n| has_key(map, n))
+                    && map.iter().all(|(k, value)| {
+                        match properties.iter().find(|(name, _)| name == k) {
+                            Some((_, id)) => self.valid(*id, value, depth + 1),
+                            None => additional.is_some_and(|id| self.valid(id, value, depth + 1)),
+                        }
+                    })
+            }
             (Check::Required(names), Value::Object(map)) => names.iter().all(|n| has_key(map, n)),
             (Check::PropertyNames(id), Value::Object(map)) => map
                 .keys()
@@ -820,11 +892,24 @@ impl Validator {
                 return;
             }
             (Check::Properties(props), Value::Object(map)) => {
-                for (k, id) in props {
-                    if let Some((key, value)) = map.get_key_value(k) {
-                        path.push(Seg::Key(key));
-                        self.collect(*id, value, path, out, depth + 1);
-                        path.pop();
+                // `jsonschema`'s order: the instance's members, or (for an object of more
+                // than four members per declared property, with under 15 declared) the
+                // declared properties.
+                if props.len() < 15 && map.len() > props.len().saturating_mul(4) {
+                    for (k, id) in props {
+                        if let Some((key, value)) = map.get_key_value(k) {
+                            path.push(Seg::Key(key));
+                            self.collect(*id, value, path, out, depth + 1);
+                            path.pop();
+                        }
+                    }
+                } else {
+                    for (key, value) in map {
+                        if let Some((_, id)) = props.iter().find(|(name, _)| name == key) {
+                            path.push(Seg::Key(key));
+                            self.collect(*id, value, path, out, depth + 1);
+                            path.pop();
+                        }
                     }
                 }
                 return;
@@ -833,6 +918,8 @@ impl Validator {
                 Check::Closed {
                     properties,
                     additional,
+                    declared,
+                    required,
                 },
                 Value::Object(map),
             ) => {
@@ -852,7 +939,7 @@ impl Validator {
                     }
                 }
                 if !unexpected.is_empty() {
-                    if properties.is_empty() {
+                    if !declared {
                         out.push(ValidationError {
                             pointer: pointer(path),
                             message: "False schema does not allow value".to_owned(),
@@ -872,18 +959,17 @@ impl Validator {
                         });
                     }
                 }
+                if let Some(n) = required
+                    && !has_key(map, n)
+                {
+                    out.push(required_error(path, n));
+                }
                 return;
             }
             (Check::Required(names), Value::Object(map)) => {
                 for n in names {
                     if !has_key(map, n) {
-                        out.push(ValidationError {
-                            pointer: pointer(path),
-                            message: format!("{} is a required property", Value::String(n.clone())),
-                            kind: ErrorKind::Required {
-                                property: n.clone(),
-                            },
-                        });
+                        out.push(required_error(path, n));
                     }
                 }
                 return;
@@ -1027,6 +1113,16 @@ impl Validator {
             message,
             kind,
         });
+    }
+}
+
+fn required_error(path: &[Seg<'_>], name: &str) -> ValidationError {
+    ValidationError {
+        pointer: pointer(path),
+        message: format!("{} is a required property", Value::String(name.to_owned())),
+        kind: ErrorKind::Required {
+            property: name.to_owned(),
+        },
     }
 }
 

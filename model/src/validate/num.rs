@@ -121,7 +121,13 @@ pub(crate) fn is_multiple_of(value: Num, multiple: f64) -> bool {
     if let Some(answer) = divides_exactly(v, multiple) {
         return answer;
     }
-    (v / multiple).fract() == 0.0
+    let quotient = v / multiple;
+    if quotient.is_finite() {
+        quotient.fract() == 0.0
+    } else {
+        // Past `f64`'s range the remainder is still exact.
+        v % multiple == 0.0
+    }
 }
 
 /// A finite float as the decimal it prints as: `mantissa / 10^decimals`.
@@ -155,18 +161,53 @@ fn decimal_parts(value: f64) -> Option<(i128, i32)> {
     ))
 }
 
+/// Whether `value / multiple` is an integer, both read as the decimals they print as:
+/// `vm / 10^vd` and `mm / 10^md`, so the quotient is `vm * 10^(md - vd) / mm`.
 fn divides_exactly(value: f64, multiple: f64) -> Option<bool> {
     let (vm, vd) = decimal_parts(value)?;
     let (mm, md) = decimal_parts(multiple)?;
     if mm == 0 {
         return None;
     }
-    let shared = vd.min(md);
-    let scale = |mantissa: i128, decimals: i32| {
-        let places = u32::try_from(decimals - shared).ok()?;
-        mantissa.checked_mul(10_i128.checked_pow(places)?)
-    };
-    Some(scale(vm, md)? % scale(mm, vd)? == 0)
+    let shift = i64::from(md) - i64::from(vd);
+    if shift >= 0 {
+        // (vm * 10^shift) mod mm, without overflow.
+        let m = mm.unsigned_abs();
+        let mut power: u128 = 1 % m;
+        let mut base: u128 = 10 % m;
+        let mut e = u64::try_from(shift).ok()?;
+        while e > 0 {
+            if e & 1 == 1 {
+                power = mul_mod(power, base, m);
+            }
+            base = mul_mod(base, base, m);
+            e >>= 1;
+        }
+        Some(mul_mod(vm.unsigned_abs() % m, power, m) == 0)
+    } else {
+        let places = u32::try_from(-shift).ok()?;
+        match 10_i128.checked_pow(places).and_then(|p| p.checked_mul(mm)) {
+            Some(divisor) => Some(vm % divisor == 0),
+            // The divisor is beyond every mantissa: only zero divides.
+            None => Some(vm == 0),
+        }
+    }
+}
+
+/// `a * b mod m` for `a, b < m < 2^127`.
+fn mul_mod(a: u128, b: u128, m: u128) -> u128 {
+    if let Some(p) = a.checked_mul(b) {
+        return p % m;
+    }
+    let (mut a, mut b, mut out) = (a, b, 0u128);
+    while b > 0 {
+        if b & 1 == 1 {
+            out = (out + a) % m;
+        }
+        a = (a << 1) % m;
+        b >>= 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -209,5 +250,8 @@ mod tests {
         assert!(is_multiple_of(n(json!(4.0)), 2.0));
         assert!(!is_multiple_of(n(json!(4.5)), 2.0));
         assert!(is_multiple_of(n(json!(0)), 0.5));
+        assert!(is_multiple_of(n(json!(1e308)), 0.5));
+        assert!(is_multiple_of(n(json!(-1e308)), 0.1));
+        assert!(!is_multiple_of(n(json!(1e-300)), 0.3));
     }
 }

@@ -1,0 +1,136 @@
+//! A tool's compiled schema: the built-in validator for every schema in its subset (every
+//! macro-built tool's), `jsonschema` for the others when the `jsonschema` feature is on.
+
+use neuralis_model::validate::{CompileError, ErrorKind, Validator};
+use serde_json::Value;
+
+use super::errors::ArgumentError;
+use crate::contract::push_pointer;
+use crate::contract::rules::RESERVED_INPUT_KEYS;
+
+/// A schema compiled once, when the package is built.
+pub(super) enum Checker {
+    Builtin(Validator),
+    #[cfg(feature = "jsonschema")]
+    General(Box<jsonschema::Validator>),
+    /// A schema no validator compiles (the reason); every call is refused with it.
+    Broken(String),
+}
+
+impl Checker {
+    /// `Err` for a schema outside the subset when no general validator is compiled in.
+    pub(super) fn new(schema: &Value) -> Result<Checker, CompileError> {
+        match Validator::compile(schema) {
+            Ok(v) => Ok(Checker::Builtin(v)),
+            #[cfg(feature = "jsonschema")]
+            Err(e) if e.is_not_in_subset() => Ok(match jsonschema::draft7::new(schema) {
+                Ok(v) => Checker::General(Box::new(v)),
+                Err(e) => Checker::Broken(e.masked().to_string()),
+            }),
+            #[cfg(not(feature = "jsonschema"))]
+            Err(e) if e.is_not_in_subset() => Err(e),
+            Err(e) => Ok(Checker::Broken(e.to_string())),
+        }
+    }
+
+    /// Why the schema does not compile, if it does not.
+    pub(super) fn broken(&self) -> Option<&str> {
+        match self {
+            Checker::Broken(why) => Some(why),
+            _ => None,
+        }
+    }
+
+    pub(super) fn is_valid(&self, instance: &Value) -> bool {
+        match self {
+            Checker::Builtin(v) => v.is_valid(instance),
+            #[cfg(feature = "jsonschema")]
+            Checker::General(v) => v.is_valid(instance),
+            Checker::Broken(_) => false,
+        }
+    }
+
+    /// The failures of arguments, one entry per failing value (a missing key at its own
+    /// place, each extra key at its own).
+    pub(super) fn argument_errors(&self, instance: &Value) -> Vec<ArgumentError> {
+        let mut out = Vec::new();
+        match self {
+            Checker::Builtin(v) => {
+                for e in v.errors(instance) {
+                    match e.kind {
+                        ErrorKind::Required { property } => {
+                            required(&e.pointer, &property, &mut out)
+                        }
+                        ErrorKind::AdditionalProperties { unexpected } => {
+                            extra(&e.pointer, &unexpected, &mut out);
+                        }
+                        _ => out.push(ArgumentError {
+                            pointer: e.pointer,
+                            message: e.message,
+                        }),
+                    }
+                }
+            }
+            #[cfg(feature = "jsonschema")]
+            Checker::General(v) => {
+                use jsonschema::error::ValidationErrorKind;
+                for e in v.iter_errors(instance) {
+                    let base = e.instance_path().as_str();
+                    match e.kind() {
+                        ValidationErrorKind::Required {
+                            property: Value::String(key),
+                        } => required(base, key, &mut out),
+                        ValidationErrorKind::AdditionalProperties { unexpected } => {
+                            extra(base, unexpected, &mut out);
+                        }
+                        _ => out.push(ArgumentError {
+                            pointer: base.to_owned(),
+                            message: e.masked().to_string(),
+                        }),
+                    }
+                }
+            }
+            Checker::Broken(_) => {}
+        }
+        out
+    }
+
+    /// The first failure of `instance`: its pointer and message.
+    pub(super) fn first_error(&self, instance: &Value) -> Option<(String, String)> {
+        match self {
+            Checker::Builtin(v) => v.first_error(instance).map(|e| (e.pointer, e.message)),
+            #[cfg(feature = "jsonschema")]
+            Checker::General(v) => v.iter_errors(instance).next().map(|e| {
+                (
+                    e.instance_path().as_str().to_owned(),
+                    e.masked().to_string(),
+                )
+            }),
+            Checker::Broken(why) => Some((String::new(), why.clone())),
+        }
+    }
+}
+
+/// A missing key, reported where it belongs (which says more than the object does).
+fn required(base: &str, key: &str, out: &mut Vec<ArgumentError>) {
+    out.push(ArgumentError {
+        pointer: push_pointer(base, key),
+        message: format!("`{key}` is required"),
+    });
+}
+
+/// Keys the schema does not allow, each at its place; a session field at the root says
+/// where such values come from.
+fn extra(base: &str, keys: &[String], out: &mut Vec<ArgumentError>) {
+    for key in keys {
+        let why = if base.is_empty() && RESERVED_INPUT_KEYS.contains(&key.as_str()) {
+            "; caller identity and session fields come from the verified session, never from arguments"
+        } else {
+            ""
+        };
+        out.push(ArgumentError {
+            pointer: push_pointer(base, key),
+            message: format!("`{key}` is not an argument here{why}"),
+        });
+    }
+}
