@@ -105,9 +105,13 @@ macro_rules! package {
 /// the state behind the exports is [`wasm::Entry`].
 ///
 /// With no argument it serves the package table of `neuralis::package!()` (call both at
-/// the crate root); with one, the package a function `fn() -> Result<Package,
-/// BuildError>` builds (a package registered by hand). On any other target it expands to
-/// nothing, so the crate builds natively as before.
+/// the crate root; without it, the crate fails to compile on every target, naming
+/// `neuralis_package`), for a package whose tools need no service (with services, the
+/// no-argument form is a compile error saying to name your builder); with one, the
+/// package a function `fn() -> Result<Package, BuildError>` builds (your `package()` that
+/// gives the services, or a package registered by hand). On any other target the exports
+/// are not generated, but the builder is still type-checked, so a mistake shows in a
+/// native build.
 ///
 /// ```ignore
 /// neuralis::package!();
@@ -115,7 +119,7 @@ macro_rules! package {
 /// ```
 ///
 /// ```sh
-/// cargo rustc -p my-package --release --target wasm32-unknown-unknown --crate-type cdylib
+/// cargo rustc -p my-package --lib --release --target wasm32-unknown-unknown --crate-type cdylib
 /// ```
 ///
 /// A crate has at most one entry: a second one is a duplicate-symbol error.
@@ -124,9 +128,25 @@ macro_rules! package {
 #[macro_export]
 macro_rules! wasm_entry {
     () => {
+        // Checked on every target, so that a mistake shows in a native build, not only in
+        // the wasm32 one: the table exists (`neuralis::package!()` at the crate root), and
+        // its `package()` can build without services.
+        const _: () = ::core::assert!(
+            crate::neuralis_package::SERVICES.is_empty(),
+            "`neuralis::wasm_entry!()` serves the table's `package()`, which cannot build: \
+             this package's tools are methods of services (`neuralis_package::SERVICES`). \
+             Name the function that gives them, `neuralis::wasm_entry!(package)` with \
+             `fn package() -> Result<Package, BuildError> {{ \
+             neuralis_package::builder().service(...).build() }}`"
+        );
         $crate::wasm_entry!(crate::neuralis_package::package);
     };
     ($build:path) => {
+        // The builder is named on every target (a wrong path fails the native build too).
+        const _: fn() -> ::core::result::Result<
+            $crate::dispatch::Package,
+            $crate::dispatch::BuildError,
+        > = $build;
         // The exports' bodies are safe calls into `neuralis::wasm::Entry`; `no_mangle` is
         // what makes them the module's exports (names prefixed `neuralis_`).
         #[cfg(target_arch = "wasm32")]

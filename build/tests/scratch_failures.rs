@@ -448,3 +448,62 @@ serde = { version = "1", features = ["derive"] }
         "{text}"
     );
 }
+
+/// `wasm_entry!()` with no argument serves the table's `package()`, which cannot build a
+/// package whose tools are methods of a service: the native build fails at the macro,
+/// saying to name the builder that gives the service (before, it built on both targets
+/// and the module answered every call "give it one with `.service(...)`").
+#[test]
+fn a_wasm_entry_without_its_services_fails_the_native_build() {
+    let lib = format!(
+        "{HEADER}use neuralis::tools;\n\
+         #[derive(ToolInput, Deserialize)] pub struct In {{ pub q: String }}\n\
+         #[derive(Default)] pub struct Notes;\n\
+         #[tools] impl Notes {{\n\
+         /// Echo.\n\
+         #[tool(annotations(category = \"read\"), ui(presentation = \"inline\"))]\n\
+         pub fn notes_echo(&self, input: In) -> String {{ input.q }}\n\
+         }}\n\
+         neuralis::package!();\n\
+         neuralis::wasm_entry!();\n"
+    );
+    let b = build("wasmservice", &lib);
+    assert!(!b.ok, "the build must fail:\n{}", b.text);
+    assert!(
+        b.text.contains(
+            "`neuralis::wasm_entry!()` serves the table's `package()`, which cannot build"
+        ),
+        "{}",
+        b.text
+    );
+    assert!(
+        b.text.contains("neuralis::wasm_entry!(package)"),
+        "{}",
+        b.text
+    );
+    // The near miss: naming the builder that gives the service.
+    let fixed = lib.replace(
+        "neuralis::wasm_entry!();\n",
+        "fn package() -> Result<neuralis::dispatch::Package, neuralis::dispatch::BuildError> {\n\
+         neuralis_package::builder().service(Notes).build()\n}\n\
+         neuralis::wasm_entry!(package);\n",
+    );
+    let b = build("wasmservicefixed", &fixed);
+    assert!(b.ok, "{}", b.text);
+}
+
+/// `wasm_entry!()` without `package!()`: the native build fails, naming the table it
+/// needs (before, only the wasm32 build did).
+#[test]
+fn a_wasm_entry_without_the_table_fails_the_native_build() {
+    let lib = format!(
+        "{HEADER}#[derive(ToolInput, Deserialize)] pub struct In {{ pub q: String }}\n\
+         /// Echo.\n\
+         #[tool(annotations(category = \"read\"), ui(presentation = \"inline\"))]\n\
+         pub fn echo(input: In) -> String {{ input.q }}\n\
+         neuralis::wasm_entry!();\n"
+    );
+    let b = build("wasmnotable", &lib);
+    assert!(!b.ok, "the build must fail:\n{}", b.text);
+    assert!(b.text.contains("neuralis_package"), "{}", b.text);
+}
