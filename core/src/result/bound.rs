@@ -5,8 +5,11 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::engine::{CutKind, Engine, Limits, MAX_LISTED_CUTS, Members, Plan, Rules, Tally};
-use super::types::{Annotations, Content, ContentBlock, ToolResult};
-use super::utf16::plan_clip;
+use super::types::{
+    Annotations, BinaryContent, Content, ContentBlock, EmbeddedResource, ResourceContents,
+    TextContent, ToolResult,
+};
+use super::utf16::{Clip, plan_clip, plan_clip_of};
 use super::{BOUND_META, NEURALIS_META};
 use crate::contract::{Diagnostic, RuleId};
 
@@ -99,99 +102,9 @@ impl BoundCaps {
 #[must_use]
 pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
     let mut tally = Tally::default();
-    let content = bound_content(&result.content, caps, &mut tally);
-    let structured_content = result.structured_content.as_ref().and_then(|v| {
-        let (plan, rules) = plan_structured(v, caps, &mut tally)?;
-        Some(rules.materialize(v, plan, 1))
-    });
-    let meta = result
-        .meta
-        .as_ref()
-        .map(|meta| bound_meta(meta, caps, &mut tally));
-    let mut out = ToolResult {
-        content,
-        is_error: result.is_error,
-        structured_content,
-        meta,
-    };
+    let mut out = plan_result(result, caps, &mut tally).copy(result);
     record_bound(&mut out, &tally);
     (out, tally)
-}
-
-/// Adds this bounding's cuts to what `_meta.neuralis.bound` already recorded.
-fn record_bound(out: &mut ToolResult, tally: &Tally) {
-    let previous = out
-        .neuralis_meta()
-        .and_then(|n| n.get(BOUND_META))
-        .map(read_tally);
-    let Some(mut all) = previous else {
-        if !tally.is_empty() {
-            out.neuralis_meta_mut()
-                .insert(BOUND_META.into(), write_tally(tally));
-        }
-        return;
-    };
-    all.merge(tally.clone());
-    if !all.is_empty() {
-        out.neuralis_meta_mut()
-            .insert(BOUND_META.into(), write_tally(&all));
-    }
-}
-
-/// Adds an engine's cuts to `tally` (an engine counts nothing it did not record as a
-/// cut, so an engine without cuts adds nothing).
-fn absorb(tally: &mut Tally, engine: Tally) {
-    if !engine.is_empty() {
-        tally.merge(engine);
-    }
-}
-
-/// What bounding keeps of `structuredContent`; `None` (recorded as a cut) when not even
-/// an emptied form fits.
-fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Plan, Rules)> {
-    let mut engine = Engine::new(caps.limits(), "/structuredContent");
-    let measured = engine.measure(v, 1, caps.structured_bytes);
-    finish_structured(engine, v, measured, caps, tally)
-}
-
-/// [`plan_structured`] once the engine measured `v` (its memo holds what it learned).
-fn finish_structured<'v>(
-    mut engine: Engine<'v>,
-    v: &'v Value,
-    measured: (usize, bool),
-    caps: &BoundCaps,
-    tally: &mut Tally,
-) -> Option<(Plan, Rules)> {
-    let plan = engine
-        .fit_measured(v, 1, caps.structured_bytes, measured)
-        .map(|(plan, _)| plan);
-    if plan.is_none() {
-        engine.tally.members_dropped += 1;
-        engine
-            .tally
-            .record("/structuredContent", CutKind::Object, 1, 0);
-    }
-    let rules = engine.rules();
-    absorb(tally, engine.tally);
-    plan.map(|plan| (plan, rules))
-}
-
-/// What bounding keeps of a map (`_meta`, a block's `_meta`), leaving `skip` out.
-fn plan_map(
-    m: &Map<String, Value>,
-    caps: &BoundCaps,
-    base: impl Into<Cow<'static, str>>,
-    skip: Option<&'static str>,
-    tally: &mut Tally,
-) -> (Plan, Rules) {
-    let mut engine = Engine::new(caps.limits(), base);
-    if let Some(key) = skip {
-        engine = engine.skipping(key);
-    }
-    let plan = engine.fit_map(m, caps.structured_bytes);
-    let rules = engine.rules();
-    absorb(tally, engine.tally);
-    (plan, rules)
 }
 
 /// Like [`bound_result`], taking the result by value: the result is cut in place
@@ -215,97 +128,6 @@ fn plan_map(
 pub fn bound_result_owned(mut result: ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
     let stats = result.bound_in_place(caps);
     (result, stats)
-}
-
-/// Whether the caps leave the map `m` (bounded as one object) as it is.
-fn map_within_caps(m: Members<'_>, caps: &BoundCaps) -> bool {
-    let (size, clean) = Engine::new(caps.limits(), "").measure_map(m, caps.structured_bytes);
-    clean && size <= caps.structured_bytes
-}
-
-/// Whether bounding leaves `content` as it is (and records no cut in it): one read-only
-/// pass, so a result that fits skips the cutting code.
-fn content_within_caps(content: &Content, caps: &BoundCaps) -> bool {
-    let str_ok = |s: &str| super::utf16_len(s) <= caps.string_chars;
-    let map_ok = |m: &Option<Map<String, Value>>| {
-        m.as_ref()
-            .is_none_or(|m| map_within_caps(Members::Map(m), caps))
-    };
-    let annotations_ok = |a: &Option<Annotations>| {
-        a.as_ref().is_none_or(|a| {
-            a.audience
-                .as_ref()
-                .is_none_or(|l| l.len() <= caps.array_len && l.iter().all(|s| str_ok(s)))
-                && a.last_modified.as_deref().is_none_or(str_ok)
-        })
-    };
-    let mut text = 0usize;
-    match content {
-        Content::Text(t) => super::utf16_len(t) <= caps.text_chars,
-        Content::Blocks(blocks) => {
-            blocks.len() <= caps.array_len
-                && blocks.iter().all(|b| match b {
-                    ContentBlock::Text(t) => {
-                        text += super::utf16_len(&t.text);
-                        annotations_ok(&t.annotations) && map_ok(&t.meta)
-                    }
-                    ContentBlock::Image(x) | ContentBlock::Audio(x) => {
-                        x.data.len() <= caps.blob_bytes
-                            && str_ok(&x.mime_type)
-                            && annotations_ok(&x.annotations)
-                            && map_ok(&x.meta)
-                    }
-                    ContentBlock::Resource(e) => {
-                        let res = &e.resource;
-                        text += res.text.as_deref().map_or(0, super::utf16_len);
-                        res.blob.as_ref().is_none_or(|b| b.len() <= caps.blob_bytes)
-                            && str_ok(&res.uri)
-                            && res.mime_type.as_deref().is_none_or(str_ok)
-                            && annotations_ok(&e.annotations)
-                            && map_ok(&e.meta)
-                            && map_ok(&res.meta)
-                    }
-                })
-                && text <= caps.text_chars
-        }
-    }
-}
-
-/// Whether [`bound_result`] would hand `r` back unchanged.
-#[cfg(test)]
-fn within_caps(r: &ToolResult, caps: &BoundCaps) -> bool {
-    if !content_within_caps(&r.content, caps) {
-        return false;
-    }
-    let structured_ok = r.structured_content.as_ref().is_none_or(|v| {
-        let (size, clean) = Engine::new(caps.limits(), "").measure(v, 1, caps.structured_bytes);
-        clean && size <= caps.structured_bytes
-    });
-    if !structured_ok {
-        return false;
-    }
-    let Some(meta) = &r.meta else {
-        return true;
-    };
-    // `_meta` and `_meta.neuralis` are bounded apart, each without its own subtree.
-    let without = |m: &'_ Map<String, Value>, key: &str| -> bool {
-        let list: Vec<(&str, &Value)> = m
-            .iter()
-            .filter(|(k, _)| k.as_str() != key)
-            .map(|(k, v)| (k.as_str(), v))
-            .collect();
-        map_within_caps(Members::List(&list), caps)
-    };
-    match meta.get(NEURALIS_META).and_then(Value::as_object) {
-        None => map_within_caps(Members::Map(meta), caps),
-        Some(own) => {
-            without(meta, NEURALIS_META)
-                && without(own, BOUND_META)
-                && own
-                    .get(BOUND_META)
-                    .is_none_or(|b| write_tally(&read_tally(b)) == *b)
-        }
-    }
 }
 
 /// Normalizes untrusted result JSON and bounds it: the path for results coming from
@@ -359,23 +181,7 @@ impl ToolResult {
     /// ```
     pub fn bound_in_place(&mut self, caps: &BoundCaps) -> BoundStats {
         let mut tally = Tally::default();
-        if !content_within_caps(&self.content, caps) {
-            bound_content_in_place(&mut self.content, caps, &mut tally);
-        }
-        if let Some(v) = &mut self.structured_content {
-            // Measured first, so a value within the caps is left as it is at once.
-            let mut engine = Engine::new(caps.limits(), "/structuredContent");
-            let (size, clean) = engine.measure(v, 1, caps.structured_bytes);
-            if !clean || size > caps.structured_bytes {
-                match finish_structured(engine, v, (size, clean), caps, &mut tally) {
-                    Some((plan, rules)) => rules.apply(v, plan, 1),
-                    None => self.structured_content = None,
-                }
-            }
-        }
-        if let Some(meta) = &mut self.meta {
-            bound_meta_in_place(meta, caps, &mut tally);
-        }
+        plan_result(self, caps, &mut tally).cut(self);
         record_bound(self, &tally);
         tally
     }
@@ -474,74 +280,578 @@ impl Place {
     }
 }
 
-fn clip_field(s: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> String {
-    match plan_clip(s, caps.string_chars, usize::MAX) {
-        None => s.to_owned(),
-        Some(clip) => {
-            tally.strings_clipped += 1;
-            tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
-            clip.apply(s)
-        }
-    }
+/// A cut decided reading a `T` (a plan of what is kept), made either in place or on a
+/// copy of what is kept, with the same result. What is kept is decided once, by
+/// [`plan_result`]; nothing here looks at a cap.
+trait Edit<T> {
+    /// Cuts `v` in place: what is kept stays where it is, what is cut is freed.
+    fn cut(self, v: &mut T);
+    /// A copy of what is kept of `v`.
+    fn copy(self, v: &T) -> T;
 }
 
-/// Clips text against the remaining text budget; `None` when nothing is left to keep.
-fn clip_text(s: &str, remaining: &mut usize, place: Place, tally: &mut Tally) -> Option<String> {
-    match plan_clip(s, *remaining, usize::MAX) {
-        None => {
-            *remaining -= super::utf16_len(s);
-            Some(s.to_owned())
-        }
-        Some(clip) => {
-            tally.text_clipped += 1;
-            tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
-            *remaining = 0;
-            (clip.kept > 0 || clip.marker).then(|| clip.apply(s))
-        }
-    }
-}
-
-fn bound_block_meta(
-    meta: &Option<Map<String, Value>>,
-    caps: &BoundCaps,
-    place: Place,
-    tally: &mut Tally,
-) -> Option<Map<String, Value>> {
-    let meta = meta.as_ref()?;
-    let (plan, rules) = plan_map(meta, caps, place.pointer(), None, tally);
-    Some(rules.materialize_members(Members::Map(meta), plan, 1))
-}
-
-fn bound_annotations(
-    a: &Option<Annotations>,
-    caps: &BoundCaps,
-    place: Place,
-    tally: &mut Tally,
-) -> Option<Annotations> {
-    let a = a.as_ref()?;
-    Some(Annotations {
-        audience: a.audience.as_ref().map(|list| {
-            if list.len() > caps.array_len {
-                tally.arrays_shrunk += 1;
-                tally.items_dropped += list.len() - caps.array_len;
-                tally.record(
-                    &place.at("/audience").pointer(),
-                    CutKind::Array,
-                    list.len(),
-                    caps.array_len,
-                );
+/// The edit of a `T`, of an optional one.
+macro_rules! optional {
+    ($($plan:ty => $t:ty),*) => {$(
+        impl Edit<Option<$t>> for $plan {
+            fn cut(self, v: &mut Option<$t>) {
+                if let Some(v) = v {
+                    self.cut(v);
+                }
             }
-            list.iter()
-                .take(caps.array_len)
-                .map(|s| clip_field(s, caps, place.at("/audience"), tally))
-                .collect()
-        }),
-        priority: a.priority,
-        last_modified: a
-            .last_modified
+
+            fn copy(self, v: &Option<$t>) -> Option<$t> {
+                v.as_ref().map(|v| self.copy(v))
+            }
+        }
+    )*};
+}
+
+optional!(
+    Option<Clip> => String,
+    MapPlan => Map<String, Value>,
+    AnnotationsPlan => Annotations,
+    MetaPlan => Map<String, Value>
+);
+
+/// A string clipped, or kept whole.
+impl Edit<String> for Option<Clip> {
+    fn cut(self, s: &mut String) {
+        if let Some(clip) = self {
+            clip.apply_in_place(s);
+        }
+    }
+
+    fn copy(self, s: &String) -> String {
+        self.map_or_else(|| s.clone(), |clip| clip.apply(s))
+    }
+}
+
+/// What bounding keeps of a map (`_meta`, a block's `_meta`): the engine's plan, with
+/// the rules it is applied with; `None` keeps the map whole.
+type MapPlan = Option<(Plan, Rules)>;
+
+impl Edit<Map<String, Value>> for MapPlan {
+    fn cut(self, m: &mut Map<String, Value>) {
+        if let Some((plan, rules)) = self {
+            rules.apply_map(m, plan, 1);
+        }
+    }
+
+    fn copy(self, m: &Map<String, Value>) -> Map<String, Value> {
+        match self {
+            Some((plan, rules)) => rules.materialize_members(Members::Map(m), plan, 1),
+            None => m.clone(),
+        }
+    }
+}
+
+/// What bounding keeps of a result.
+struct ResultPlan {
+    content: ContentPlan,
+    /// What is kept of `structuredContent`; `None` when there is none, or nothing of it
+    /// fits.
+    structured: Option<(Plan, Rules)>,
+    meta: Option<MetaPlan>,
+}
+
+/// Decides what bounding keeps of `r`, reading it once (each part against its caps, in
+/// the order the cuts are recorded: content, `structuredContent`, `_meta`).
+fn plan_result(r: &ToolResult, caps: &BoundCaps, tally: &mut Tally) -> ResultPlan {
+    ResultPlan {
+        content: plan_content(&r.content, caps, tally),
+        structured: r
+            .structured_content
             .as_ref()
-            .map(|s| clip_field(s, caps, place.at("/lastModified"), tally)),
-    })
+            .and_then(|v| plan_structured(v, caps, tally)),
+        meta: r.meta.as_ref().map(|m| plan_meta(m, caps, tally)),
+    }
+}
+
+impl Edit<ToolResult> for ResultPlan {
+    fn cut(self, r: &mut ToolResult) {
+        self.content.cut(&mut r.content);
+        match (self.structured, &mut r.structured_content) {
+            (Some((plan, rules)), Some(v)) => rules.apply(v, plan, 1),
+            (None, v) => *v = None,
+            (Some(_), None) => {}
+        }
+        if let Some(plan) = self.meta {
+            plan.cut(&mut r.meta);
+        }
+    }
+
+    fn copy(self, r: &ToolResult) -> ToolResult {
+        ToolResult {
+            content: self.content.copy(&r.content),
+            is_error: r.is_error,
+            structured_content: r.structured_content.as_ref().and_then(|v| {
+                let (plan, rules) = self.structured?;
+                Some(rules.materialize(v, plan, 1))
+            }),
+            meta: self.meta.and_then(|plan| plan.copy(&r.meta)),
+        }
+    }
+}
+
+/// Adds this bounding's cuts to what `_meta.neuralis.bound` already recorded.
+fn record_bound(out: &mut ToolResult, tally: &Tally) {
+    let previous = out
+        .neuralis_meta()
+        .and_then(|n| n.get(BOUND_META))
+        .map(read_tally);
+    let Some(mut all) = previous else {
+        if !tally.is_empty() {
+            out.neuralis_meta_mut()
+                .insert(BOUND_META.into(), write_tally(tally));
+        }
+        return;
+    };
+    all.merge(tally.clone());
+    if !all.is_empty() {
+        out.neuralis_meta_mut()
+            .insert(BOUND_META.into(), write_tally(&all));
+    }
+}
+
+/// Adds an engine's cuts to `tally` (an engine counts nothing it did not record as a
+/// cut, so an engine without cuts adds nothing).
+fn absorb(tally: &mut Tally, engine: Tally) {
+    if !engine.is_empty() {
+        tally.merge(engine);
+    }
+}
+
+/// What bounding keeps of `structuredContent`; `None` (recorded as a cut) when not even
+/// an emptied form fits.
+fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Plan, Rules)> {
+    let mut engine = Engine::new(caps.limits(), "/structuredContent");
+    let plan = engine
+        .fit(v, 1, caps.structured_bytes)
+        .map(|(plan, _)| plan);
+    if plan.is_none() {
+        engine.tally.members_dropped += 1;
+        engine
+            .tally
+            .record("/structuredContent", CutKind::Object, 1, 0);
+    }
+    let rules = engine.rules();
+    absorb(tally, engine.tally);
+    plan.map(|plan| (plan, rules))
+}
+
+/// What bounding keeps of a map (`_meta`, a block's `_meta`), leaving the top-level key
+/// `skip` out; `None` when it keeps the map as it is. The map is measured first, so the
+/// pointer `base` is written out only when there is something to cut.
+fn plan_map(
+    m: &Map<String, Value>,
+    caps: &BoundCaps,
+    base: impl FnOnce() -> Cow<'static, str>,
+    skip: Option<&'static str>,
+    tally: &mut Tally,
+) -> MapPlan {
+    let mut engine = Engine::new(caps.limits(), "");
+    if let Some(key) = skip {
+        engine = engine.skipping(key);
+    }
+    let (size, clean) = engine.measure_map(Members::Map(m), caps.structured_bytes);
+    if clean && size <= caps.structured_bytes {
+        return None;
+    }
+    engine.name(base());
+    let plan = engine.fit_members_measured(Members::Map(m), caps.structured_bytes, (size, clean));
+    let rules = engine.rules();
+    absorb(tally, engine.tally);
+    Some((plan, rules))
+}
+
+/// What bounding keeps of `_meta`. The toolkit's own namespace is bounded apart, without
+/// its bound record, so that record is never itself cut; the record is read back (it
+/// may come from an untrusted server) and written again.
+struct MetaPlan {
+    /// `_meta`, less `neuralis` when that is an object.
+    top: MapPlan,
+    /// `_meta.neuralis` less `bound`, and the record that was there.
+    own: Option<(MapPlan, Option<Tally>)>,
+}
+
+fn plan_meta(meta: &Map<String, Value>, caps: &BoundCaps, tally: &mut Tally) -> MetaPlan {
+    let own = meta.get(NEURALIS_META).and_then(Value::as_object);
+    let skip = own.map(|_| NEURALIS_META);
+    let top = plan_map(meta, caps, || "/_meta".into(), skip, tally);
+    let own = own.map(|own| {
+        let plan = plan_map(
+            own,
+            caps,
+            || "/_meta/neuralis".into(),
+            Some(BOUND_META),
+            tally,
+        );
+        (plan, own.get(BOUND_META).map(read_tally))
+    });
+    MetaPlan { top, own }
+}
+
+/// `_meta.neuralis` with its earlier bound record written again. The plan of `_meta`
+/// leaves the namespace out, so inserting it appends it last, in place as in the copy.
+fn with_record(mut own: Map<String, Value>, previous: Option<Tally>) -> Value {
+    if let Some(previous) = previous {
+        own.insert(BOUND_META.into(), write_tally(&previous));
+    }
+    Value::Object(own)
+}
+
+impl Edit<Map<String, Value>> for MetaPlan {
+    fn cut(self, meta: &mut Map<String, Value>) {
+        let own = self
+            .own
+            .map(|plan| (plan, meta.get_mut(NEURALIS_META).map(Value::take)));
+        self.top.cut(meta);
+        if let Some(((plan, previous), Some(Value::Object(mut own)))) = own {
+            plan.cut(&mut own);
+            meta.insert(NEURALIS_META.into(), with_record(own, previous));
+        }
+    }
+
+    fn copy(self, meta: &Map<String, Value>) -> Map<String, Value> {
+        let mut out = self.top.copy(meta);
+        if let (Some((plan, previous)), Some(Value::Object(own))) =
+            (self.own, meta.get(NEURALIS_META))
+        {
+            out.insert(NEURALIS_META.into(), with_record(plan.copy(own), previous));
+        }
+        out
+    }
+}
+
+/// What bounding keeps of `content`: string content clipped, or the blocks within the
+/// array cap, each kept whole but for the edits (original indices, ascending; `None`
+/// drops the block).
+enum ContentPlan {
+    Text(Option<Clip>),
+    Blocks {
+        len: usize,
+        edits: Vec<(usize, Option<BlockPlan>)>,
+    },
+}
+
+/// The one walk over content blocks: what bounding keeps of `content`, decided reading
+/// it. Text counts against one budget for all blocks together (`text_chars`); blocks past
+/// `array_len` go from the tail, after the cuts inside the blocks kept are recorded.
+fn plan_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> ContentPlan {
+    let mut remaining = caps.text_chars;
+    let blocks = match content {
+        Content::Text(s) => {
+            return ContentPlan::Text(plan_text(s, &mut remaining, Place::CONTENT, tally));
+        }
+        Content::Blocks(b) => b,
+    };
+    let len = blocks.len().min(caps.array_len);
+    let mut edits = Vec::new();
+    for (i, block) in blocks[..len].iter().enumerate() {
+        match plan_block(block, caps, Place::block(i), &mut remaining, tally) {
+            Some(plan) if plan.is_whole() => {}
+            kept => edits.push((i, kept)),
+        }
+    }
+    if len < blocks.len() {
+        tally.blocks_dropped += blocks.len() - len;
+        tally.record("/content", CutKind::Blocks, blocks.len(), len);
+    }
+    ContentPlan::Blocks { len, edits }
+}
+
+impl Edit<Content> for ContentPlan {
+    fn cut(self, content: &mut Content) {
+        match (self, content) {
+            (Self::Text(clip), Content::Text(s)) => clip.cut(s),
+            (Self::Blocks { len, edits }, Content::Blocks(blocks)) => {
+                blocks.truncate(len);
+                let mut edits = edits.into_iter().peekable();
+                let mut i = 0;
+                blocks.retain_mut(|block| {
+                    let at = i;
+                    i += 1;
+                    match edits.next_if(|(j, _)| *j == at) {
+                        Some((_, Some(plan))) => {
+                            plan.cut(block);
+                            true
+                        }
+                        Some((_, None)) => false,
+                        None => true,
+                    }
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn copy(self, content: &Content) -> Content {
+        match (self, content) {
+            (Self::Text(clip), Content::Text(s)) => Content::Text(clip.copy(s)),
+            (Self::Blocks { len, edits }, Content::Blocks(blocks)) => {
+                let mut edits = edits.into_iter().peekable();
+                let mut out = Vec::with_capacity(len);
+                for (i, block) in blocks[..len].iter().enumerate() {
+                    match edits.next_if(|(j, _)| *j == i) {
+                        Some((_, Some(plan))) => out.push(plan.copy(block)),
+                        Some((_, None)) => {}
+                        None => out.push(block.clone()),
+                    }
+                }
+                Content::Blocks(out)
+            }
+            (_, content) => content.clone(),
+        }
+    }
+}
+
+/// What bounding does to one block it keeps (image and audio data and resource blobs
+/// are kept whole or the block is dropped).
+#[derive(Default)]
+struct BlockPlan {
+    /// A text block's text, or a resource's.
+    text: Option<Clip>,
+    /// An image's or audio's `mimeType`, or a resource's.
+    mime_type: Option<Clip>,
+    uri: Option<Clip>,
+    resource_meta: MapPlan,
+    annotations: AnnotationsPlan,
+    meta: MapPlan,
+}
+
+impl BlockPlan {
+    fn is_whole(&self) -> bool {
+        self.text.is_none()
+            && self.mime_type.is_none()
+            && self.uri.is_none()
+            && self.resource_meta.is_none()
+            && self.annotations.is_whole()
+            && self.meta.is_none()
+    }
+}
+
+/// What bounding keeps of one block; `None` when it drops it: a blob over `blob_bytes`,
+/// or text with nothing left of the budget. `remaining` is what is left of the text
+/// budget.
+fn plan_block(
+    block: &ContentBlock,
+    caps: &BoundCaps,
+    at: Place,
+    remaining: &mut usize,
+    tally: &mut Tally,
+) -> Option<BlockPlan> {
+    let mut plan = BlockPlan::default();
+    let mut text = |s: &str, place: Place, tally: &mut Tally| {
+        let clip = plan_text(s, remaining, place, tally);
+        if clip.is_some_and(|c| c.kept == 0 && !c.marker) {
+            tally.blocks_dropped += 1;
+            return None;
+        }
+        Some(clip)
+    };
+    let (annotations, meta) = match block {
+        ContentBlock::Text(t) => {
+            plan.text = text(&t.text, at.at("/text"), tally)?;
+            (&t.annotations, &t.meta)
+        }
+        ContentBlock::Image(x) | ContentBlock::Audio(x) => {
+            if !blob_fits(&x.data, caps, at.at("/data"), tally) {
+                return None;
+            }
+            plan.mime_type = plan_field(&x.mime_type, caps, at.at("/mimeType"), tally);
+            (&x.annotations, &x.meta)
+        }
+        ContentBlock::Resource(r) => {
+            let res = &r.resource;
+            if let Some(blob) = &res.blob
+                && !blob_fits(blob, caps, at.at("/resource/blob"), tally)
+            {
+                return None;
+            }
+            if let Some(t) = &res.text {
+                plan.text = text(t, at.at("/resource/text"), tally)?;
+            }
+            plan.uri = plan_field(&res.uri, caps, at.at("/resource/uri"), tally);
+            plan.mime_type = res
+                .mime_type
+                .as_ref()
+                .and_then(|m| plan_field(m, caps, at.at("/resource/mimeType"), tally));
+            plan.resource_meta = res.meta.as_ref().and_then(|m| {
+                plan_map(
+                    m,
+                    caps,
+                    || at.at("/resource/_meta").pointer().into(),
+                    None,
+                    tally,
+                )
+            });
+            (&r.annotations, &r.meta)
+        }
+    };
+    plan.annotations = plan_annotations(annotations.as_ref(), caps, at.at("/annotations"), tally);
+    plan.meta = meta
+        .as_ref()
+        .and_then(|m| plan_map(m, caps, || at.at("/_meta").pointer().into(), None, tally));
+    Some(plan)
+}
+
+impl BlockPlan {
+    fn binary(self, x: &BinaryContent) -> BinaryContent {
+        BinaryContent {
+            data: x.data.clone(),
+            mime_type: self.mime_type.copy(&x.mime_type),
+            annotations: self.annotations.copy(&x.annotations),
+            meta: self.meta.copy(&x.meta),
+        }
+    }
+}
+
+impl Edit<ContentBlock> for BlockPlan {
+    fn cut(self, block: &mut ContentBlock) {
+        let (annotations, meta) = match block {
+            ContentBlock::Text(t) => {
+                self.text.cut(&mut t.text);
+                (&mut t.annotations, &mut t.meta)
+            }
+            ContentBlock::Image(x) | ContentBlock::Audio(x) => {
+                self.mime_type.cut(&mut x.mime_type);
+                (&mut x.annotations, &mut x.meta)
+            }
+            ContentBlock::Resource(r) => {
+                let res = &mut r.resource;
+                self.text.cut(&mut res.text);
+                self.uri.cut(&mut res.uri);
+                self.mime_type.cut(&mut res.mime_type);
+                self.resource_meta.cut(&mut res.meta);
+                (&mut r.annotations, &mut r.meta)
+            }
+        };
+        self.annotations.cut(annotations);
+        self.meta.cut(meta);
+    }
+
+    fn copy(self, block: &ContentBlock) -> ContentBlock {
+        match block {
+            ContentBlock::Text(t) => ContentBlock::Text(TextContent {
+                text: self.text.copy(&t.text),
+                annotations: self.annotations.copy(&t.annotations),
+                meta: self.meta.copy(&t.meta),
+            }),
+            ContentBlock::Image(x) => ContentBlock::Image(self.binary(x)),
+            ContentBlock::Audio(x) => ContentBlock::Audio(self.binary(x)),
+            ContentBlock::Resource(r) => {
+                let res = &r.resource;
+                ContentBlock::Resource(EmbeddedResource {
+                    resource: ResourceContents {
+                        uri: self.uri.copy(&res.uri),
+                        mime_type: self.mime_type.copy(&res.mime_type),
+                        text: self.text.copy(&res.text),
+                        blob: res.blob.clone(),
+                        meta: self.resource_meta.copy(&res.meta),
+                    },
+                    annotations: self.annotations.copy(&r.annotations),
+                    meta: self.meta.copy(&r.meta),
+                })
+            }
+        }
+    }
+}
+
+/// What bounding keeps of a block's annotations: the audience list within `array_len`
+/// (`len`), its strings and `lastModified` clipped.
+#[derive(Default)]
+struct AnnotationsPlan {
+    len: Option<usize>,
+    audience: Vec<(usize, Clip)>,
+    last_modified: Option<Clip>,
+}
+
+impl AnnotationsPlan {
+    fn is_whole(&self) -> bool {
+        self.len.is_none() && self.audience.is_empty() && self.last_modified.is_none()
+    }
+}
+
+fn plan_annotations(
+    a: Option<&Annotations>,
+    caps: &BoundCaps,
+    place: Place,
+    tally: &mut Tally,
+) -> AnnotationsPlan {
+    let mut plan = AnnotationsPlan::default();
+    let Some(a) = a else {
+        return plan;
+    };
+    if let Some(list) = &a.audience {
+        let at = place.at("/audience");
+        if list.len() > caps.array_len {
+            tally.arrays_shrunk += 1;
+            tally.items_dropped += list.len() - caps.array_len;
+            tally.record(&at.pointer(), CutKind::Array, list.len(), caps.array_len);
+            plan.len = Some(caps.array_len);
+        }
+        for (i, s) in list.iter().take(caps.array_len).enumerate() {
+            if let Some(clip) = plan_field(s, caps, at, tally) {
+                plan.audience.push((i, clip));
+            }
+        }
+    }
+    plan.last_modified = a
+        .last_modified
+        .as_ref()
+        .and_then(|s| plan_field(s, caps, place.at("/lastModified"), tally));
+    plan
+}
+
+impl Edit<Annotations> for AnnotationsPlan {
+    fn cut(self, a: &mut Annotations) {
+        if let Some(list) = &mut a.audience {
+            list.truncate(self.len.unwrap_or(usize::MAX));
+            for (i, clip) in self.audience {
+                clip.apply_in_place(&mut list[i]);
+            }
+        }
+        self.last_modified.cut(&mut a.last_modified);
+    }
+
+    fn copy(self, a: &Annotations) -> Annotations {
+        let mut clips = self.audience.into_iter().peekable();
+        Annotations {
+            audience: a.audience.as_ref().map(|list| {
+                let len = self.len.unwrap_or(usize::MAX);
+                let kept = list.iter().take(len).enumerate();
+                kept.map(|(i, s)| clips.next_if(|(j, _)| *j == i).map(|(_, c)| c).copy(s))
+                    .collect()
+            }),
+            priority: a.priority,
+            last_modified: self.last_modified.copy(&a.last_modified),
+        }
+    }
+}
+
+/// A string outside text content (a URI, a mime type, an annotation) clipped to
+/// `string_chars`.
+fn plan_field(s: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> Option<Clip> {
+    let clip = plan_clip(s, caps.string_chars, usize::MAX)?;
+    tally.strings_clipped += 1;
+    tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
+    Some(clip)
+}
+
+/// Text clipped against what is left of the text budget (`remaining`); a clip that keeps
+/// nothing when nothing is left.
+fn plan_text(s: &str, remaining: &mut usize, place: Place, tally: &mut Tally) -> Option<Clip> {
+    let units = super::utf16_len(s);
+    if units <= *remaining {
+        *remaining -= units;
+        return None;
+    }
+    let clip = plan_clip_of(s, units, *remaining, usize::MAX)?;
+    tally.text_clipped += 1;
+    tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
+    *remaining = 0;
+    Some(clip)
 }
 
 fn blob_fits(data: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> bool {
@@ -552,316 +862,6 @@ fn blob_fits(data: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> b
     tally.blocks_dropped += 1;
     tally.record(&place.pointer(), CutKind::Blob, data.len(), 0);
     false
-}
-
-fn bound_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Content {
-    let mut remaining = caps.text_chars;
-    let blocks = match content {
-        Content::Text(s) => {
-            return Content::Text(
-                clip_text(s, &mut remaining, Place::CONTENT, tally).unwrap_or_default(),
-            );
-        }
-        Content::Blocks(b) => b,
-    };
-    let n = blocks.len().min(caps.array_len);
-    let mut out = Vec::with_capacity(n);
-    for (i, block) in blocks[..n].iter().enumerate() {
-        let at = Place::block(i);
-        let kept = match block {
-            ContentBlock::Text(t) => clip_text(&t.text, &mut remaining, at.at("/text"), tally)
-                .or_else(|| {
-                    tally.blocks_dropped += 1;
-                    None
-                })
-                .map(|text| {
-                    ContentBlock::Text(super::types::TextContent {
-                        text,
-                        annotations: bound_annotations(
-                            &t.annotations,
-                            caps,
-                            at.at("/annotations"),
-                            tally,
-                        ),
-                        meta: bound_block_meta(&t.meta, caps, at.at("/_meta"), tally),
-                    })
-                }),
-            ContentBlock::Image(x) | ContentBlock::Audio(x) => {
-                blob_fits(&x.data, caps, at.at("/data"), tally).then(|| {
-                    let x = super::types::BinaryContent {
-                        data: x.data.clone(),
-                        mime_type: clip_field(&x.mime_type, caps, at.at("/mimeType"), tally),
-                        annotations: bound_annotations(
-                            &x.annotations,
-                            caps,
-                            at.at("/annotations"),
-                            tally,
-                        ),
-                        meta: bound_block_meta(&x.meta, caps, at.at("/_meta"), tally),
-                    };
-                    if matches!(block, ContentBlock::Image(_)) {
-                        ContentBlock::Image(x)
-                    } else {
-                        ContentBlock::Audio(x)
-                    }
-                })
-            }
-            ContentBlock::Resource(r) => {
-                let res = &r.resource;
-                let blob_ok = res
-                    .blob
-                    .as_ref()
-                    .is_none_or(|b| blob_fits(b, caps, at.at("/resource/blob"), tally));
-                if blob_ok {
-                    let text = match &res.text {
-                        None => Some(None),
-                        Some(t) => clip_text(t, &mut remaining, at.at("/resource/text"), tally)
-                            .or_else(|| {
-                                tally.blocks_dropped += 1;
-                                None
-                            })
-                            .map(Some),
-                    };
-                    text.map(|text| {
-                        ContentBlock::Resource(super::types::EmbeddedResource {
-                            resource: super::types::ResourceContents {
-                                uri: clip_field(&res.uri, caps, at.at("/resource/uri"), tally),
-                                mime_type: res.mime_type.as_ref().map(|m| {
-                                    clip_field(m, caps, at.at("/resource/mimeType"), tally)
-                                }),
-                                text,
-                                blob: res.blob.clone(),
-                                meta: bound_block_meta(
-                                    &res.meta,
-                                    caps,
-                                    at.at("/resource/_meta"),
-                                    tally,
-                                ),
-                            },
-                            annotations: bound_annotations(
-                                &r.annotations,
-                                caps,
-                                at.at("/annotations"),
-                                tally,
-                            ),
-                            meta: bound_block_meta(&r.meta, caps, at.at("/_meta"), tally),
-                        })
-                    })
-                } else {
-                    None
-                }
-            }
-        };
-        if let Some(b) = kept {
-            out.push(b);
-        }
-    }
-    if n < blocks.len() {
-        tally.blocks_dropped += blocks.len() - n;
-        tally.record("/content", CutKind::Blocks, blocks.len(), n);
-    }
-    Content::Blocks(out)
-}
-
-fn bound_meta(
-    meta: &Map<String, Value>,
-    caps: &BoundCaps,
-    tally: &mut Tally,
-) -> Map<String, Value> {
-    // The toolkit's own namespace is bounded apart, so the bound record it carries is
-    // never itself cut.
-    let own = meta.get(NEURALIS_META).and_then(Value::as_object);
-    let (plan, rules) = plan_map(meta, caps, "/_meta", own.map(|_| NEURALIS_META), tally);
-    let mut out = rules.materialize_members(Members::Map(meta), plan, 1);
-    if let Some(own) = own {
-        let (plan, rules) = plan_map(own, caps, "/_meta/neuralis", Some(BOUND_META), tally);
-        let mut n = rules.materialize_members(Members::Map(own), plan, 1);
-        if let Some(previous) = own.get(BOUND_META) {
-            n.insert(BOUND_META.into(), write_tally(&read_tally(previous)));
-        }
-        out.insert(NEURALIS_META.into(), Value::Object(n));
-    }
-    out
-}
-
-/// [`bound_meta`] in place. The plans leave the skipped keys out, so re-inserting them
-/// appends them last, as the copy does.
-fn bound_meta_in_place(meta: &mut Map<String, Value>, caps: &BoundCaps, tally: &mut Tally) {
-    let has_own = meta.get(NEURALIS_META).is_some_and(Value::is_object);
-    let (plan, rules) = plan_map(
-        meta,
-        caps,
-        "/_meta",
-        has_own.then_some(NEURALIS_META),
-        tally,
-    );
-    let own = if has_own {
-        meta.get_mut(NEURALIS_META).map(Value::take)
-    } else {
-        None
-    };
-    rules.apply_map(meta, plan, 1);
-    if let Some(Value::Object(mut own)) = own {
-        let (plan, rules) = plan_map(&own, caps, "/_meta/neuralis", Some(BOUND_META), tally);
-        let previous = own.get(BOUND_META).map(read_tally);
-        rules.apply_map(&mut own, plan, 1);
-        if let Some(previous) = previous {
-            own.insert(BOUND_META.into(), write_tally(&previous));
-        }
-        meta.insert(NEURALIS_META.into(), Value::Object(own));
-    }
-}
-
-fn clip_field_in_place(s: &mut String, caps: &BoundCaps, place: Place, tally: &mut Tally) {
-    if let Some(clip) = plan_clip(s, caps.string_chars, usize::MAX) {
-        tally.strings_clipped += 1;
-        tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
-        clip.apply_in_place(s);
-    }
-}
-
-/// [`clip_text`] in place; `false` when nothing is left to keep.
-fn clip_text_in_place(
-    s: &mut String,
-    remaining: &mut usize,
-    place: Place,
-    tally: &mut Tally,
-) -> bool {
-    let units = super::utf16_len(s);
-    if units <= *remaining {
-        *remaining -= units;
-        return true;
-    }
-    match plan_clip(s, *remaining, usize::MAX) {
-        None => true,
-        Some(clip) => {
-            tally.text_clipped += 1;
-            tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
-            *remaining = 0;
-            let keep = clip.kept > 0 || clip.marker;
-            if keep {
-                clip.apply_in_place(s);
-            }
-            keep
-        }
-    }
-}
-
-fn bound_block_meta_in_place(
-    meta: &mut Option<Map<String, Value>>,
-    caps: &BoundCaps,
-    place: Place,
-    tally: &mut Tally,
-) {
-    if let Some(meta) = meta {
-        let (plan, rules) = plan_map(meta, caps, place.pointer(), None, tally);
-        rules.apply_map(meta, plan, 1);
-    }
-}
-
-fn bound_annotations_in_place(
-    a: &mut Option<Annotations>,
-    caps: &BoundCaps,
-    place: Place,
-    tally: &mut Tally,
-) {
-    let Some(a) = a else {
-        return;
-    };
-    if let Some(list) = &mut a.audience {
-        let at = place.at("/audience");
-        if list.len() > caps.array_len {
-            tally.arrays_shrunk += 1;
-            tally.items_dropped += list.len() - caps.array_len;
-            tally.record(&at.pointer(), CutKind::Array, list.len(), caps.array_len);
-            list.truncate(caps.array_len);
-        }
-        for s in list {
-            clip_field_in_place(s, caps, at, tally);
-        }
-    }
-    if let Some(s) = &mut a.last_modified {
-        clip_field_in_place(s, caps, place.at("/lastModified"), tally);
-    }
-}
-
-/// [`bound_content`] in place.
-fn bound_content_in_place(content: &mut Content, caps: &BoundCaps, tally: &mut Tally) {
-    let mut remaining = caps.text_chars;
-    let blocks = match content {
-        Content::Text(s) => {
-            if !clip_text_in_place(s, &mut remaining, Place::CONTENT, tally) {
-                s.clear();
-            }
-            return;
-        }
-        Content::Blocks(b) => b,
-    };
-    let len = blocks.len();
-    let n = len.min(caps.array_len);
-    blocks.truncate(n);
-    let mut i = 0;
-    blocks.retain_mut(|block| {
-        let at = Place::block(i);
-        i += 1;
-        bound_block_in_place(block, caps, at, &mut remaining, tally)
-    });
-    if n < len {
-        tally.blocks_dropped += len - n;
-        tally.record("/content", CutKind::Blocks, len, n);
-    }
-}
-
-/// One block bounded in place; `false` when it is dropped.
-fn bound_block_in_place(
-    block: &mut ContentBlock,
-    caps: &BoundCaps,
-    at: Place,
-    remaining: &mut usize,
-    tally: &mut Tally,
-) -> bool {
-    match block {
-        ContentBlock::Text(t) => {
-            if !clip_text_in_place(&mut t.text, remaining, at.at("/text"), tally) {
-                tally.blocks_dropped += 1;
-                return false;
-            }
-            bound_annotations_in_place(&mut t.annotations, caps, at.at("/annotations"), tally);
-            bound_block_meta_in_place(&mut t.meta, caps, at.at("/_meta"), tally);
-        }
-        ContentBlock::Image(x) | ContentBlock::Audio(x) => {
-            if !blob_fits(&x.data, caps, at.at("/data"), tally) {
-                return false;
-            }
-            clip_field_in_place(&mut x.mime_type, caps, at.at("/mimeType"), tally);
-            bound_annotations_in_place(&mut x.annotations, caps, at.at("/annotations"), tally);
-            bound_block_meta_in_place(&mut x.meta, caps, at.at("/_meta"), tally);
-        }
-        ContentBlock::Resource(r) => {
-            let res = &mut r.resource;
-            let blob_ok = res
-                .blob
-                .as_ref()
-                .is_none_or(|b| blob_fits(b, caps, at.at("/resource/blob"), tally));
-            if !blob_ok {
-                return false;
-            }
-            if let Some(t) = &mut res.text
-                && !clip_text_in_place(t, remaining, at.at("/resource/text"), tally)
-            {
-                tally.blocks_dropped += 1;
-                return false;
-            }
-            clip_field_in_place(&mut res.uri, caps, at.at("/resource/uri"), tally);
-            if let Some(m) = &mut res.mime_type {
-                clip_field_in_place(m, caps, at.at("/resource/mimeType"), tally);
-            }
-            bound_block_meta_in_place(&mut res.meta, caps, at.at("/resource/_meta"), tally);
-            bound_annotations_in_place(&mut r.annotations, caps, at.at("/annotations"), tally);
-            bound_block_meta_in_place(&mut r.meta, caps, at.at("/_meta"), tally);
-        }
-    }
-    true
 }
 
 const COUNTS: [&str; 8] = [
@@ -945,45 +945,4 @@ pub(super) fn read_tally(v: &Value) -> Tally {
     }
     t.total_cuts = get("cuts").max(t.cuts.len());
     t
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn samples() -> Vec<ToolResult> {
-        vec![
-            ToolResult::text("é😀".repeat(40)),
-            ToolResult::json(json!({"rows": (0..50).collect::<Vec<_>>(), "s": "x".repeat(300)})),
-            ToolResult::text("a")
-                .with_meta("trace", json!({"spans": [1, 2, 3, 4, 5, 6]}))
-                .with_neuralis_meta("droppedBlocks", json!(2)),
-            ToolResult::from_blocks(vec![
-                ContentBlock::image("A".repeat(64), "image/png"),
-                ContentBlock::resource_text("file:///a", None, "t".repeat(90)),
-            ]),
-        ]
-    }
-
-    #[test]
-    fn bounded_results_are_within_caps_and_oversized_ones_are_not() {
-        let caps = BoundCaps {
-            text_chars: 60,
-            array_len: 4,
-            string_chars: 50,
-            structured_bytes: 120,
-            blob_bytes: 32,
-        };
-        for r in samples() {
-            assert!(!within_caps(&r, &caps), "{r:?}");
-            let (b, stats) = bound_result(&r, &caps);
-            assert!(!stats.is_empty());
-            assert!(within_caps(&b, &caps), "{b:?}");
-        }
-        for r in samples() {
-            assert!(within_caps(&r, &BoundCaps::default()), "{r:?}");
-        }
-    }
 }

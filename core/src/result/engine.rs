@@ -595,6 +595,12 @@ impl<'v> Engine<'v> {
         }
     }
 
+    /// Names the value this engine bounds (the pointer its cuts are recorded under), once
+    /// a measure found there is something to cut.
+    pub(crate) fn name(&mut self, base: impl Into<Cow<'static, str>>) {
+        self.base = base.into();
+    }
+
     /// Leaves the top-level member `key` out of the output, without counting a cut.
     pub(crate) fn skipping(mut self, key: &'static str) -> Self {
         self.rules.skip_top = Some(key);
@@ -729,14 +735,20 @@ impl<'v> Engine<'v> {
         }
     }
 
-    /// A map bounded to at most `budget` serialized bytes (at least `{}`).
-    pub(crate) fn fit_map(&mut self, m: &'v Map<String, Value>, budget: usize) -> Plan {
-        self.fit_members(Members::Map(m), budget)
-    }
-
     /// Members bounded as one object of at most `budget` serialized bytes (at least `{}`).
     pub(crate) fn fit_members(&mut self, m: Members<'v>, budget: usize) -> Plan {
-        let (size, clean) = self.measure_map(m, budget);
+        let measured = self.measure_map(m, budget);
+        self.fit_members_measured(m, budget, measured)
+    }
+
+    /// [`fit_members`](Self::fit_members), given what [`measure_map`](Self::measure_map)
+    /// said of `m` against `budget`.
+    pub(crate) fn fit_members_measured(
+        &mut self,
+        m: Members<'v>,
+        budget: usize,
+        (size, clean): (usize, bool),
+    ) -> Plan {
         if size <= budget {
             return if clean {
                 Plan::Whole
@@ -875,24 +887,12 @@ impl<'v> Engine<'v> {
     fn shrink_object(&mut self, m: Members<'v>, depth: usize, budget: usize) -> (Plan, usize) {
         let mut used = 2;
         let mut kept: Vec<(usize, Plan)> = Vec::new();
-        let member_cost =
-            |k: &str, kept_so_far: usize| escaped_len(k) + 3 + usize::from(kept_so_far > 0);
 
         // 1. primitives, in document order
         for (i, (k, e)) in m.iter().enumerate() {
-            if is_container(e) || !self.rules.key_ok(k, depth) {
-                continue;
+            if !is_container(e) && self.rules.key_ok(k, depth) {
+                self.fit_member((i, k, e), depth, budget, &mut used, &mut kept);
             }
-            let over = member_cost(k, kept.len());
-            let Some(room) = budget.checked_sub(used + over) else {
-                continue;
-            };
-            self.path.push(Seg::Key(k));
-            if let Some((plan, size)) = self.fit(e, depth + 1, room) {
-                kept.push((i, plan));
-                used += over + size;
-            }
-            self.path.pop();
         }
 
         // 2. containers that fit whole, smallest first. The heap keeps the smallest set
@@ -956,23 +956,13 @@ impl<'v> Engine<'v> {
 
         // 3. the rest of the budget to the other containers, in document order
         for (i, (k, e)) in m.iter().enumerate() {
-            if !is_container(e)
-                || !self.rules.key_ok(k, depth)
-                || too_deep(e, depth + 1)
-                || whole.binary_search_by_key(&i, |&(j, ..)| j).is_ok()
+            if is_container(e)
+                && self.rules.key_ok(k, depth)
+                && !too_deep(e, depth + 1)
+                && whole.binary_search_by_key(&i, |&(j, ..)| j).is_err()
             {
-                continue;
+                self.fit_member((i, k, e), depth, budget, &mut used, &mut kept);
             }
-            let over = member_cost(k, kept.len());
-            let Some(room) = budget.checked_sub(used + over) else {
-                continue;
-            };
-            self.path.push(Seg::Key(k));
-            if let Some((plan, size)) = self.fit(e, depth + 1, room) {
-                kept.push((i, plan));
-                used += over + size;
-            }
-            self.path.pop();
         }
 
         kept.sort_unstable_by_key(|(i, _)| *i);
@@ -984,4 +974,32 @@ impl<'v> Engine<'v> {
         }
         (Plan::Pick(kept), used)
     }
+
+    /// Keeps the member `k` (the `i`th) of an object being shrunk, in whatever form fits
+    /// what is left of `budget` after the `used` bytes of the members `kept` so far.
+    fn fit_member(
+        &mut self,
+        (i, k, e): (usize, &'v str, &'v Value),
+        depth: usize,
+        budget: usize,
+        used: &mut usize,
+        kept: &mut Vec<(usize, Plan)>,
+    ) {
+        let over = member_cost(k, kept.len());
+        let Some(room) = budget.checked_sub(*used + over) else {
+            return;
+        };
+        self.path.push(Seg::Key(k));
+        if let Some((plan, size)) = self.fit(e, depth + 1, room) {
+            kept.push((i, plan));
+            *used += over + size;
+        }
+        self.path.pop();
+    }
+}
+
+/// The bytes a member adds to an object beside its value: its key, quotes and colon,
+/// and a comma after the first.
+fn member_cost(k: &str, kept_so_far: usize) -> usize {
+    escaped_len(k) + 3 + usize::from(kept_so_far > 0)
 }

@@ -163,7 +163,16 @@ impl Clip {
 /// of escaped JSON (without quotes), the marker included when there is room for it and at
 /// least a cut to state. `None` when `s` already fits.
 pub(crate) fn plan_clip(s: &str, max_units: usize, max_escaped: usize) -> Option<Clip> {
-    let original = utf16_len(s);
+    plan_clip_of(s, utf16_len(s), max_units, max_escaped)
+}
+
+/// [`plan_clip`] of a string whose length in UTF-16 units (`original`) is known.
+pub(crate) fn plan_clip_of(
+    s: &str,
+    original: usize,
+    max_units: usize,
+    max_escaped: usize,
+) -> Option<Clip> {
     if original <= max_units && (max_escaped == usize::MAX || escaped_len(s) <= max_escaped) {
         return None;
     }
