@@ -1,22 +1,24 @@
 //! `Package::call_json`: the JSON-in/JSON-out entry a WASM host shim calls.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::session::SessionWire;
 use super::{Approval, AskReason, Package, SessionContext};
 use crate::result::ToolResult;
 
-/// A request to [`Package::call_json`].
+/// A request to [`Package::call_json`]. The arguments stay text, borrowed from the
+/// request: a call parses them after the gate, sized for the tool (`dispatch_text`).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct Request {
+pub(crate) struct Request<'a> {
     #[serde(default)]
     pub(crate) op: Op,
     #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
-    arguments: Value,
+    #[serde(default, borrow)]
+    arguments: Option<&'a RawValue>,
     session: SessionWire,
 }
 
@@ -36,13 +38,64 @@ pub(crate) fn error(message: impl Into<String>) -> String {
 }
 
 /// Reads a request, or gives the `{ "error": ... }` response to it.
-pub(crate) fn parse(request: &str) -> Result<Request, String> {
+pub(crate) fn parse(request: &str) -> Result<Request<'_>, String> {
     serde_json::from_str(request).map_err(|e| error(format!("malformed request: {e}")))
 }
 
-/// The response to a `call`: what the model reads and the whole bounded result.
-pub(crate) fn call_response(result: &ToolResult) -> String {
-    json!({ "model": result.for_model(), "ui": result.for_ui() }).to_string()
+/// What the model reads of a result ([`ToolResult::for_model`]), serialized in place.
+#[derive(Serialize)]
+struct ForModel<'a> {
+    content: &'a crate::result::Content,
+    #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
+    is_error: bool,
+}
+
+/// The response to a `call`: what the model reads and the whole bounded result,
+/// `{"model": ..., "ui": ...}`, written straight from the result (no copy of its
+/// content): the blocks' `_meta` are set aside while the model's half is written.
+pub(crate) fn call_response(mut result: ToolResult) -> String {
+    use crate::result::{Content, ContentBlock};
+    type Meta = Option<serde_json::Map<String, Value>>;
+    /// A block's `_meta` and, for a resource, its contents' `_meta`.
+    fn metas(block: &mut ContentBlock) -> (&mut Meta, Option<&mut Meta>) {
+        match block {
+            ContentBlock::Text(t) => (&mut t.meta, None),
+            ContentBlock::Image(x) | ContentBlock::Audio(x) => (&mut x.meta, None),
+            ContentBlock::Resource(r) => (&mut r.meta, Some(&mut r.resource.meta)),
+        }
+    }
+    let mut saved: Vec<(Meta, Meta)> = Vec::new();
+    if let Content::Blocks(blocks) = &mut result.content {
+        saved.reserve(blocks.len());
+        for block in blocks.iter_mut() {
+            let (own, inner) = metas(block);
+            saved.push((own.take(), inner.and_then(Option::take)));
+        }
+    }
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(b"{\"model\":");
+    let model = ForModel {
+        content: &result.content,
+        is_error: result.is_error,
+    };
+    let wrote = serde_json::to_writer(&mut out, &model);
+    if let Content::Blocks(blocks) = &mut result.content {
+        for (block, (own, inner)) in blocks.iter_mut().zip(saved) {
+            let (own_slot, inner_slot) = metas(block);
+            *own_slot = own;
+            if let Some(slot) = inner_slot {
+                *slot = inner;
+            }
+        }
+    }
+    out.extend_from_slice(b",\"ui\":");
+    let wrote = wrote.and_then(|()| serde_json::to_writer(&mut out, &result));
+    out.push(b'}');
+    match wrote.map(|()| String::from_utf8(out)) {
+        Ok(Ok(text)) => text,
+        // Neither can happen for a result (string keys, valid UTF-8); say so if it did.
+        _ => error("the result could not be written as JSON"),
+    }
 }
 
 impl Package {
@@ -108,7 +161,7 @@ impl Package {
     }
 
     /// The response to a parsed request (see [`call_json`](Self::call_json)).
-    pub(crate) fn answer(&self, request: Request) -> String {
+    pub(crate) fn answer(&self, request: Request<'_>) -> String {
         let session = request.session.into_session();
         match request.op {
             Op::Catalog => {
@@ -130,10 +183,15 @@ impl Package {
                 let Some(name) = request.name else {
                     return error("malformed request: missing field `name`");
                 };
+                let arguments = request.arguments.map_or("", RawValue::get);
                 if let Op::Approval = request.op {
-                    return approval_json(self, &name, &request.arguments, &session);
+                    let arguments = match arguments {
+                        "" => Value::Null,
+                        text => serde_json::from_str(text).unwrap_or(Value::Null),
+                    };
+                    return approval_json(self, &name, &arguments, &session);
                 }
-                call_response(&self.dispatch_blocking(&name, request.arguments, &session))
+                call_response(self.dispatch_text_blocking(&name, arguments, &session))
             }
         }
     }
@@ -153,4 +211,55 @@ fn approval_json(package: &Package, name: &str, args: &Value, session: &SessionC
         Err(refusal) => json!({ "refused": refusal.to_string() }),
     };
     out.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    use super::call_response;
+    use crate::result::{Content, ContentBlock, ToolResult};
+
+    fn meta(tag: &str) -> Option<Map<String, Value>> {
+        json!({ "neuralis": { "tag": tag } }).as_object().cloned()
+    }
+
+    /// The response written in place is `{"model": for_model(), "ui": for_ui()}`, the
+    /// blocks' `_meta` left out of the model's half only.
+    #[test]
+    fn the_call_response_is_the_model_and_the_ui_views() {
+        let mut text = ContentBlock::text("hello");
+        let mut image = ContentBlock::image("iVBORw0KGgo=", "image/png");
+        let mut resource =
+            ContentBlock::resource_text("file:///a.txt", Some("text/plain".into()), "a");
+        if let ContentBlock::Text(t) = &mut text {
+            t.meta = meta("text");
+        }
+        if let ContentBlock::Image(x) = &mut image {
+            x.meta = meta("image");
+        }
+        if let ContentBlock::Resource(r) = &mut resource {
+            r.meta = meta("block");
+            r.resource.meta = meta("resource");
+        }
+        let blocks = ToolResult::from_blocks(vec![text, image, resource])
+            .with_structured(json!({"ok": true}))
+            .with_neuralis_meta("bound", json!(true));
+        let mut failed = ToolResult::error("no such city");
+        failed.content = Content::Text("no such city".into());
+        for result in [
+            blocks,
+            failed,
+            ToolResult::text("plain"),
+            ToolResult::default(),
+        ] {
+            let written: Value =
+                serde_json::from_str(&call_response(result.clone())).expect("JSON");
+            assert_eq!(
+                written,
+                json!({"model": result.for_model(), "ui": result.for_ui()}),
+                "{result:?}"
+            );
+        }
+    }
 }

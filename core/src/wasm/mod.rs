@@ -335,7 +335,7 @@ impl Entry {
                     Some(Ok(package)) => *package.caps(),
                     _ => BoundCaps::default(),
                 };
-                json::call_response(&bound_result_owned(panic_result(payload), &caps).0)
+                json::call_response(bound_result_owned(panic_result(payload), &caps).0)
             }
             _ => json::error(format!(
                 "the package panicked while answering the request: {}",
