@@ -26,7 +26,7 @@ use proc_macro2::Span;
 use serde_json::Value;
 
 use crate::discover::Crate;
-use crate::{Error, Summary, literal};
+use crate::{Error, Summary};
 
 /// A span in one of the crate's source files.
 #[derive(Debug, Clone)]
@@ -313,7 +313,7 @@ impl Run {
                 .map_or_else(|| fallback.clone(), |(_, l)| l.clone())
         };
         let mut failed = false;
-        for x in check_value_using(name, doc, options, Some(&literal::Subset)) {
+        for x in check_value_using(name, doc, options, Some(&neuralis_model::validate::Subset)) {
             let severity = if x.is_error() {
                 failed = true;
                 Severity::Error

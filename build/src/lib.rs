@@ -96,7 +96,6 @@ mod compose;
 mod deps;
 mod diag;
 mod discover;
-mod literal;
 mod manifest;
 mod resolve;
 mod run;

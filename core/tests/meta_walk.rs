@@ -1,6 +1,8 @@
 //! `contract::meta::surely_valid` (the checker's walk of the draft-07 meta-schema) never
 //! vouches for a document `jsonschema`'s meta-schema validator refuses, and does vouch for
-//! the toolkit's own tool files.
+//! the toolkit's own tool files; and the meta-schema check the loader runs (the built-in
+//! validator on the draft-07 meta-schema, `validate::meta_errors`) gives `jsonschema`'s
+//! verdict, first pointer and message on every generated document.
 #![allow(missing_docs)]
 
 use neuralis_core::contract::meta::surely_valid;
@@ -127,6 +129,21 @@ proptest! {
     fn never_vouches_for_a_refused_document(doc in document()) {
         if surely_valid(&doc, &mut real) {
             prop_assert!(real(&doc), "vouched for a document the meta-schema refuses: {doc}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    #[test]
+    fn the_built_in_meta_check_agrees_with_jsonschema(doc in document()) {
+        let ours = neuralis_core::validate::meta_errors(&doc);
+        prop_assert_eq!(ours.is_empty(), real(&doc), "verdict on {}", doc);
+        let meta = jsonschema::draft7::meta::validator();
+        if let (Some(theirs), Some(mine)) = (meta.iter_errors(&doc).next(), ours.first()) {
+            prop_assert_eq!(theirs.instance_path().as_str(), mine.pointer.as_str(), "pointer on {}", doc);
+            prop_assert_eq!(theirs.masked().to_string(), mine.message.clone(), "message on {}", doc);
         }
     }
 }

@@ -83,3 +83,26 @@ fn the_draft_07_suite_cases_of_the_subset() {
     );
     assert!(cases > 800, "only {cases} cases ran");
 }
+
+#[path = "common/property_names.rs"]
+mod property_names;
+
+/// The default `propertyNames` (the keys `docs/contract.md` section 3 names, the same list
+/// the ajv test runs under ECMA-262): decided without a regex when recognized, and through
+/// the ECMA-262 translation of its pattern when not.
+#[test]
+fn the_default_property_names_under_the_built_in_validator() {
+    use property_names::{ACCEPTED, REJECTED};
+    let names: Value = serde_json::from_str(neuralis_core::schema::DEFAULT_PROPERTY_NAMES).unwrap();
+    let mut by_pattern = names.clone();
+    by_pattern["$comment"] = Value::String("not the normalizer's own: the regex path".into());
+    for names in [names, by_pattern] {
+        let v = Validator::compile(&serde_json::json!({ "propertyNames": names })).unwrap();
+        for key in ACCEPTED {
+            assert!(v.is_valid(&serde_json::json!({ *key: 1 })), "{key}");
+        }
+        for key in REJECTED {
+            assert!(!v.is_valid(&serde_json::json!({ *key: 1 })), "{key}");
+        }
+    }
+}

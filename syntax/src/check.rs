@@ -2,6 +2,7 @@
 
 use neuralis_model::RuleId;
 use neuralis_model::contract::rules::RESERVED_INPUT_KEYS;
+use neuralis_model::validate::{ErrorKind, Validator};
 use proc_macro2::Span;
 use serde_json::Value;
 use syn::spanned::Spanned as _;
@@ -345,46 +346,59 @@ fn type_label(field: &Field) -> String {
         .replace(" ,", ",")
 }
 
-/// Whether `value` fits a field of `kind` with the field's own keywords.
+/// Whether `value` fits a field of `kind` with the field's own keywords: the Rust type's
+/// range and shape (`fits_kind`), then the keywords as the one draft-07 validator reads
+/// them (`neuralis_model::validate`: exact numbers, lengths in code points, ECMA-262
+/// patterns, the formats draft-07 asserts).
 fn fits(field: &Field, kind: &TypeKind, value: &Value) -> Result<(), String> {
     fits_kind(kind, value)?;
+    let mut keywords = field.schema.keywords();
+    let compiled = match Validator::compile(&Value::Object(keywords.clone())) {
+        Ok(v) => v,
+        // A pattern the built-in engine does not run (lookaround...) is left to the
+        // general validator at package load; the other keywords are still checked here.
+        Err(_) => {
+            keywords.remove("pattern");
+            match Validator::compile(&Value::Object(keywords)) {
+                Ok(v) => v,
+                Err(_) => return Ok(()),
+            }
+        }
+    };
+    let Some(e) = compiled.first_error(value) else {
+        return Ok(());
+    };
     let s = &field.schema;
-    if let Some(x) = value.as_f64() {
-        if let Some(m) = &s.minimum
-            && x < num(m)
-        {
-            return Err(format!("{value} is below `minimum = {}`", m.value));
-        }
-        if let Some(m) = &s.maximum
-            && x > num(m)
-        {
-            return Err(format!("{value} is above `maximum = {}`", m.value));
-        }
-    }
-    if let Some(text) = value.as_str() {
-        let len = text.chars().count() as u64;
-        if s.min_length.as_ref().is_some_and(|m| len < m.value) {
-            return Err(format!("{value} is shorter than `min_length`"));
-        }
-        if s.max_length.as_ref().is_some_and(|m| len > m.value) {
-            return Err(format!("{value} is longer than `max_length`"));
-        }
-        if let Some(p) = &s.pattern
-            && regex::Regex::new(&p.value).is_ok_and(|re| !re.is_match(text))
-        {
-            return Err(format!("{value} does not match `pattern`"));
-        }
-    }
-    if let Some(items) = value.as_array() {
-        let len = items.len() as u64;
-        if s.min_items.as_ref().is_some_and(|m| len < m.value) {
-            return Err("too few items for `min_items`".into());
-        }
-        if s.max_items.as_ref().is_some_and(|m| len > m.value) {
-            return Err("too many items for `max_items`".into());
-        }
-    }
-    Ok(())
+    let shown = |v: &Option<Spanned<serde_json::Number>>| {
+        v.as_ref().map_or_else(String::new, |v| v.value.to_string())
+    };
+    Err(match e.kind {
+        ErrorKind::Minimum => format!("{value} is below `minimum = {}`", shown(&s.minimum)),
+        ErrorKind::Maximum => format!("{value} is above `maximum = {}`", shown(&s.maximum)),
+        ErrorKind::ExclusiveMinimum => format!(
+            "{value} is not above `exclusive_minimum = {}`",
+            shown(&s.exclusive_minimum)
+        ),
+        ErrorKind::ExclusiveMaximum => format!(
+            "{value} is not below `exclusive_maximum = {}`",
+            shown(&s.exclusive_maximum)
+        ),
+        ErrorKind::MultipleOf => format!(
+            "{value} is not a multiple of `multiple_of = {}`",
+            shown(&s.multiple_of)
+        ),
+        ErrorKind::MinLength => format!("{value} is shorter than `min_length`"),
+        ErrorKind::MaxLength => format!("{value} is longer than `max_length`"),
+        ErrorKind::Pattern => format!("{value} does not match `pattern`"),
+        ErrorKind::Format => format!(
+            "{value} is not a `{}`",
+            s.format.as_ref().map_or("", |f| f.value.as_str())
+        ),
+        ErrorKind::MinItems => "too few items for `min_items`".into(),
+        ErrorKind::MaxItems => "too many items for `max_items`".into(),
+        ErrorKind::UniqueItems => "the items are not distinct, as `unique_items` asks".into(),
+        _ => e.message,
+    })
 }
 
 fn fits_kind(kind: &TypeKind, value: &Value) -> Result<(), String> {

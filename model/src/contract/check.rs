@@ -17,7 +17,6 @@ use super::rules::RuleId;
 use crate::name::is_wire_safe_tool_name;
 
 mod defaults;
-mod plain;
 mod root;
 mod words;
 

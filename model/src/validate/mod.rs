@@ -55,6 +55,42 @@ pub use draft07::{META_SCHEMA, Subset, meta_errors};
 use format::{Format, Known};
 use num::Num;
 
+/// Why a `pattern` cannot be used: not an ECMA-262 regular expression, or one the built-in
+/// engine does not run (lookaround, backreferences, `\p{...}`, modifiers: a general
+/// validator runs those).
+///
+/// ```
+/// use neuralis_model::validate::{PatternProblem, check_pattern};
+/// assert_eq!(check_pattern("^[a-z]+$"), Ok(()));
+/// assert_eq!(check_pattern("(?P<n>a)"), Err(PatternProblem::Invalid));
+/// assert_eq!(check_pattern("a(?=b)"), Err(PatternProblem::NotInSubset("lookaround")));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatternProblem {
+    /// Not an ECMA-262 regular expression (under the `u` flag).
+    Invalid,
+    /// Valid, but using this construct, which the built-in engine does not run.
+    NotInSubset(&'static str),
+}
+
+/// Whether `pattern` is an ECMA-262 regular expression the built-in validator runs (the
+/// language of JSON Schema's `pattern`, as the platform's JavaScript engine reads it).
+///
+/// # Errors
+///
+/// The [`PatternProblem`].
+pub fn check_pattern(pattern: &str) -> Result<(), PatternProblem> {
+    match ecma::parse(pattern) {
+        Err(ecma::Invalid) => Err(PatternProblem::Invalid),
+        Ok(ecma::Translation::Unsupported(what)) => Err(PatternProblem::NotInSubset(what)),
+        Ok(ecma::Translation::Runs(translated)) => regex_lite::Regex::new(&translated)
+            .map(|_| ())
+            .map_err(|_| {
+                PatternProblem::NotInSubset("a pattern too large for the built-in engine")
+            }),
+    }
+}
+
 /// How deep validation follows subschemas (`$ref` cycles that consume no input stop here).
 const MAX_DEPTH: usize = 1024;
 
@@ -239,10 +275,10 @@ enum Check {
     MaxItems(u64),
     UniqueItems,
     /// `properties` with `additionalProperties` absent or `true`.
-    Properties(Vec<(String, usize)>),
+    Properties(Vec<(Name, usize)>),
     /// `properties` (possibly none) with `additionalProperties`: `None` is `false`.
     Closed {
-        properties: Vec<(String, usize)>,
+        properties: Vec<(Name, usize)>,
         additional: Option<usize>,
         /// Whether the schema has `properties` at all (without it, an extra key is the
         /// false schema's failure, as `jsonschema` words it).
@@ -250,8 +286,13 @@ enum Check {
         /// A `required` of one name beside `additionalProperties: false`: `jsonschema`
         /// checks it in the same pass and reports it after the members.
         required: Option<String>,
+        /// The declared properties a sibling `required` names (bits by index), checked in
+        /// the members' pass by `is_valid`; the `required` check then answers `true` there
+        /// (and still reports, in its place, when errors are listed).
+        required_mask: u64,
     },
-    Required(Vec<String>),
+    /// The names; `true` when the closed object's pass checks them (`is_valid` only).
+    Required(Vec<String>, bool),
     PropertyNames(usize),
     /// The default `propertyNames` the normalizer writes, decided without a regex.
     DefaultPropertyNames(Box<Value>),
@@ -261,20 +302,63 @@ enum Check {
     Not(usize, Box<Value>),
 }
 
-fn type_of(v: &Value) -> u8 {
-    match v {
-        Value::Null => NULL,
-        Value::Bool(_) => BOOLEAN,
-        Value::Number(n) => {
-            if Num::of(n).is_integral() {
-                INTEGER | NUMBER
-            } else {
-                NUMBER
-            }
+/// A declared property name, with what a look-up compares first: its length and its
+/// first eight bytes.
+#[derive(Debug)]
+struct Name {
+    text: String,
+    head: u64,
+}
+
+impl Name {
+    fn new(text: &str) -> Name {
+        Name {
+            text: text.to_owned(),
+            head: head(text),
         }
-        Value::String(_) => STRING,
-        Value::Array(_) => ARRAY,
-        Value::Object(_) => OBJECT,
+    }
+
+    #[inline]
+    fn matches(&self, key: &str, key_head: u64) -> bool {
+        self.head == key_head
+            && self.text.len() == key.len()
+            && (key.len() <= 8 || self.text.as_bytes()[8..] == key.as_bytes()[8..])
+    }
+}
+
+/// The first eight bytes of a key (zero-padded), as one number.
+#[inline]
+fn head(key: &str) -> u64 {
+    let b = key.as_bytes();
+    if let Some(first) = b.first_chunk::<8>() {
+        return u64::from_le_bytes(*first);
+    }
+    let mut h = 0u64;
+    for (i, byte) in b.iter().enumerate() {
+        h |= u64::from(*byte) << (8 * i);
+    }
+    h
+}
+
+/// Whether `v` is of a type in `set` (an integer is a number; `1.0` is an integer).
+#[inline]
+fn type_matches(set: u8, v: &Value) -> bool {
+    match v {
+        Value::Null => set & NULL != 0,
+        Value::Bool(_) => set & BOOLEAN != 0,
+        Value::Number(n) => set & NUMBER != 0 || (set & INTEGER != 0 && Num::of(n).is_integral()),
+        Value::String(_) => set & STRING != 0,
+        Value::Array(_) => set & ARRAY != 0,
+        Value::Object(_) => set & OBJECT != 0,
+    }
+}
+
+/// A numeric keyword: a number is checked, anything else passes.
+#[inline]
+fn number(v: &Value, ok: impl FnOnce(Num) -> bool) -> bool {
+    match v {
+        Value::Number(n) => ok(Num::of(n)),
+        _ => true,
     }
 }
 
@@ -543,7 +627,7 @@ impl<'s> Compiler<'s> {
                         let base = push_pointer(at, "properties");
                         let list = props
                             .keys()
-                            .map(|k| (k.clone(), self.sub(&base, k)))
+                            .map(|k| (Name::new(k), self.sub(&base, k)))
                             .collect();
                         checks.push(Check::Properties(list));
                     }
@@ -555,7 +639,7 @@ impl<'s> Compiler<'s> {
                                 let base = push_pointer(at, "properties");
                                 props
                                     .keys()
-                                    .map(|k| (k.clone(), self.sub(&base, k)))
+                                    .map(|k| (Name::new(k), self.sub(&base, k)))
                                     .collect()
                             }
                             Some(_) => {
@@ -576,6 +660,7 @@ impl<'s> Compiler<'s> {
                             additional,
                             declared: map.contains_key("properties"),
                             required: None,
+                            required_mask: 0,
                         });
                     } else if !value.is_boolean() {
                         return Err(here("`additionalProperties` must be a schema"));
@@ -591,7 +676,7 @@ impl<'s> Compiler<'s> {
                         .collect();
                     let names = names.ok_or_else(|| here("`required` must list strings"))?;
                     if !names.is_empty() {
-                        checks.push(Check::Required(names));
+                        checks.push(Check::Required(names, false));
                     }
                 }
                 "propertyNames" => {
@@ -640,7 +725,7 @@ impl<'s> Compiler<'s> {
         // object's pass, and reported after it.
         let one_required = checks
             .iter()
-            .position(|c| matches!(c, Check::Required(n) if n.len() == 1));
+            .position(|c| matches!(c, Check::Required(n, _) if n.len() == 1));
         let closed_false = checks.iter().any(|c| {
             matches!(
                 c,
@@ -652,12 +737,47 @@ impl<'s> Compiler<'s> {
             )
         });
         if let Some(i) = one_required.filter(|_| closed_false)
-            && let Check::Required(mut names) = checks.remove(i)
+            && let Check::Required(mut names, _) = checks.remove(i)
             && let Some(Check::Closed { required, .. }) = checks
                 .iter_mut()
                 .find(|c| matches!(c, Check::Closed { .. }))
         {
             *required = names.pop();
+        }
+        // A `required` whose names the closed object declares is checked in its pass.
+        let closed_names: Option<Vec<String>> = checks.iter().find_map(|c| match c {
+            Check::Closed {
+                properties,
+                declared: true,
+                ..
+            } if properties.len() <= 64 => {
+                Some(properties.iter().map(|(n, _)| n.text.clone()).collect())
+            }
+            _ => None,
+        });
+        if let Some(declared) = closed_names {
+            let mut mask = 0u64;
+            let mut covered = false;
+            for c in &mut checks {
+                if let Check::Required(names, cover) = c {
+                    let bits: Option<u64> = names
+                        .iter()
+                        .map(|n| declared.iter().position(|d| d == n).map(|i| 1u64 << i))
+                        .try_fold(0, |acc, bit| bit.map(|b| acc | b));
+                    if let Some(bits) = bits {
+                        mask |= bits;
+                        *cover = true;
+                        covered = true;
+                    }
+                }
+            }
+            if covered
+                && let Some(Check::Closed { required_mask, .. }) = checks
+                    .iter_mut()
+                    .find(|c| matches!(c, Check::Closed { .. }))
+            {
+                *required_mask = mask;
+            }
         }
         Ok(Node::Checks(checks))
     }
@@ -680,7 +800,7 @@ impl Check {
             Check::MaxLength(_) => 21,
             Check::MinItems(_) => 22,
             Check::MaxItems(_) => 23,
-            Check::Required(_) => 26,
+            Check::Required(..) => 26,
             Check::Pattern(..) => 30,
             Check::Format(..) => 31,
             Check::UniqueItems => 35,
@@ -757,6 +877,7 @@ impl Validator {
         self.errors(instance).into_iter().next()
     }
 
+    #[inline]
     fn valid(&self, id: usize, v: &Value, depth: usize) -> bool {
         if depth > MAX_DEPTH {
             return false;
@@ -769,73 +890,119 @@ impl Validator {
         }
     }
 
+    /// One keyword: the assertions in line, the applicators (which recurse) in
+    /// [`nested_valid`](Self::nested_valid), so that a leaf costs no call.
+    #[inline]
     fn check_valid(&self, check: &Check, v: &Value, depth: usize) -> bool {
-        match (check, v) {
-            (Check::Type { set, .. }, _) => type_of(v) & set != 0,
-            (Check::Enum(options), _) => options.iter().any(|o| num::equal(o, v)),
-            (Check::Const(c), _) => num::equal(c, v),
-            (Check::Minimum(l, _), Value::Number(n)) => {
-                num::compare(Num::of(n), *l).is_some_and(|o| o.is_ge())
+        // On the keyword first (one jump), then on the instance.
+        match check {
+            Check::Type { set, .. } => type_matches(*set, v),
+            Check::Enum(options) => options.iter().any(|o| num::equal(o, v)),
+            Check::Const(c) => num::equal(c, v),
+            Check::Minimum(l, _) => number(v, |n| num::compare(n, *l).is_some_and(|o| o.is_ge())),
+            Check::Maximum(l, _) => number(v, |n| num::compare(n, *l).is_some_and(|o| o.is_le())),
+            Check::ExclusiveMinimum(l, _) => {
+                number(v, |n| num::compare(n, *l).is_some_and(|o| o.is_gt()))
             }
-            (Check::Maximum(l, _), Value::Number(n)) => {
-                num::compare(Num::of(n), *l).is_some_and(|o| o.is_le())
+            Check::ExclusiveMaximum(l, _) => {
+                number(v, |n| num::compare(n, *l).is_some_and(|o| o.is_lt()))
             }
-            (Check::ExclusiveMinimum(l, _), Value::Number(n)) => {
-                num::compare(Num::of(n), *l).is_some_and(|o| o.is_gt())
+            Check::MultipleOf(m) => number(v, |n| num::is_multiple_of(n, *m)),
+            Check::MinLength(l) => v.as_str().is_none_or(|s| length_at_least(s, *l)),
+            Check::MaxLength(l) => v.as_str().is_none_or(|s| length_at_most(s, *l)),
+            Check::Pattern(re, _) => v.as_str().is_none_or(|s| re.is_match(s)),
+            Check::Format(f, _) => v.as_str().is_none_or(|s| f.accepts(s)),
+            Check::MinItems(l) => v.as_array().is_none_or(|items| items.len() as u64 >= *l),
+            Check::MaxItems(l) => v.as_array().is_none_or(|items| items.len() as u64 <= *l),
+            Check::Required(names, covered) => {
+                *covered
+                    || v.as_object()
+                        .is_none_or(|map| names.iter().all(|n| has_key(map, n)))
             }
-            (Check::ExclusiveMaximum(l, _), Value::Number(n)) => {
-                num::compare(Num::of(n), *l).is_some_and(|o| o.is_lt())
-            }
-            (Check::MultipleOf(m), Value::Number(n)) => num::is_multiple_of(Num::of(n), *m),
-            (Check::MinLength(l), Value::String(s)) => length_at_least(s, *l),
-            (Check::MaxLength(l), Value::String(s)) => length_at_most(s, *l),
-            (Check::Pattern(re, _), Value::String(s)) => re.is_match(s),
-            (Check::Format(f, _), Value::String(s)) => f.accepts(s),
-            (Check::Items(id), Value::Array(items)) => {
-                items.iter().all(|i| self.valid(*id, i, depth + 1))
-            }
-            (Check::MinItems(l), Value::Array(items)) => items.len() as u64 >= *l,
-            (Check::MaxItems(l), Value::Array(items)) => items.len() as u64 <= *l,
-            (Check::UniqueItems, Value::Array(items)) => unique(items),
-            (Check::Properties(props), Value::Object(map)) => props.iter().all(|(k, id)| {
-                map.get(k)
-                    .is_none_or(|value| self.valid(*id, value, depth + 1))
-            }),
-            (
-                Check::Closed {
-                    properties,
-                    additional,
-                    required,
-                    ..
-                },
-                Value::Object(map),
-            ) => {
-                required.as_ref().is_none_or(|n| has_key(map, n))
-                    && map.iter().all(|(k, value)| {
-                        match properties.iter().find(|(name, _)| name == k) {
-                            Some((_, id)) => self.valid(*id, value, depth + 1),
-                            None => additional.is_some_and(|id| self.valid(id, value, depth + 1)),
-                        }
+            _ => self.nested_valid(check, v, depth),
+        }
+    }
+
+    /// The keywords that hold subschemas (see [`check_valid`](Self::check_valid)).
+    #[inline(never)]
+    fn nested_valid(&self, check: &Check, v: &Value, depth: usize) -> bool {
+        match check {
+            Check::Items(id) => v
+                .as_array()
+                .is_none_or(|items| items.iter().all(|i| self.valid(*id, i, depth + 1))),
+            Check::UniqueItems => v.as_array().is_none_or(|items| unique(items)),
+            Check::Properties(props) => {
+                let Value::Object(map) = v else {
+                    return true;
+                };
+                if map.len() > props.len() * 4 {
+                    props.iter().all(|(k, id)| {
+                        map.get(&k.text)
+                            .is_none_or(|value| self.valid(*id, value, depth + 1))
                     })
+                } else {
+                    map.iter().all(|(k, value)| {
+                        props
+                            .iter()
+                            .find(|(name, _)| name.matches(k, head(k)))
+                            .is_none_or(|(_, id)| self.valid(*id, value, depth + 1))
+                    })
+                }
             }
-            (Check::Required(names), Value::Object(map)) => names.iter().all(|n| has_key(map, n)),
-            (Check::PropertyNames(id), Value::Object(map)) => map
-                .keys()
-                .all(|k| self.valid(*id, &Value::String(k.clone()), depth + 1)),
-            (Check::DefaultPropertyNames(_), Value::Object(map)) => {
-                map.keys().all(|k| default_property_names_accepts(k))
+            Check::Closed {
+                properties,
+                additional,
+                required,
+                required_mask,
+                ..
+            } => {
+                let Value::Object(map) = v else {
+                    return true;
+                };
+                if !required.as_ref().is_none_or(|n| has_key(map, n)) {
+                    return false;
+                }
+                let mut seen = 0u64;
+                for (k, value) in map {
+                    let h = head(k);
+                    let ok = match properties.iter().position(|(name, _)| name.matches(k, h)) {
+                        Some(i) => {
+                            if i < 64 {
+                                seen |= 1 << i;
+                            }
+                            self.valid(properties[i].1, value, depth + 1)
+                        }
+                        None => additional.is_some_and(|id| self.valid(id, value, depth + 1)),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                seen & required_mask == *required_mask
             }
-            (Check::AllOf(ids), _) => ids.iter().all(|id| self.valid(*id, v, depth + 1)),
-            (Check::AnyOf(ids), _) => ids.iter().any(|id| self.valid(*id, v, depth + 1)),
-            (Check::OneOf(ids), _) => {
+            Check::Required(names, covered) => {
+                *covered
+                    || v.as_object()
+                        .is_none_or(|map| names.iter().all(|n| has_key(map, n)))
+            }
+            Check::PropertyNames(id) => v.as_object().is_none_or(|map| {
+                map.keys()
+                    .all(|k| self.valid(*id, &Value::String(k.clone()), depth + 1))
+            }),
+            Check::DefaultPropertyNames(_) => v
+                .as_object()
+                .is_none_or(|map| map.keys().all(|k| default_property_names_accepts(k))),
+            Check::AllOf(ids) => ids.iter().all(|id| self.valid(*id, v, depth + 1)),
+            Check::AnyOf(ids) => ids.iter().any(|id| self.valid(*id, v, depth + 1)),
+            Check::OneOf(ids) => {
                 ids.iter()
                     .filter(|id| self.valid(**id, v, depth + 1))
                     .take(2)
                     .count()
                     == 1
             }
-            (Check::Not(id, _), _) => !self.valid(*id, v, depth + 1),
-            // A keyword for another type of instance.
+            Check::Not(id, _) => !self.valid(*id, v, depth + 1),
+            // The assertions are decided in line.
             _ => true,
         }
     }
@@ -897,7 +1064,7 @@ impl Validator {
                 // declared properties.
                 if props.len() < 15 && map.len() > props.len().saturating_mul(4) {
                     for (k, id) in props {
-                        if let Some((key, value)) = map.get_key_value(k) {
+                        if let Some((key, value)) = map.get_key_value(&k.text) {
                             path.push(Seg::Key(key));
                             self.collect(*id, value, path, out, depth + 1);
                             path.pop();
@@ -905,7 +1072,7 @@ impl Validator {
                     }
                 } else {
                     for (key, value) in map {
-                        if let Some((_, id)) = props.iter().find(|(name, _)| name == key) {
+                        if let Some((_, id)) = props.iter().find(|(name, _)| name.text == *key) {
                             path.push(Seg::Key(key));
                             self.collect(*id, value, path, out, depth + 1);
                             path.pop();
@@ -920,12 +1087,13 @@ impl Validator {
                     additional,
                     declared,
                     required,
+                    ..
                 },
                 Value::Object(map),
             ) => {
                 let mut unexpected = Vec::new();
                 for (k, value) in map {
-                    let target = match properties.iter().find(|(name, _)| name == k) {
+                    let target = match properties.iter().find(|(name, _)| name.text == *k) {
                         Some((_, id)) => Some(*id),
                         None => *additional,
                     };
@@ -966,7 +1134,7 @@ impl Validator {
                 }
                 return;
             }
-            (Check::Required(names), Value::Object(map)) => {
+            (Check::Required(names, _), Value::Object(map)) => {
                 for n in names {
                     if !has_key(map, n) {
                         out.push(required_error(path, n));
@@ -1165,10 +1333,17 @@ fn enum_message(options: &[Value]) -> String {
 
 fn has_key(map: &Map<String, Value>, key: &str) -> bool {
     if map.len() <= 8 {
-        map.keys().any(|k| k == key)
+        map.keys().any(|k| key_eq(k, key))
     } else {
         map.contains_key(key)
     }
+}
+
+/// String equality for short keys, compared in line (no call for the usual mismatch).
+#[inline]
+fn key_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 fn length_at_least(s: &str, min: u64) -> bool {

@@ -2,12 +2,12 @@
 
 use serde_json::{Map, Value};
 
-use super::plain;
 use super::root::HeldValues;
 use super::words::short;
 use super::{Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
 use crate::contract::rules::RuleId;
+use crate::validate::Validator;
 
 /// Where the root goes inside the probe document (see [`probe`]).
 const ROOT_SLOT: &str = "__neuralis_root";
@@ -24,14 +24,29 @@ pub(super) fn check_default_invalid(
     if found.is_empty() {
         return;
     }
-    let rewritten = rewrite_refs(schema);
+    let mut rewritten = None;
     for (pointer, sub) in found {
-        let Some(compiled) = probe(validator, &rewritten, &pointer) else {
-            // A schema that does not compile is `schema-draft`'s to report.
-            continue;
+        // A subschema with no `$ref` below it means the same alone: the built-in validator
+        // compiles it as it is. One that refers into the document (or is outside the
+        // subset) gets a probe that keeps the root around it.
+        let alone = (!refers(sub))
+            .then(|| Validator::compile(&Value::Object(sub.clone())).ok())
+            .flatten();
+        let probe_compiled;
+        let compiled: &dyn Compiled = match &alone {
+            Some(v) => v,
+            None => {
+                let rewritten = rewritten.get_or_insert_with(|| rewrite_refs(schema));
+                let Some(c) = probe(validator, rewritten, &pointer) else {
+                    // A schema that does not compile is `schema-draft`'s to report.
+                    continue;
+                };
+                probe_compiled = c;
+                &*probe_compiled
+            }
         };
         if let Some(value) = sub.get("default")
-            && let Some(why) = refusal(&*compiled, value)
+            && let Some(why) = refusal(compiled, value)
         {
             out.push(diagnostic(
                 push_pointer(&pointer, "default"),
@@ -48,7 +63,7 @@ pub(super) fn check_default_invalid(
             .flatten()
             .enumerate()
         {
-            if let Some(why) = refusal(&*compiled, example) {
+            if let Some(why) = refusal(compiled, example) {
                 out.push(diagnostic(
                     push_pointer(&push_pointer(&pointer, "examples"), &i.to_string()),
                     format!(
@@ -61,14 +76,16 @@ pub(super) fn check_default_invalid(
     }
 }
 
-/// Whether the `default` and every `examples` entry of `sub` certainly validate against it
-/// (a plain leaf needs no compiled validator, see `plain`).
-pub(super) fn plainly_fits(sub: &Map<String, Value>) -> bool {
-    let examples = sub.get("examples").and_then(Value::as_array);
-    sub.get("default")
-        .into_iter()
-        .chain(examples.into_iter().flatten())
-        .all(|value| plain::fits(sub, value) == Some(true))
+/// Whether a `$ref` appears anywhere in `schema` (a key of that name, at any depth).
+fn refers(schema: &Map<String, Value>) -> bool {
+    schema.iter().any(|(k, v)| {
+        k == "$ref"
+            || match v {
+                Value::Object(m) => refers(m),
+                Value::Array(items) => items.iter().any(|i| i.as_object().is_some_and(refers)),
+                _ => false,
+            }
+    })
 }
 
 fn diagnostic(pointer: String, message: String) -> Diagnostic {

@@ -2,7 +2,6 @@
 
 use serde_json::{Map, Value};
 
-use super::defaults::plainly_fits;
 use super::words::{did_you_mean, display_pointer, list, short};
 use super::{DRAFT_07, Draft07, Violation};
 use crate::contract::diag::{Diagnostic, push_pointer};
@@ -324,8 +323,8 @@ impl<'a> Keywords<'a> {
     }
 }
 
-/// The subschemas holding a `default` or `examples` that `default-invalid` must compile a
-/// validator for (see [`plainly_fits`]), each with its pointer.
+/// The subschemas holding a `default` or `examples` that `default-invalid` checks, each
+/// with its pointer.
 pub(super) type HeldValues<'a> = Vec<(String, &'a Map<String, Value>)>;
 
 /// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
@@ -384,7 +383,6 @@ impl<'a> Walk<'a, '_> {
         check_open_object_implicit(&keywords, edge, &self.path, self.out);
         if keywords.holds_values
             && let Some(values) = self.values.as_deref_mut()
-            && !plainly_fits(schema)
         {
             values.push((render(&self.path), schema));
         }
