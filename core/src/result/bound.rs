@@ -9,7 +9,7 @@ use super::types::{
     Annotations, BinaryContent, Content, ContentBlock, EmbeddedResource, ResourceContents,
     TextContent, ToolResult,
 };
-use super::utf16::{Clip, plan_clip, plan_clip_of};
+use super::utf16::{Clip, plan_clip_of};
 use super::{BOUND_META, NEURALIS_META};
 use crate::contract::{Diagnostic, RuleId};
 
@@ -101,8 +101,16 @@ impl BoundCaps {
 /// ```
 #[must_use]
 pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
+    // Each part decided, then copied, in the order its cuts are recorded.
     let mut tally = Tally::default();
-    let mut out = plan_result(result, caps, &mut tally).copy(result);
+    let content = &result.content;
+    let structured = &result.structured_content;
+    let mut out = ToolResult {
+        content: plan_content(content, caps, &mut tally).copy(content),
+        is_error: result.is_error,
+        structured_content: plan_structured(structured, caps, &mut tally).copy(structured),
+        meta: (result.meta.as_ref()).map(|meta| plan_meta(meta, caps, &mut tally).copy(meta)),
+    };
     record_bound(&mut out, &tally);
     (out, tally)
 }
@@ -180,8 +188,14 @@ impl ToolResult {
     /// assert_eq!(stats.items_dropped, 1);
     /// ```
     pub fn bound_in_place(&mut self, caps: &BoundCaps) -> BoundStats {
+        // Each part decided, then cut, in the order its cuts are recorded.
         let mut tally = Tally::default();
-        plan_result(self, caps, &mut tally).cut(self);
+        plan_content(&self.content, caps, &mut tally).cut(&mut self.content);
+        plan_structured(&self.structured_content, caps, &mut tally)
+            .cut(&mut self.structured_content);
+        if let Some(meta) = &mut self.meta {
+            plan_meta(meta, caps, &mut tally).cut(meta);
+        }
         record_bound(self, &tally);
         tally
     }
@@ -282,7 +296,7 @@ impl Place {
 
 /// A cut decided reading a `T` (a plan of what is kept), made either in place or on a
 /// copy of what is kept, with the same result. What is kept is decided once, by
-/// [`plan_result`]; nothing here looks at a cap.
+/// `plan_content`, `plan_structured` and `plan_meta`; nothing here looks at a cap.
 trait Edit<T> {
     /// Cuts `v` in place: what is kept stays where it is, what is cut is freed.
     fn cut(self, v: &mut T);
@@ -310,8 +324,7 @@ macro_rules! optional {
 optional!(
     Option<Clip> => String,
     MapPlan => Map<String, Value>,
-    AnnotationsPlan => Annotations,
-    MetaPlan => Map<String, Value>
+    AnnotationsPlan => Annotations
 );
 
 /// A string clipped, or kept whole.
@@ -346,51 +359,19 @@ impl Edit<Map<String, Value>> for MapPlan {
     }
 }
 
-/// What bounding keeps of a result.
-struct ResultPlan {
-    content: ContentPlan,
-    /// What is kept of `structuredContent`; `None` when there is none, or nothing of it
-    /// fits.
-    structured: Option<(Plan, Rules)>,
-    meta: Option<MetaPlan>,
-}
-
-/// Decides what bounding keeps of `r`, reading it once (each part against its caps, in
-/// the order the cuts are recorded: content, `structuredContent`, `_meta`).
-fn plan_result(r: &ToolResult, caps: &BoundCaps, tally: &mut Tally) -> ResultPlan {
-    ResultPlan {
-        content: plan_content(&r.content, caps, tally),
-        structured: r
-            .structured_content
-            .as_ref()
-            .and_then(|v| plan_structured(v, caps, tally)),
-        meta: r.meta.as_ref().map(|m| plan_meta(m, caps, tally)),
-    }
-}
-
-impl Edit<ToolResult> for ResultPlan {
-    fn cut(self, r: &mut ToolResult) {
-        self.content.cut(&mut r.content);
-        match (self.structured, &mut r.structured_content) {
-            (Some((plan, rules)), Some(v)) => rules.apply(v, plan, 1),
-            (None, v) => *v = None,
-            (Some(_), None) => {}
-        }
-        if let Some(plan) = self.meta {
-            plan.cut(&mut r.meta);
+impl Edit<Option<Value>> for StructuredPlan {
+    #[inline]
+    fn cut(self, v: &mut Option<Value>) {
+        match (self.0, v) {
+            (Some((plan, rules)), Some(v)) if !plan.is_whole() => rules.apply(v, plan, 1),
+            (None, v @ Some(_)) => *v = None,
+            _ => {}
         }
     }
 
-    fn copy(self, r: &ToolResult) -> ToolResult {
-        ToolResult {
-            content: self.content.copy(&r.content),
-            is_error: r.is_error,
-            structured_content: r.structured_content.as_ref().and_then(|v| {
-                let (plan, rules) = self.structured?;
-                Some(rules.materialize(v, plan, 1))
-            }),
-            meta: self.meta.and_then(|plan| plan.copy(&r.meta)),
-        }
+    fn copy(self, v: &Option<Value>) -> Option<Value> {
+        let (plan, rules) = self.0?;
+        v.as_ref().map(|v| rules.materialize(v, plan, 1))
     }
 }
 
@@ -422,9 +403,17 @@ fn absorb(tally: &mut Tally, engine: Tally) {
     }
 }
 
-/// What bounding keeps of `structuredContent`; `None` (recorded as a cut) when not even
-/// an emptied form fits.
-fn plan_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Plan, Rules)> {
+/// What bounding keeps of `structuredContent`: the engine's plan, with the rules it is
+/// applied with; `None` when there is none, or not even an emptied form of it fits.
+struct StructuredPlan(Option<(Plan, Rules)>);
+
+/// What bounding keeps of `structuredContent`; dropping it is recorded as a cut.
+#[inline]
+fn plan_structured(v: &Option<Value>, caps: &BoundCaps, tally: &mut Tally) -> StructuredPlan {
+    StructuredPlan(v.as_ref().and_then(|v| fit_structured(v, caps, tally)))
+}
+
+fn fit_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Plan, Rules)> {
     let mut engine = Engine::new(caps.limits(), "/structuredContent");
     let plan = engine
         .fit(v, 1, caps.structured_bytes)
@@ -471,8 +460,8 @@ fn plan_map(
 struct MetaPlan {
     /// `_meta`, less `neuralis` when that is an object.
     top: MapPlan,
-    /// `_meta.neuralis` less `bound`, and the record that was there.
-    own: Option<(MapPlan, Option<Tally>)>,
+    /// `_meta.neuralis` less `bound`.
+    own: Option<MapPlan>,
 }
 
 fn plan_meta(meta: &Map<String, Value>, caps: &BoundCaps, tally: &mut Tally) -> MetaPlan {
@@ -480,20 +469,20 @@ fn plan_meta(meta: &Map<String, Value>, caps: &BoundCaps, tally: &mut Tally) -> 
     let skip = own.map(|_| NEURALIS_META);
     let top = plan_map(meta, caps, || "/_meta".into(), skip, tally);
     let own = own.map(|own| {
-        let plan = plan_map(
+        plan_map(
             own,
             caps,
             || "/_meta/neuralis".into(),
             Some(BOUND_META),
             tally,
-        );
-        (plan, own.get(BOUND_META).map(read_tally))
+        )
     });
     MetaPlan { top, own }
 }
 
-/// `_meta.neuralis` with its earlier bound record written again. The plan of `_meta`
-/// leaves the namespace out, so inserting it appends it last, in place as in the copy.
+/// `_meta.neuralis` with its earlier bound record (read from `previous`) written again.
+/// The plan of `_meta` leaves the namespace out, so inserting it appends it last, in
+/// place as in the copy.
 fn with_record(mut own: Map<String, Value>, previous: Option<Tally>) -> Value {
     if let Some(previous) = previous {
         own.insert(BOUND_META.into(), write_tally(&previous));
@@ -507,7 +496,8 @@ impl Edit<Map<String, Value>> for MetaPlan {
             .own
             .map(|plan| (plan, meta.get_mut(NEURALIS_META).map(Value::take)));
         self.top.cut(meta);
-        if let Some(((plan, previous), Some(Value::Object(mut own)))) = own {
+        if let Some((plan, Some(Value::Object(mut own)))) = own {
+            let previous = own.get(BOUND_META).map(read_tally);
             plan.cut(&mut own);
             meta.insert(NEURALIS_META.into(), with_record(own, previous));
         }
@@ -515,9 +505,8 @@ impl Edit<Map<String, Value>> for MetaPlan {
 
     fn copy(self, meta: &Map<String, Value>) -> Map<String, Value> {
         let mut out = self.top.copy(meta);
-        if let (Some((plan, previous)), Some(Value::Object(own))) =
-            (self.own, meta.get(NEURALIS_META))
-        {
+        if let (Some(plan), Some(Value::Object(own))) = (self.own, meta.get(NEURALIS_META)) {
+            let previous = own.get(BOUND_META).map(read_tally);
             out.insert(NEURALIS_META.into(), with_record(plan.copy(own), previous));
         }
         out
@@ -525,14 +514,23 @@ impl Edit<Map<String, Value>> for MetaPlan {
 }
 
 /// What bounding keeps of `content`: string content clipped, or the blocks within the
-/// array cap, each kept whole but for the edits (original indices, ascending; `None`
-/// drops the block).
+/// array cap, each kept whole but for the cuts listed (original indices, ascending).
 enum ContentPlan {
     Text(Option<Clip>),
     Blocks {
         len: usize,
-        edits: Vec<(usize, Option<BlockPlan>)>,
+        cuts: Vec<(usize, BlockCut)>,
     },
+}
+
+/// What bounding does to one block.
+enum BlockCut {
+    /// Keeps it as it is.
+    Whole,
+    /// Drops it: a blob over `blob_bytes`, or text with nothing left of the budget.
+    Drop,
+    /// Keeps what the plan keeps (boxed: a block that fits costs no more than a word).
+    Edit(Box<BlockPlan>),
 }
 
 /// The one walk over content blocks: what bounding keeps of `content`, decided reading
@@ -547,38 +545,42 @@ fn plan_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> Conte
         Content::Blocks(b) => b,
     };
     let len = blocks.len().min(caps.array_len);
-    let mut edits = Vec::new();
+    let mut cuts = Vec::new();
     for (i, block) in blocks[..len].iter().enumerate() {
         match plan_block(block, caps, Place::block(i), &mut remaining, tally) {
-            Some(plan) if plan.is_whole() => {}
-            kept => edits.push((i, kept)),
+            BlockCut::Whole => {}
+            cut => cuts.push((i, cut)),
         }
     }
     if len < blocks.len() {
         tally.blocks_dropped += blocks.len() - len;
         tally.record("/content", CutKind::Blocks, blocks.len(), len);
     }
-    ContentPlan::Blocks { len, edits }
+    ContentPlan::Blocks { len, cuts }
 }
 
 impl Edit<Content> for ContentPlan {
+    #[inline]
     fn cut(self, content: &mut Content) {
         match (self, content) {
             (Self::Text(clip), Content::Text(s)) => clip.cut(s),
-            (Self::Blocks { len, edits }, Content::Blocks(blocks)) => {
+            (Self::Blocks { len, cuts }, Content::Blocks(blocks)) => {
                 blocks.truncate(len);
-                let mut edits = edits.into_iter().peekable();
+                if cuts.is_empty() {
+                    return;
+                }
+                let mut cuts = cuts.into_iter().peekable();
                 let mut i = 0;
                 blocks.retain_mut(|block| {
                     let at = i;
                     i += 1;
-                    match edits.next_if(|(j, _)| *j == at) {
-                        Some((_, Some(plan))) => {
+                    match cuts.next_if(|(j, _)| *j == at).map(|(_, cut)| cut) {
+                        Some(BlockCut::Drop) => false,
+                        Some(BlockCut::Edit(plan)) => {
                             plan.cut(block);
                             true
                         }
-                        Some((_, None)) => false,
-                        None => true,
+                        Some(BlockCut::Whole) | None => true,
                     }
                 });
             }
@@ -589,14 +591,14 @@ impl Edit<Content> for ContentPlan {
     fn copy(self, content: &Content) -> Content {
         match (self, content) {
             (Self::Text(clip), Content::Text(s)) => Content::Text(clip.copy(s)),
-            (Self::Blocks { len, edits }, Content::Blocks(blocks)) => {
-                let mut edits = edits.into_iter().peekable();
+            (Self::Blocks { len, cuts }, Content::Blocks(blocks)) => {
+                let mut cuts = cuts.into_iter().peekable();
                 let mut out = Vec::with_capacity(len);
                 for (i, block) in blocks[..len].iter().enumerate() {
-                    match edits.next_if(|(j, _)| *j == i) {
-                        Some((_, Some(plan))) => out.push(plan.copy(block)),
-                        Some((_, None)) => {}
-                        None => out.push(block.clone()),
+                    match cuts.next_if(|(j, _)| *j == i).map(|(_, cut)| cut) {
+                        Some(BlockCut::Drop) => {}
+                        Some(BlockCut::Edit(plan)) => out.push(plan.copy(block)),
+                        Some(BlockCut::Whole) | None => out.push(block.clone()),
                     }
                 }
                 Content::Blocks(out)
@@ -620,28 +622,22 @@ struct BlockPlan {
     meta: MapPlan,
 }
 
-impl BlockPlan {
-    fn is_whole(&self) -> bool {
-        self.text.is_none()
-            && self.mime_type.is_none()
-            && self.uri.is_none()
-            && self.resource_meta.is_none()
-            && self.annotations.is_whole()
-            && self.meta.is_none()
-    }
+/// The plan of a block, made at its first cut.
+fn edit(plan: &mut Option<Box<BlockPlan>>) -> &mut BlockPlan {
+    plan.get_or_insert_default()
 }
 
-/// What bounding keeps of one block; `None` when it drops it: a blob over `blob_bytes`,
-/// or text with nothing left of the budget. `remaining` is what is left of the text
-/// budget.
+/// What bounding does to one block; `remaining` is what is left of the text budget.
 fn plan_block(
     block: &ContentBlock,
     caps: &BoundCaps,
     at: Place,
     remaining: &mut usize,
     tally: &mut Tally,
-) -> Option<BlockPlan> {
-    let mut plan = BlockPlan::default();
+) -> BlockCut {
+    // The plan is made at the first cut, so a block that fits costs only its reading.
+    let mut plan: Option<Box<BlockPlan>> = None;
+    // Text clipped against the budget; `None` drops the block when none is left.
     let mut text = |s: &str, place: Place, tally: &mut Tally| {
         let clip = plan_text(s, remaining, place, tally);
         if clip.is_some_and(|c| c.kept == 0 && !c.marker) {
@@ -652,14 +648,20 @@ fn plan_block(
     };
     let (annotations, meta) = match block {
         ContentBlock::Text(t) => {
-            plan.text = text(&t.text, at.at("/text"), tally)?;
+            match text(&t.text, at.at("/text"), tally) {
+                None => return BlockCut::Drop,
+                Some(None) => {}
+                clip @ Some(Some(_)) => edit(&mut plan).text = clip.flatten(),
+            }
             (&t.annotations, &t.meta)
         }
         ContentBlock::Image(x) | ContentBlock::Audio(x) => {
             if !blob_fits(&x.data, caps, at.at("/data"), tally) {
-                return None;
+                return BlockCut::Drop;
             }
-            plan.mime_type = plan_field(&x.mime_type, caps, at.at("/mimeType"), tally);
+            if let clip @ Some(_) = plan_field(&x.mime_type, caps, at.at("/mimeType"), tally) {
+                edit(&mut plan).mime_type = clip;
+            }
             (&x.annotations, &x.meta)
         }
         ContentBlock::Resource(r) => {
@@ -667,33 +669,48 @@ fn plan_block(
             if let Some(blob) = &res.blob
                 && !blob_fits(blob, caps, at.at("/resource/blob"), tally)
             {
-                return None;
+                return BlockCut::Drop;
             }
             if let Some(t) = &res.text {
-                plan.text = text(t, at.at("/resource/text"), tally)?;
+                match text(t, at.at("/resource/text"), tally) {
+                    None => return BlockCut::Drop,
+                    Some(None) => {}
+                    clip @ Some(Some(_)) => edit(&mut plan).text = clip.flatten(),
+                }
             }
-            plan.uri = plan_field(&res.uri, caps, at.at("/resource/uri"), tally);
-            plan.mime_type = res
-                .mime_type
-                .as_ref()
-                .and_then(|m| plan_field(m, caps, at.at("/resource/mimeType"), tally));
-            plan.resource_meta = res.meta.as_ref().and_then(|m| {
-                plan_map(
+            if let clip @ Some(_) = plan_field(&res.uri, caps, at.at("/resource/uri"), tally) {
+                edit(&mut plan).uri = clip;
+            }
+            if let Some(m) = &res.mime_type
+                && let clip @ Some(_) = plan_field(m, caps, at.at("/resource/mimeType"), tally)
+            {
+                edit(&mut plan).mime_type = clip;
+            }
+            if let Some(m) = &res.meta
+                && let cut @ Some(_) = plan_map(
                     m,
                     caps,
                     || at.at("/resource/_meta").pointer().into(),
                     None,
                     tally,
                 )
-            });
+            {
+                edit(&mut plan).resource_meta = cut;
+            }
             (&r.annotations, &r.meta)
         }
     };
-    plan.annotations = plan_annotations(annotations.as_ref(), caps, at.at("/annotations"), tally);
-    plan.meta = meta
-        .as_ref()
-        .and_then(|m| plan_map(m, caps, || at.at("/_meta").pointer().into(), None, tally));
-    Some(plan)
+    if let Some(a) = annotations
+        && let Some(cut) = plan_annotations(a, caps, at.at("/annotations"), tally)
+    {
+        edit(&mut plan).annotations = cut;
+    }
+    if let Some(m) = meta
+        && let cut @ Some(_) = plan_map(m, caps, || at.at("/_meta").pointer().into(), None, tally)
+    {
+        edit(&mut plan).meta = cut;
+    }
+    plan.map_or(BlockCut::Whole, BlockCut::Edit)
 }
 
 impl BlockPlan {
@@ -773,16 +790,14 @@ impl AnnotationsPlan {
     }
 }
 
+/// What bounding keeps of a block's annotations; `None` when it keeps them whole.
 fn plan_annotations(
-    a: Option<&Annotations>,
+    a: &Annotations,
     caps: &BoundCaps,
     place: Place,
     tally: &mut Tally,
-) -> AnnotationsPlan {
+) -> Option<AnnotationsPlan> {
     let mut plan = AnnotationsPlan::default();
-    let Some(a) = a else {
-        return plan;
-    };
     if let Some(list) = &a.audience {
         let at = place.at("/audience");
         if list.len() > caps.array_len {
@@ -801,7 +816,7 @@ fn plan_annotations(
         .last_modified
         .as_ref()
         .and_then(|s| plan_field(s, caps, place.at("/lastModified"), tally));
-    plan
+    (!plan.is_whole()).then_some(plan)
 }
 
 impl Edit<Annotations> for AnnotationsPlan {
@@ -831,26 +846,48 @@ impl Edit<Annotations> for AnnotationsPlan {
 }
 
 /// A string outside text content (a URI, a mime type, an annotation) clipped to
-/// `string_chars`.
+/// `string_chars`. No character takes more UTF-16 units than UTF-8 bytes, so a string
+/// with no more bytes than the cap fits without being scanned.
+#[inline]
 fn plan_field(s: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> Option<Clip> {
-    let clip = plan_clip(s, caps.string_chars, usize::MAX)?;
-    tally.strings_clipped += 1;
-    tally.record(&place.pointer(), CutKind::String, clip.original, clip.kept);
-    Some(clip)
+    if s.len() <= caps.string_chars {
+        return None;
+    }
+    let units = super::utf16_len(s);
+    if units <= caps.string_chars {
+        return None;
+    }
+    clip(s, units, caps.string_chars, place, CutKind::String, tally)
 }
 
 /// Text clipped against what is left of the text budget (`remaining`); a clip that keeps
 /// nothing when nothing is left.
+#[inline]
 fn plan_text(s: &str, remaining: &mut usize, place: Place, tally: &mut Tally) -> Option<Clip> {
     let units = super::utf16_len(s);
     if units <= *remaining {
         *remaining -= units;
         return None;
     }
-    let clip = plan_clip_of(s, units, *remaining, usize::MAX)?;
-    tally.text_clipped += 1;
-    tally.record(&place.pointer(), CutKind::Text, clip.original, clip.kept);
-    *remaining = 0;
+    let cap = std::mem::take(remaining);
+    clip(s, units, cap, place, CutKind::Text, tally)
+}
+
+/// Clips `s` (`units` long) to `cap` units, the cut recorded.
+fn clip(
+    s: &str,
+    units: usize,
+    cap: usize,
+    place: Place,
+    kind: CutKind,
+    tally: &mut Tally,
+) -> Option<Clip> {
+    let clip = plan_clip_of(s, units, cap, usize::MAX)?;
+    match kind {
+        CutKind::Text => tally.text_clipped += 1,
+        _ => tally.strings_clipped += 1,
+    }
+    tally.record(&place.pointer(), kind, clip.original, clip.kept);
     Some(clip)
 }
 

@@ -220,7 +220,7 @@ pub(crate) enum Plan {
 }
 
 impl Plan {
-    fn is_whole(&self) -> bool {
+    pub(crate) fn is_whole(&self) -> bool {
         matches!(self, Self::Whole)
     }
 }
