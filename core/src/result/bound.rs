@@ -926,7 +926,7 @@ fn counts_mut(t: &mut Tally) -> [&mut usize; 8] {
 }
 
 /// `_meta.neuralis.bound`: non-zero counts, `cuts` (the total) and `at` (the first 16).
-pub(super) fn write_tally(t: &Tally) -> Value {
+fn write_tally(t: &Tally) -> Value {
     let mut t2 = t.clone();
     let mut m = Map::new();
     for (name, n) in COUNTS.iter().zip(counts_mut(&mut t2)) {
@@ -943,7 +943,7 @@ pub(super) fn write_tally(t: &Tally) -> Value {
 }
 
 /// Reads a bound record back leniently (it may come from an untrusted server).
-pub(super) fn read_tally(v: &Value) -> Tally {
+fn read_tally(v: &Value) -> Tally {
     let mut t = Tally::default();
     let Some(m) = v.as_object() else {
         return t;

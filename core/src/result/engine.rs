@@ -20,12 +20,9 @@ use serde_json::{Map, Value};
 use super::utf16::{Clip, escaped_len, plan_clip, scan};
 use crate::contract::push_pointer;
 
-#[cfg(test)]
-mod oracle;
-
 /// Containers nested deeper than this (the top-level value is level 1) are dropped, so
 /// the output stays within what `serde_json` reads back (127 levels).
-pub(crate) const MAX_DEPTH: usize = 127;
+const MAX_DEPTH: usize = 127;
 
 /// At most this many cuts are listed with their pointers; the counts cover all of them.
 pub(crate) const MAX_LISTED_CUTS: usize = 16;
@@ -172,7 +169,7 @@ impl<'v> Members<'v> {
     }
 }
 
-pub(crate) enum MembersIter<'v> {
+enum MembersIter<'v> {
     Map(serde_json::map::Iter<'v>),
     List(std::slice::Iter<'v, (&'v str, &'v Value)>),
 }
@@ -299,7 +296,7 @@ impl io::Write for Counter {
     }
 }
 
-pub(crate) fn number_len(n: &serde_json::Number) -> usize {
+fn number_len(n: &serde_json::Number) -> usize {
     fn digits(mut u: u64) -> usize {
         let mut d = 1;
         while u >= 10 {
@@ -320,12 +317,12 @@ pub(crate) fn number_len(n: &serde_json::Number) -> usize {
     c.0
 }
 
-pub(crate) fn is_container(v: &Value) -> bool {
+fn is_container(v: &Value) -> bool {
     matches!(v, Value::Array(_) | Value::Object(_))
 }
 
 /// Whether `e`, sitting at nesting level `depth`, is a container too deep to keep.
-pub(crate) fn too_deep(e: &Value, depth: usize) -> bool {
+fn too_deep(e: &Value, depth: usize) -> bool {
     depth > MAX_DEPTH && is_container(e)
 }
 
@@ -644,7 +641,7 @@ impl<'v> Engine<'v> {
 
     /// [`Rules::measure_clean`], answered from the memo when an earlier measure of the
     /// same container already went past `limit`.
-    pub(crate) fn measure(&mut self, v: &'v Value, depth: usize, limit: usize) -> (usize, bool) {
+    fn measure(&mut self, v: &'v Value, depth: usize, limit: usize) -> (usize, bool) {
         if is_container(v)
             && let Some(over) = self.memo.get(&addr(v))
             && over.bound > limit
@@ -660,7 +657,7 @@ impl<'v> Engine<'v> {
     }
 
     /// What the per-value caps keep of `v`, cuts recorded.
-    pub(crate) fn copy(&mut self, v: &'v Value, depth: usize) -> Plan {
+    fn copy(&mut self, v: &'v Value, depth: usize) -> Plan {
         match v {
             Value::String(s) => match self.rules.string_clip(s) {
                 None => Plan::Whole,
@@ -773,7 +770,7 @@ impl<'v> Engine<'v> {
 
     /// [`fit`](Self::fit), given what [`measure`](Self::measure) said of `v` against
     /// `budget`.
-    pub(crate) fn fit_measured(
+    fn fit_measured(
         &mut self,
         v: &'v Value,
         depth: usize,

@@ -13,7 +13,7 @@ pub const IFRAME_MAX_BYTES: usize = 131_072;
 pub const IFRAME_MAX_STRING_CHARS: usize = 16_384;
 
 /// Bytes kept aside for the `truncated` report.
-pub(super) const REPORT_RESERVE: usize = 4_096;
+const REPORT_RESERVE: usize = 4_096;
 
 /// The one-way payload of a sandboxed card.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,7 +94,7 @@ pub fn iframe_payload(tool_name: &str, input: &Value, result: &ToolResult) -> If
 }
 
 /// The `truncated` report, within the reserve (its key and comma included).
-pub(super) fn report(cuts: &Tally) -> Value {
+fn report(cuts: &Tally) -> Value {
     let overhead = ",\"truncated\":".len();
     let mut at = Vec::new();
     let mut m = Map::new();
