@@ -8,6 +8,9 @@ cargo test --workspace --all-targets
 cargo test --workspace --doc
 # `ToolInput` for well-known crates' types, behind features.
 cargo test --test formats --features uuid,chrono,url,time
+# neuralis-core alone, without the `jsonschema` feature the workspace turns on for the CLI
+# and neuralis-mcp: a schema outside the built-in validator's subset is refused at build.
+cargo test -p neuralis-core --test validator_build --test dispatch --test output_schema
 # MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt`.
 cargo test -p neuralis-mcp --features jwt --test http
 cargo test -p neuralis-mcp --features jwt --doc
