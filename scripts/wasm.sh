@@ -32,3 +32,5 @@ done
 out=target/wasm32-unknown-unknown/wasm-release
 ls -l "$out"/neuralis_example_catalog.wasm "$out"/neuralis_example_probe.wasm
 NEURALIS_WASM_DIR="$out" node --test tests/wasm/
+# Size and cold start, printed (benches/README.md has the measured history).
+node benches/wasm_cold.mjs "$out"/neuralis_example_catalog.wasm
