@@ -1,8 +1,9 @@
 //! A `#[tool]` handler as the emitter needs it, read with the syntax crate's model.
 
+use neuralis_model::xn::BLOCK_POINTER;
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::tool::{parse_method, parse_service, parse_tool};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use serde_json::Value;
 use syn::spanned::Spanned as _;
 use syn::{Meta, Type};
@@ -95,75 +96,18 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
             loc: loc(first.map_or_else(|| tf.attr.span(), |e| e.span())),
         });
     }
-    let mut locations = vec![("/x-neuralis".to_owned(), loc(tf.attr.path().span()))];
-    let mut at = |pointer: &str, span: Option<Span>| {
-        if let Some(span) = span {
-            locations.push((pointer.to_owned(), loc(span)));
-        }
-    };
-    let a = &tool.annotations;
-    at("/x-neuralis/family", tool.family.as_ref().map(|v| v.span));
-    at(
-        "/x-neuralis/operation",
-        tool.operation.as_ref().map(|v| v.span),
+    // The block at the attribute; each key, list entry and default at the token the
+    // renderer says decides it, so an error names that token.
+    let rendered = tool.render();
+    let mut locations = vec![(BLOCK_POINTER.to_owned(), loc(tf.attr.path().span()))];
+    locations.extend(
+        rendered
+            .spans
+            .into_iter()
+            .map(|(pointer, span)| (pointer, loc(span))),
     );
-    at(
-        "/x-neuralis/transport",
-        tool.transport.as_ref().map(|v| v.span),
-    );
-    at(
-        "/x-neuralis/defaults",
-        tool.defaults.as_ref().map(|v| v.span),
-    );
-    at(
-        "/x-neuralis/askOnKeys",
-        tool.ask_on_keys.as_ref().map(|v| v.span),
-    );
-    // Each default at its value, each `ask_on_keys` entry at its key: an error names the
-    // token that decides it.
-    for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
-        at(
-            &neuralis_model::contract::push_pointer("/x-neuralis/defaults", &d.key.value),
-            Some(d.value.span),
-        );
-    }
-    for (i, k) in tool
-        .ask_on_keys
-        .iter()
-        .flat_map(|k| k.value.iter())
-        .enumerate()
-    {
-        at(&format!("/x-neuralis/askOnKeys/{i}"), Some(k.span));
-    }
-    at("/x-neuralis/annotations", a.span);
-    at(
-        "/x-neuralis/annotations/title",
-        a.title.as_ref().map(|v| v.span),
-    );
-    at(
-        "/x-neuralis/annotations/readOnlyHint",
-        a.read_only.as_ref().map(|v| v.span),
-    );
-    at(
-        "/x-neuralis/annotations/destructiveHint",
-        a.destructive.as_ref().map(|v| v.span),
-    );
-    at(
-        "/x-neuralis/annotations/category",
-        a.category.as_ref().map(|v| v.span),
-    );
-    at("/x-neuralis/ui", tool.ui.span);
-    at(
-        "/x-neuralis/ui/cardType",
-        tool.ui.card_type.as_ref().map(|v| v.span),
-    );
-    at(
-        "/x-neuralis/ui/presentation",
-        tool.ui.presentation.as_ref().map(|v| v.span),
-    );
-    at("/x-neuralis/requires", tool.requires.span);
     Ok(ToolDecl {
-        x_neuralis: tool.x_neuralis(),
+        x_neuralis: rendered.block,
         name: tool.name.value.clone(),
         name_loc: loc(tool.name.span),
         handler: tool.ident.clone(),
@@ -180,4 +124,133 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
         }),
         locations,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use neuralis_model::contract::CheckOptions;
+    use neuralis_model::input::{DRAFT_07, tool_document};
+    use neuralis_model::xn::keys;
+    use serde_json::json;
+
+    use super::*;
+    use crate::cfg::Cfg;
+    use crate::diag::Run;
+    use crate::discover::Crate;
+
+    /// A handler that writes the seven keys the build script once left without a place.
+    const SOURCE: &str = r#"/// Look.
+#[tool(
+    annotations(category = "read", idempotent, open_world = false,
+                estimated_duration_ms = 20, cancellable),
+    ui(presentation = "inline", icon = "list"),
+    requires(features("notes.read"), escalations("notes.admin")),
+)]
+fn look(input: In, abort: AbortSignal) -> String { String::new() }
+"#;
+
+    /// `line:column` (from 1) of the first `token` in [`SOURCE`].
+    fn at(token: &str) -> String {
+        let start = SOURCE
+            .find(token)
+            .unwrap_or_else(|| panic!("{token} in SOURCE"));
+        let before = &SOURCE[..start];
+        let line = before.matches('\n').count() + 1;
+        let column = before
+            .rsplit('\n')
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .count()
+            + 1;
+        format!("{line}:{column}")
+    }
+
+    fn read_source() -> (tempfile::TempDir, Crate, ToolDecl) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("lib.rs");
+        std::fs::write(&root, SOURCE).expect("write");
+        let krate = Crate::read(&root, &Cfg::default());
+        let tf = &krate.tools[0];
+        let decl = read(tf, krate.modules[tf.module].file).expect("a valid tool");
+        (dir, krate, decl)
+    }
+
+    fn shown(krate: &Crate, decl: &ToolDecl, pointer: &str) -> Option<String> {
+        decl.locations
+            .iter()
+            .find(|(p, _)| p == pointer)
+            .map(|(_, loc)| loc.display(krate))
+    }
+
+    #[test]
+    fn every_key_of_the_block_is_placed_at_its_token() {
+        let (_dir, krate, decl) = read_source();
+        for (key, token) in [
+            (&keys::IDEMPOTENT_HINT, "idempotent"),
+            (&keys::OPEN_WORLD_HINT, "open_world"),
+            (&keys::ESTIMATED_DURATION_MS, "estimated_duration_ms"),
+            (&keys::CANCELLABLE, "cancellable"),
+            (&keys::ICON, "\"list\""),
+            (&keys::FEATURES, "features"),
+            (&keys::ESCALATIONS, "escalations"),
+        ] {
+            let pointer = &key.pointer();
+            let shown = shown(&krate, &decl, pointer).unwrap_or_default();
+            assert!(
+                shown.ends_with(&format!("lib.rs:{}", at(token))),
+                "{pointer}: {shown}"
+            );
+        }
+        // Each entry of a list at its own token.
+        for (key, token) in [
+            (&keys::FEATURES, "\"notes.read\""),
+            (&keys::ESCALATIONS, "\"notes.admin\""),
+        ] {
+            let pointer = format!("{}/0", key.pointer());
+            let shown = shown(&krate, &decl, &pointer).unwrap_or_default();
+            assert!(
+                shown.ends_with(&format!("lib.rs:{}", at(token))),
+                "{pointer}: {shown}"
+            );
+        }
+        // That every key the block holds has a place is the renderer's own test
+        // (`neuralis-syntax`'s `the_renderer_places_every_key_it_writes`).
+    }
+
+    #[test]
+    fn an_error_about_one_of_the_seven_keys_points_at_its_token() {
+        let (_dir, krate, decl) = read_source();
+        // A block the checker refuses at `estimatedDurationMs` (the attribute cannot write
+        // one, so the block is edited after rendering).
+        let mut block = decl.x_neuralis.clone();
+        let key = &keys::ESTIMATED_DURATION_MS;
+        block[keys::ANNOTATIONS.name][key.name] = json!(-20);
+        let root = json!({
+            "$schema": DRAFT_07,
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {},
+        });
+        let doc = tool_document(root, Some("Look.".into()), block);
+        let mut run = Run::default();
+        let failed = run.check(
+            &krate,
+            "look",
+            &doc,
+            &decl.locations,
+            &decl.name_loc,
+            &CheckOptions::default(),
+        );
+        assert!(failed.is_err());
+        let errors: Vec<String> = run.diags.iter().map(|d| d.block()).collect();
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        let error = &errors[0];
+        assert!(error.starts_with("error: xn-type: "), "{error}");
+        let arrow = error.lines().nth(1).unwrap_or_default();
+        assert!(
+            arrow.ends_with(&format!("lib.rs:{}", at(key.attr))),
+            "{error}"
+        );
+    }
 }

@@ -30,6 +30,7 @@ use std::hint::black_box;
 
 use criterion::measurement::{Measurement, WallTime};
 use criterion::{Criterion, Throughput};
+use neuralis_core::catalog::{Annotations, Category, Presentation, ToolMeta};
 use neuralis_core::contract::json;
 use neuralis_core::package::{load_package, load_package_from_sources};
 use serde_json::{Map, Value, json};
@@ -182,25 +183,38 @@ fn tool(rng: &mut Rng, i: usize) -> Vec<u8> {
     let keys: Vec<String> = props.keys().cloned().collect();
     let family = rng.pick(WORDS);
     let write = rng.below(3) == 0;
-    let mut xn = json!({
-        "family": family,
-        "operation": format!("{family}.op{i}"),
-        "transport": "embedded",
-        "annotations": {
-            "title": format!("Tool {i}"),
-            "readOnlyHint": !write,
-            "destructiveHint": write,
-            "category": if write { "write" } else { "read" },
-            "estimatedDurationMs": 100 + rng.below(5_000),
+    // The block from the model's typed value, which writes it in the canonical order.
+    let mut meta = ToolMeta {
+        family: Some(family.to_owned()),
+        operation: Some(format!("{family}.op{i}")),
+        transport: Some("embedded".to_owned()),
+        annotations: Annotations {
+            title: Some(format!("Tool {i}")),
+            read_only_hint: Some(!write),
+            destructive_hint: Some(write),
+            category: if write {
+                Category::Write
+            } else {
+                Category::Read
+            },
+            estimated_duration_ms: Some(100 + rng.below(5_000)),
+            ..Annotations::default()
         },
-        "ui": { "presentation": if write { "inline" } else { "explored" }, "icon": "list" },
+        ..ToolMeta::default()
+    };
+    meta.ui.presentation = Some(if write {
+        Presentation::Inline
+    } else {
+        Presentation::Explored
     });
+    meta.ui.icon = Some("list".to_owned());
     if rng.below(2) == 0 {
-        xn["requires"] = json!({ "features": [format!("{family}.read")] });
+        meta.requires.features = vec![format!("{family}.read")];
     }
     if write {
-        xn["askOnKeys"] = json!([keys[0]]);
+        meta.ask_on_keys = vec![keys[0].clone()];
     }
+    let xn = meta.to_value();
     let mut schema = json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": format!("Tool {i}"),

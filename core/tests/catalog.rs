@@ -50,20 +50,8 @@ fn the_typed_block_serializes_back_to_the_same_block() {
     let typed = ToolMeta::from_schema(&doc).unwrap();
     let back = serde_json::to_value(&typed).unwrap();
     assert_eq!(back, doc["x-neuralis"]);
-    // Field order is the canonical order: the serialization is already canonical.
-    let keys: Vec<_> = back.as_object().unwrap().keys().cloned().collect();
-    assert_eq!(
-        keys,
-        [
-            "family",
-            "operation",
-            "transport",
-            "defaults",
-            "annotations",
-            "ui",
-            "requires"
-        ]
-    );
+    // Field order is the canonical order: the serialization is the file's, key for key.
+    assert_eq!(back.to_string(), doc["x-neuralis"].to_string());
 }
 
 #[test]

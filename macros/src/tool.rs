@@ -336,9 +336,11 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
         }
     });
     let shapes = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_SHAPES);
-    for key in tool.ask_on_keys.iter().flat_map(|k| k.value.iter()) {
+    let defaults = tool.defaults();
+    for key in &tool.ask_on_keys() {
         let head = format!(
-            "askonkeys-undeclared: `ask_on_keys` names `{}`, which is not a root property of `{ty_name}`",
+            "askonkeys-undeclared: `{}` names `{}`, which is not a root property of `{ty_name}`",
+            neuralis_model::xn::keys::ASK_ON_KEYS.attr,
             key.value,
         );
         let tail = format!(
@@ -353,9 +355,10 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
             }
         });
     }
-    for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
+    for d in &defaults {
         let message = const_message(&format!(
-            "defaults-undeclared: `defaults` gives `{}`, which is not a root property of `{ty_name}`\n= help: default a root property by its serde name (after `rename`/`rename_all`)",
+            "defaults-undeclared: `{}` gives `{}`, which is not a root property of `{ty_name}`\n= help: default a root property by its serde name (after `rename`/`rename_all`)",
+            neuralis_model::xn::keys::DEFAULTS.attr,
             d.key.value,
         ));
         let name = &d.key.value;
@@ -363,7 +366,7 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
             ::core::assert!(#p::has_root_key(#keys, #name), #message);
         });
     }
-    for d in tool.defaults.iter().flat_map(|d| d.value.iter()) {
+    for d in &defaults {
         let Some(lit) = lit_tokens(p, &d.value.value) else {
             continue;
         };

@@ -19,6 +19,8 @@
 //! - [`doc`]: doc comments as the model reads them (joined, links as plain text).
 //! - [`name`]: the wire-safe tool name.
 //! - [`remote`]: the `mcp-remote` profile.
+//! - [`xn`]: the `x-neuralis` block: the one table of its keys, the typed block
+//!   (`ToolMeta` in `neuralis-core`'s catalog) and the section's predicates.
 //! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
 //!   checker's [`contract::Draft07`] without a general validator).
 
@@ -32,6 +34,7 @@ pub mod schema;
 pub mod shape;
 pub mod types;
 pub mod validate;
+pub mod xn;
 
 pub use contract::{Diagnostic, RuleId, Severity};
 pub use input::ToolInput;

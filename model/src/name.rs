@@ -37,6 +37,60 @@ pub const fn is_wire_safe_tool_name(name: &str) -> bool {
     true
 }
 
+/// Why a name is not wire-safe: the one reading of `tool-name`, which the JSON check and
+/// the `#[tool]` attribute both word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameProblem {
+    /// The name is empty.
+    Empty,
+    /// The name is longer than [`TOOL_NAME_MAX_LEN`]: this many characters.
+    TooLong(usize),
+    /// The name has a character other than ASCII letters, digits, `_` and `-`.
+    Characters,
+}
+
+impl NameProblem {
+    /// What is wrong with `name`; `None` when it is wire-safe.
+    ///
+    /// ```
+    /// use neuralis_model::name::NameProblem;
+    /// assert_eq!(NameProblem::of("weather_forecast"), None);
+    /// assert_eq!(NameProblem::of(""), Some(NameProblem::Empty));
+    /// assert_eq!(NameProblem::of(&"a".repeat(49)), Some(NameProblem::TooLong(49)));
+    /// assert_eq!(NameProblem::of("a b"), Some(NameProblem::Characters));
+    /// assert_eq!(NameProblem::of("a b").map(|p| p.to_string()).as_deref(),
+    ///     Some("has characters other than ASCII letters, digits, `_` and `-`"));
+    /// ```
+    #[must_use]
+    pub fn of(name: &str) -> Option<Self> {
+        if is_wire_safe_tool_name(name) {
+            return None;
+        }
+        let chars = name.chars().count();
+        Some(if name.is_empty() {
+            NameProblem::Empty
+        } else if chars > TOOL_NAME_MAX_LEN {
+            NameProblem::TooLong(chars)
+        } else {
+            NameProblem::Characters
+        })
+    }
+}
+
+impl std::fmt::Display for NameProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NameProblem::Empty => f.write_str("is empty"),
+            NameProblem::TooLong(n) => {
+                write!(f, "is {n} characters long, above {TOOL_NAME_MAX_LEN}")
+            }
+            NameProblem::Characters => {
+                f.write_str("has characters other than ASCII letters, digits, `_` and `-`")
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

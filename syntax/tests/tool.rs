@@ -75,6 +75,51 @@ fn weather_forecast_block_is_the_seeds() {
 }
 
 #[test]
+fn the_renderer_places_every_key_it_writes() {
+    let item: ItemFn = parse_quote! {
+        /// Reindex.
+        fn reindex(input: Input, abort: AbortSignal) -> ToolResult { todo!() }
+    };
+    let (tool, errors) = parse(
+        quote! {
+            family = "catalog", defaults(depth = 2),
+            annotations(title = "Reindex", read_only = false, destructive, idempotent,
+                        open_world = false, category = "write", estimated_duration_ms = 9,
+                        cancellable),
+            ui(presentation = "inline", card_type = "catalog.result", icon = "list"),
+            requires(features("catalog.write"), escalations("catalog.admin")),
+            ask_on_keys(depth),
+        },
+        &item,
+    );
+    assert_eq!(errors, Vec::<String>::new());
+    let rendered = tool.render();
+    assert_eq!(rendered.block, tool.x_neuralis());
+    // Every member of the block, depth first, in the block's order.
+    fn pointers(at: &str, value: &Value, out: &mut Vec<String>) {
+        let members: Vec<(String, &Value)> = match value {
+            Value::Object(m) => m.iter().map(|(k, v)| (format!("{at}/{k}"), v)).collect(),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("{at}/{i}"), v))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (p, v) in members {
+            out.push(p.clone());
+            pointers(&p, v, out);
+        }
+    }
+    let mut all = Vec::new();
+    pointers("/x-neuralis", &rendered.block, &mut all);
+    let placed: Vec<&str> = rendered.spans.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(placed, all);
+    assert!(placed.contains(&"/x-neuralis/annotations/estimatedDurationMs"));
+    assert!(placed.contains(&"/x-neuralis/requires/escalations/0"));
+}
+
+#[test]
 fn every_error_at_once() {
     let item: ItemFn = parse_quote! {
         fn do_thing(input: Input, abort: AbortSignal) {}
@@ -95,12 +140,13 @@ fn every_error_at_once() {
         [
             "xn-unknown-key",
             "xn-recovery-field",
+            // A value is judged as it is read.
+            "category-invalid",
             "xn-unknown-key",
             "xn-type",
             "xn-type",
             "handler-signature",
             "tool-name",
-            "category-invalid",
             "askonkeys-posture",
             "askonkeys-duplicate",
             "cancellable-signal",
@@ -343,7 +389,9 @@ mod props {
             prop_assert_eq!(many, usize::from(distinct.len() > 8));
             prop_assert_eq!(errors.len(), dup + many);
             let block = tool.x_neuralis();
-            prop_assert_eq!(&block["askOnKeys"], &serde_json::json!(names));
+            // An empty list declares nothing: the block leaves it out.
+            let listed = block.get("askOnKeys").cloned().unwrap_or_else(|| serde_json::json!([]));
+            prop_assert_eq!(&listed, &serde_json::json!(names));
         }
     }
 }

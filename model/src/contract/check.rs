@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::diag::Diagnostic;
 use super::json;
 use super::rules::RuleId;
-use crate::name::is_wire_safe_tool_name;
+use crate::name::{NameProblem, TOOL_NAME_PATTERN};
 
 mod defaults;
 mod root;
@@ -264,9 +264,9 @@ pub fn check_value_using(
 // tool-name: the file stem matches `^[a-zA-Z0-9_-]{1,48}$`.
 // Reason: the platform skips a tool whose name is not wire-safe.
 fn check_tool_name(name: &str, out: &mut Vec<Diagnostic>) {
-    if !is_wire_safe_tool_name(name) {
+    if let Some(problem) = NameProblem::of(name) {
         out.push(Diagnostic::new(RuleId::ToolName, "").with_message(format!(
-            "tool name `{name}` does not match `^[a-zA-Z0-9_-]{{1,48}}$`"
+            "tool name `{name}` {problem}, so it does not match `{TOOL_NAME_PATTERN}`"
         )));
     }
 }

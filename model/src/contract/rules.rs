@@ -367,55 +367,12 @@ macro_rules! wire_names {
 
 session_fields!(wire_names);
 
-/// The risk categories (`category-invalid`).
-pub const CATEGORIES: &[&str] = &[
-    "read",
-    "write",
-    "execute",
-    "network",
-    "machine",
-    "credential",
-    "admin",
-    "unknown",
-];
+/// The risk categories (`category-invalid`), from the `x-neuralis` model.
+pub use crate::xn::CATEGORIES;
 
-/// The categories under which `askOnKeys` may gate anything (`askonkeys-posture`).
-pub const ASK_ON_KEYS_CATEGORIES: &[&str] = &["write", "execute", "network", "machine"];
-
-/// The most distinct keys `askOnKeys` may list (`askonkeys-too-many`).
-pub const ASK_ON_KEYS_MAX: usize = 8;
-
-/// Known keys of the `x-neuralis` block, per level (`xn-unknown-key`).
-pub mod known_keys {
-    /// Keys of `x-neuralis` itself.
-    pub const XN: &[&str] = &[
-        "family",
-        "operation",
-        "transport",
-        "defaults",
-        "annotations",
-        "ui",
-        "requires",
-        "askOnKeys",
-    ];
-    /// Keys of `x-neuralis.annotations`.
-    pub const ANNOTATIONS: &[&str] = &[
-        "title",
-        "readOnlyHint",
-        "destructiveHint",
-        "idempotentHint",
-        "openWorldHint",
-        "category",
-        "estimatedDurationMs",
-        "cancellable",
-    ];
-    /// Keys of `x-neuralis.ui`.
-    pub const UI: &[&str] = &["presentation", "cardType", "icon"];
-    /// Keys of `x-neuralis.requires`.
-    pub const REQUIRES: &[&str] = &["features", "escalations"];
-    /// The values of `ui.presentation`.
-    pub const PRESENTATIONS: &[&str] = &["inline", "explored", "card"];
-}
+/// The most distinct keys `askOnKeys` may list (`askonkeys-too-many`), from the
+/// `x-neuralis` model.
+pub use crate::xn::verdict::ASK_ON_KEYS_MAX;
 
 #[cfg(test)]
 mod tests {

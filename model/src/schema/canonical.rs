@@ -12,8 +12,9 @@
 //! `enum`, `const`, `default` between `type` and `additionalProperties`, so a nested property
 //! reads `type`, `enum`, `default`, `description` as in the same example.
 //!
-//! The `x-neuralis` block follows [`XN_ORDER`] at each of its levels (the block itself,
-//! `annotations`, `ui`, `requires`), then other keys in byte order.
+//! The `x-neuralis` block follows the order of its key table ([`crate::xn::keys`]) at
+//! each of its levels (the block itself, `annotations`, `ui`, `requires`: [`Level::names`]),
+//! then other keys in byte order.
 //!
 //! Property-name maps (`properties`, `patternProperties`, `definitions`, `dependencies`, and
 //! `x-neuralis.defaults`) keep document order, and the values of `default`, `const`, `enum`,
@@ -28,7 +29,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::contract::rules::known_keys;
+use crate::xn::{self, Kind, Level};
 
 /// The key order of a schema object; other keys follow in byte order.
 pub const KEYWORD_ORDER: &[&str] = &[
@@ -80,29 +81,6 @@ pub const KEYWORD_ORDER: &[&str] = &[
     "else",
     "definitions",
 ];
-
-/// The key order inside `x-neuralis`, level by level: the block, `annotations`, `ui`,
-/// `requires`: the known keys of each level (`known_keys`), in the order the contract
-/// lists them. Other keys follow in byte order.
-pub const XN_ORDER: XnOrder = XnOrder {
-    block: known_keys::XN,
-    annotations: known_keys::ANNOTATIONS,
-    ui: known_keys::UI,
-    requires: known_keys::REQUIRES,
-};
-
-/// The key orders of the `x-neuralis` block (see [`XN_ORDER`]).
-#[derive(Debug, Clone, Copy)]
-pub struct XnOrder {
-    /// The block's own keys.
-    pub block: &'static [&'static str],
-    /// The keys of `annotations`.
-    pub annotations: &'static [&'static str],
-    /// The keys of `ui`.
-    pub ui: &'static [&'static str],
-    /// The keys of `requires`.
-    pub requires: &'static [&'static str],
-}
 
 /// The widest line that holds an array or object written on one line.
 ///
@@ -165,14 +143,8 @@ enum Ctx {
     SchemaMap,
     /// `dependencies`: names to a schema or an array of names.
     Dependencies,
-    /// The `x-neuralis` block.
-    Xn,
-    /// `x-neuralis.annotations`.
-    XnAnnotations,
-    /// `x-neuralis.ui`.
-    XnUi,
-    /// `x-neuralis.requires`.
-    XnRequires,
+    /// A level of the `x-neuralis` block.
+    Xn(Level),
     /// Anything written as it is, in document order.
     Literal,
 }
@@ -195,15 +167,13 @@ impl Ctx {
                 "items" if value.is_array() => Ctx::SchemaList,
                 "items" => Ctx::Schema,
                 "allOf" | "anyOf" | "oneOf" => Ctx::SchemaList,
-                "x-neuralis" => Ctx::Xn,
+                xn::BLOCK => Ctx::Xn(Level::Block),
                 _ => Ctx::Literal,
             },
             Ctx::SchemaMap => Ctx::Schema,
             Ctx::Dependencies if value.is_object() => Ctx::Schema,
-            Ctx::Xn => match key {
-                "annotations" => Ctx::XnAnnotations,
-                "ui" => Ctx::XnUi,
-                "requires" => Ctx::XnRequires,
+            Ctx::Xn(Level::Block) => match Level::Block.find(key).map(|k| k.kind) {
+                Some(Kind::Level(level)) => Ctx::Xn(level),
                 _ => Ctx::Literal,
             },
             _ => Ctx::Literal,
@@ -223,10 +193,7 @@ impl Ctx {
     fn order(self) -> Option<&'static [&'static str]> {
         match self {
             Ctx::Schema => Some(KEYWORD_ORDER),
-            Ctx::Xn => Some(XN_ORDER.block),
-            Ctx::XnAnnotations => Some(XN_ORDER.annotations),
-            Ctx::XnUi => Some(XN_ORDER.ui),
-            Ctx::XnRequires => Some(XN_ORDER.requires),
+            Ctx::Xn(level) => Some(level.names()),
             _ => None,
         }
     }
@@ -367,7 +334,7 @@ fn flat_width(v: &Value, ctx: Ctx, budget: usize) -> Option<usize> {
         }
         Value::Object(map) if map.is_empty() => 2,
         // A schema object and the `x-neuralis` block are never written on one line.
-        Value::Object(_) if matches!(ctx, Ctx::Schema | Ctx::Xn) => return None,
+        Value::Object(_) if matches!(ctx, Ctx::Schema | Ctx::Xn(Level::Block)) => return None,
         Value::Object(map) => {
             // `{ ` + ` }` + `, ` between members + `: ` per member.
             let mut w = 4 + (map.len() - 1) * 2 + map.len() * 2;

@@ -3,9 +3,7 @@
 mod canonical;
 mod normalize;
 
-pub use canonical::{
-    KEYWORD_ORDER, LINE_WIDTH, XN_ORDER, XnOrder, to_canonical_string, to_canonical_vec,
-};
+pub use canonical::{KEYWORD_ORDER, LINE_WIDTH, to_canonical_string, to_canonical_vec};
 pub use normalize::{
     DEFAULT_PROPERTY_NAMES, RESERVED_PROPERTY_NAME_PATTERN, RESERVED_PROPERTY_NAMES,
     default_property_names, default_property_names_accepts, normalize,

@@ -3,17 +3,19 @@
 //! `defaults-undeclared`) are `const` assertions in the expansion.
 
 use neuralis_model::RuleId;
-use neuralis_model::contract::rules::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, CATEGORIES};
-use neuralis_model::name::is_wire_safe_tool_name;
+use neuralis_model::name::NameProblem;
+use neuralis_model::xn::verdict::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, Posture, Scan};
+use neuralis_model::xn::{CATEGORIES, keys};
 
 use super::{Param, Tool};
-use crate::attr::did_you_mean;
+use crate::attr::Spanned;
 use crate::report::Ctxt;
 
-/// Runs every check on a parsed tool. [`parse_tool`](super::parse_tool) calls it.
+/// Runs every check on a parsed tool. [`parse_tool`](super::parse_tool) calls it. The
+/// checks of a single value (`category-invalid`, `xn-type`) run as the parser reads it.
 pub fn check_tool(cx: &Ctxt, tool: &Tool) {
     check_tool_name(cx, tool);
-    check_category(cx, tool);
+    check_category_missing(cx, tool);
     check_askonkeys_posture(cx, tool);
     check_askonkeys_duplicate(cx, tool);
     check_askonkeys_too_many(cx, tool);
@@ -24,15 +26,8 @@ pub fn check_tool(cx: &Ctxt, tool: &Tool) {
 // so it must be wire-safe.
 fn check_tool_name(cx: &Ctxt, tool: &Tool) {
     let name = &tool.name.value;
-    if is_wire_safe_tool_name(name) {
+    let Some(problem) = NameProblem::of(name) else {
         return;
-    }
-    let why = if name.is_empty() {
-        "is empty".to_owned()
-    } else if name.chars().count() > 48 {
-        format!("is {} characters long, above 48", name.chars().count())
-    } else {
-        "has characters other than ASCII letters, digits, `_` and `-`".to_owned()
     };
     let help = if tool.name_explicit {
         RuleId::ToolName.rule().hint.to_owned()
@@ -45,108 +40,113 @@ fn check_tool_name(cx: &Ctxt, tool: &Tool) {
     cx.error_at(
         RuleId::ToolName,
         tool.name.span,
-        format_args!("tool name `{name}` {why}"),
+        format_args!("tool name `{name}` {problem}"),
         help,
     );
 }
 
-// category-missing, category-invalid: every natively authored tool states its risk
-// category, one the platform knows.
-fn check_category(cx: &Ctxt, tool: &Tool) {
-    match &tool.annotations.category {
-        None => cx.error_at(
-            RuleId::CategoryMissing,
-            // In a macro, the call site is the whole `#[tool(...)]` attribute.
-            tool.annotations.span.unwrap_or_else(proc_macro2::Span::call_site),
-            "the tool declares no category",
-            "add `annotations(category = \"...\")` with one of `read`, `write`, `execute`, `network`, `machine`, `credential`, `admin`, `unknown`",
-        ),
-        Some(c) if !CATEGORIES.contains(&c.value.as_str()) => {
-            let help = did_you_mean(&c.value, CATEGORIES).map_or_else(
-                || RuleId::CategoryInvalid.rule().hint.to_owned(),
-                |k| format!("did you mean `{k}`?"),
-            );
-            cx.error_at(
-                RuleId::CategoryInvalid,
-                c.span,
-                format_args!("`{}` is not a category", c.value),
-                help,
-            );
-        }
-        Some(_) => {}
+// category-missing: every natively authored tool states its risk category (that it is
+// one the platform knows, `category-invalid`, is judged as the value is read).
+fn check_category_missing(cx: &Ctxt, tool: &Tool) {
+    if tool.written.key(&keys::CATEGORY).is_some() {
+        return;
     }
+    let list = &keys::ANNOTATIONS;
+    cx.error_at(
+        RuleId::CategoryMissing,
+        // In a macro, the call site is the whole `#[tool(...)]` attribute.
+        tool.written
+            .key(list)
+            .map_or_else(proc_macro2::Span::call_site, |p| p.key),
+        "the tool declares no category",
+        format_args!(
+            "add `{}({} = \"...\")` with one of `{}`",
+            list.attr,
+            keys::CATEGORY.attr,
+            CATEGORIES.join("`, `")
+        ),
+    );
 }
 
 // askonkeys-posture: elsewhere every call asks anyway, so `askOnKeys` would gate nothing.
 fn check_askonkeys_posture(cx: &Ctxt, tool: &Tool) {
-    let Some(keys) = &tool.ask_on_keys else {
+    let Some(list) = tool.written.key(&keys::ASK_ON_KEYS).filter(|p| p.accepted) else {
         return;
     };
-    let destructive = tool
-        .annotations
-        .destructive
-        .as_ref()
-        .is_some_and(|d| d.value);
-    let category = tool.annotations.category.as_ref().map(|c| c.value.as_str());
-    let why = match category {
-        _ if !destructive => "the tool is not `destructive`".to_owned(),
-        Some(c) if !ASK_ON_KEYS_CATEGORIES.contains(&c) && CATEGORIES.contains(&c) => {
-            format!("category `{c}` asks on every call anyway")
-        }
-        _ => return,
+    let destructive = tool.xn.annotations.destructive_hint == Some(true);
+    // A category the parser refused has been reported; it decides nothing here.
+    let category = tool
+        .written
+        .accepted(&keys::CATEGORY)
+        .then_some(tool.xn.annotations.category);
+    let why = match Posture::of(destructive, category) {
+        Posture::NotDestructive => format!("the tool is not `{}`", keys::DESTRUCTIVE_HINT.attr),
+        Posture::AsksAnyway(c) => format!("category `{c}` asks on every call anyway"),
+        Posture::Gates | Posture::NoCategory => return,
     };
+    let gating: Vec<&str> = ASK_ON_KEYS_CATEGORIES.iter().map(|c| c.as_str()).collect();
     cx.error_at(
         RuleId::AskonkeysPosture,
-        keys.span,
-        format_args!("`ask_on_keys` would gate nothing: {why}"),
-        "remove `ask_on_keys`, or declare `annotations(destructive, category = ...)` with `write`, `execute`, `network` or `machine`",
+        list.key,
+        format_args!("`{}` would gate nothing: {why}", keys::ASK_ON_KEYS.attr),
+        format_args!(
+            "remove `{}`, or declare `{}({}, {} = ...)` with {}",
+            keys::ASK_ON_KEYS.attr,
+            keys::ANNOTATIONS.attr,
+            keys::DESTRUCTIVE_HINT.attr,
+            keys::CATEGORY.attr,
+            either(&gating)
+        ),
     );
+}
+
+/// `a`, `b` or `c`.
+fn either(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, [])) => format!("`{last}`"),
+        Some((last, rest)) => format!("`{}` or `{last}`", rest.join("`, `")),
+        None => String::new(),
+    }
+}
+
+/// The keys of `ask_on_keys(...)`, scanned once.
+fn scan_ask_on_keys(list: &[Spanned<String>]) -> Scan {
+    Scan::of(list.iter().map(|k| Some(k.value.as_str())), ASK_ON_KEYS_MAX)
 }
 
 // askonkeys-duplicate: a key listed twice is a mistake, not a stronger ask.
 fn check_askonkeys_duplicate(cx: &Ctxt, tool: &Tool) {
-    let Some(keys) = &tool.ask_on_keys else {
-        return;
-    };
-    for (i, key) in keys.value.iter().enumerate() {
-        if keys.value[..i].iter().any(|k| k.value == key.value) {
-            cx.error_at(
-                RuleId::AskonkeysDuplicate,
-                key.span,
-                format_args!("`ask_on_keys` lists `{}` twice", key.value),
-                RuleId::AskonkeysDuplicate.rule().hint,
-            );
-        }
+    let list = tool.ask_on_keys();
+    for i in scan_ask_on_keys(&list).repeats {
+        cx.error_at(
+            RuleId::AskonkeysDuplicate,
+            list[i].span,
+            format_args!(
+                "`{}` lists `{}` twice",
+                keys::ASK_ON_KEYS.attr,
+                list[i].value
+            ),
+            RuleId::AskonkeysDuplicate.rule().hint,
+        );
     }
 }
 
 // askonkeys-too-many: at most 8 distinct keys; a tool that must ask about more should
 // ask about every call.
 fn check_askonkeys_too_many(cx: &Ctxt, tool: &Tool) {
-    let Some(keys) = &tool.ask_on_keys else {
-        return;
-    };
-    let mut distinct: Vec<&str> = Vec::new();
-    for key in &keys.value {
-        if distinct.contains(&key.value.as_str()) {
-            continue;
-        }
-        distinct.push(&key.value);
-        if distinct.len() == ASK_ON_KEYS_MAX + 1 {
-            cx.error_at(
-                RuleId::AskonkeysTooMany,
-                key.span,
-                format_args!(
-                    "`ask_on_keys` lists {} distinct keys, above {ASK_ON_KEYS_MAX}; this is the first one too many",
-                    keys.value
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, k)| !keys.value[..*i].iter().any(|o| o.value == k.value))
-                        .count()
-                ),
-                RuleId::AskonkeysTooMany.rule().hint,
-            );
-        }
+    let list = tool.ask_on_keys();
+    let scan = scan_ask_on_keys(&list);
+    if let Some(i) = scan.beyond {
+        cx.error_at(
+            RuleId::AskonkeysTooMany,
+            list[i].span,
+            format_args!(
+                "`{}` lists {} distinct keys, above {ASK_ON_KEYS_MAX}; this is the first one too many",
+                keys::ASK_ON_KEYS.attr,
+                scan.distinct
+            ),
+            RuleId::AskonkeysTooMany.rule().hint,
+        );
     }
 }
 
@@ -157,7 +157,12 @@ fn check_cancellable_signal(cx: &Ctxt, tool: &Tool) {
         Param::Abort { span, .. } => Some(*span),
         _ => None,
     });
-    let declared = tool.annotations.cancellable.as_ref();
+    let declared = tool
+        .written
+        .key(&keys::CANCELLABLE)
+        .filter(|p| p.accepted)
+        .map(|p| Spanned::new(tool.is_cancellable(), p.key));
+    let declared = declared.as_ref();
     match (declared, abort) {
         (Some(c), None) if c.value => cx.error_at(
             RuleId::CancellableSignal,

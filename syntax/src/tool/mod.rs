@@ -32,6 +32,8 @@ mod render;
 mod service;
 mod sig;
 
+use neuralis_model::contract::push_pointer;
+use neuralis_model::xn::{Key, XNeuralis, keys};
 use proc_macro2::Span;
 use serde_json::Value;
 
@@ -40,6 +42,7 @@ use crate::attr::docs::Docs;
 use crate::report::Ctxt;
 
 pub use check::check_tool;
+pub use render::Rendered;
 pub use service::{
     Service, descriptor_name, is_tool_attr, is_tools_attr, method_as_fn, parse_service,
 };
@@ -72,68 +75,74 @@ pub struct Tool {
     pub docs: Docs,
     /// `crate = "path"`: where the `neuralis` crate is, when renamed.
     pub krate: Option<Spanned<syn::Path>>,
-    /// `family = "..."`.
-    pub family: Option<Spanned<String>>,
-    /// `operation = "..."`.
-    pub operation: Option<Spanned<String>>,
-    /// `transport = "..."`.
-    pub transport: Option<Spanned<String>>,
-    /// `defaults(key = value, ...)`, in order; keys are serde names.
-    pub defaults: Option<Spanned<Vec<DefaultValue>>>,
-    /// `annotations(...)`.
-    pub annotations: Annotations,
-    /// `ui(...)`.
-    pub ui: Ui,
-    /// `requires(...)`.
-    pub requires: Requires,
-    /// `ask_on_keys(...)`, in order, duplicates kept (the check reports them).
-    pub ask_on_keys: Option<Spanned<Vec<Spanned<String>>>>,
+    /// The `x-neuralis` block the attribute declares, as the model types it (the values
+    /// that were read; an error says why another was not).
+    pub xn: XNeuralis,
+    /// Where each key of the block, and each entry of its lists, was written.
+    pub written: Written,
 }
 
 /// One `defaults(key = value)` entry.
 #[derive(Debug, Clone)]
 pub struct DefaultValue {
-    /// The root property, as serde names it.
+    /// The root property, as serde names it; its span is the key.
     pub key: Spanned<String>,
     /// The value, as JSON; its span is the value expression.
     pub value: Spanned<Value>,
 }
 
-/// `annotations(...)`. The span of each key is its key token.
+/// Where the keys of a `#[tool]`'s `x-neuralis` block were written, by JSON pointer.
 #[derive(Debug, Clone, Default)]
-#[allow(missing_docs)] // each field is the key of the same name
-pub struct Annotations {
-    /// The `annotations` token, when written.
-    pub span: Option<Span>,
-    pub title: Option<Spanned<String>>,
-    pub read_only: Option<Spanned<bool>>,
-    pub destructive: Option<Spanned<bool>>,
-    pub idempotent: Option<Spanned<bool>>,
-    pub open_world: Option<Spanned<bool>>,
-    pub category: Option<Spanned<String>>,
-    pub estimated_duration_ms: Option<Spanned<u64>>,
-    pub cancellable: Option<Spanned<bool>>,
+pub struct Written {
+    places: Vec<Place>,
 }
 
-/// `ui(...)`.
-#[derive(Debug, Clone, Default)]
-#[allow(missing_docs)] // each field is the key of the same name
-pub struct Ui {
-    /// The `ui` token, when written.
-    pub span: Option<Span>,
-    pub presentation: Option<Spanned<String>>,
-    pub card_type: Option<Spanned<String>>,
-    pub icon: Option<Spanned<String>>,
+/// One key of the block, or one entry of a list, as the attribute writes it.
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// Its JSON pointer in the tool file (`/x-neuralis/ui/cardType`,
+    /// `/x-neuralis/askOnKeys/0`, `/x-neuralis/defaults/days`).
+    pub pointer: String,
+    /// The key's token; for an entry of a list, the entry's.
+    pub key: Span,
+    /// The value's token, when one is written after `=` (a default's value too).
+    pub value: Option<Span>,
+    /// Whether the value was read into [`Tool::xn`] (when not, an error said why).
+    pub accepted: bool,
 }
 
-/// `requires(...)`.
-#[derive(Debug, Clone, Default)]
-#[allow(missing_docs)] // each field is the key of the same name
-pub struct Requires {
-    /// The `requires` token, when written.
-    pub span: Option<Span>,
-    pub features: Option<Spanned<Vec<Spanned<String>>>>,
-    pub escalations: Option<Spanned<Vec<Spanned<String>>>>,
+impl Place {
+    /// The token a message about this place points at: the value when one is written,
+    /// else the key.
+    #[must_use]
+    pub fn span(&self) -> Span {
+        self.value.unwrap_or(self.key)
+    }
+}
+
+impl Written {
+    /// Where `pointer` was written last (a key given twice is an error; the last one
+    /// counts, as in the block).
+    #[must_use]
+    pub fn place(&self, pointer: &str) -> Option<&Place> {
+        self.places.iter().rev().find(|p| p.pointer == pointer)
+    }
+
+    /// Where `key` was written.
+    #[must_use]
+    pub fn key(&self, key: &Key) -> Option<&Place> {
+        self.place(&key.pointer())
+    }
+
+    /// Whether `key` was written and its value read.
+    #[must_use]
+    pub fn accepted(&self, key: &Key) -> bool {
+        self.key(key).is_some_and(|p| p.accepted)
+    }
+
+    pub(crate) fn push(&mut self, place: Place) {
+        self.places.push(place);
+    }
 }
 
 impl Tool {
@@ -145,19 +154,57 @@ impl Tool {
         self.docs.text()
     }
 
-    /// The `x-neuralis` block, with camelCase keys in the canonical order of the block.
+    /// The `x-neuralis` block, with its wire names in the canonical order of the block:
+    /// [`Tool::render`]'s block.
     #[must_use]
     pub fn x_neuralis(&self) -> Value {
-        render::x_neuralis(self)
+        self.xn.to_value()
+    }
+
+    /// The `x-neuralis` block as [`Tool::x_neuralis`], and for each key and list entry it
+    /// writes, the JSON pointer and the token that decides it (see [`Rendered`]).
+    #[must_use]
+    pub fn render(&self) -> Rendered {
+        render::render(self)
     }
 
     /// Whether the handler declared `annotations(cancellable)`.
     #[must_use]
     pub fn is_cancellable(&self) -> bool {
-        self.annotations
-            .cancellable
-            .as_ref()
-            .is_some_and(|c| c.value)
+        self.xn.annotations.cancellable == Some(true)
+    }
+
+    /// `ask_on_keys(...)`, in order, each key at its token (duplicates kept: the check
+    /// reports them).
+    #[must_use]
+    pub fn ask_on_keys(&self) -> Vec<Spanned<String>> {
+        let list = keys::ASK_ON_KEYS.pointer();
+        self.xn
+            .ask_on_keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, key)| {
+                let place = self.written.place(&push_pointer(&list, &i.to_string()))?;
+                Some(Spanned::new(key.clone(), place.key))
+            })
+            .collect()
+    }
+
+    /// `defaults(key = value, ...)`, in order; keys are serde names.
+    #[must_use]
+    pub fn defaults(&self) -> Vec<DefaultValue> {
+        let map = keys::DEFAULTS.pointer();
+        self.xn
+            .defaults
+            .iter()
+            .filter_map(|(key, value)| {
+                let place = self.written.place(&push_pointer(&map, key))?;
+                Some(DefaultValue {
+                    key: Spanned::new(key.clone(), place.key),
+                    value: Spanned::new(value.clone(), place.span()),
+                })
+            })
+            .collect()
     }
 
     /// Whether the handler takes `&ToolContext`.

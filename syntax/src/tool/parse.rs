@@ -1,88 +1,109 @@
 //! The `#[tool(...)]` grammar. Every value is read whole before it is judged, so one bad
 //! value is reported and the rest of the list is still read.
+//!
+//! The keys of the `x-neuralis` block, their levels and kinds come from the model's one
+//! table (`neuralis_model::xn::keys`): this module reads each key by its attribute name
+//! into the block under its wire name, records where it was written, and types the block
+//! as the model's `XNeuralis` at the end. Only `name` and `crate` are the attribute's own.
 
 use neuralis_model::RuleId;
+use neuralis_model::contract::push_pointer;
+use neuralis_model::xn::verdict::Scan;
+use neuralis_model::xn::{
+    Category, KEYS, Key, Kind, Level, PRESENTATIONS, Presentation, XNeuralis,
+};
 use proc_macro2::{Span, TokenStream};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use syn::ext::IdentExt as _;
 use syn::meta::ParseNestedMeta;
 use syn::parse::{ParseStream, Parser as _};
 use syn::spanned::Spanned as _;
 use syn::{Expr, Lit, LitStr, Token};
 
-use super::{Annotations, DefaultValue, Requires, Tool, Ui, sig};
+use super::{DefaultValue, Place, Tool, Written, sig};
 use crate::attr::docs::Docs;
 use crate::attr::schema::to_json;
 use crate::attr::{Spanned, did_you_mean};
 use crate::report::Ctxt;
 
-/// The keys of each level, in Rust form.
-pub(super) const TOP_KEYS: &[&str] = &[
-    "name",
-    "family",
-    "operation",
-    "transport",
-    "defaults",
-    "annotations",
-    "ui",
-    "requires",
-    "ask_on_keys",
-    "crate",
-];
-pub(super) const ANNOTATION_KEYS: &[&str] = &[
-    "title",
-    "read_only",
-    "destructive",
-    "idempotent",
-    "open_world",
-    "category",
-    "estimated_duration_ms",
-    "cancellable",
-];
-pub(super) const UI_KEYS: &[&str] = &["presentation", "card_type", "icon"];
-pub(super) const REQUIRES_KEYS: &[&str] = &["features", "escalations"];
+/// The attribute's own keys, before and after the block's in the list of accepted keys.
+const NAME: &str = "name";
+const CRATE: &str = "crate";
 
-/// JSON spellings (and near spellings) of keys, with their Rust form.
-const ALIASES: &[(&str, &str)] = &[
-    ("readOnlyHint", "read_only"),
-    ("read_only_hint", "read_only"),
-    ("readOnly", "read_only"),
-    ("destructiveHint", "destructive"),
-    ("destructive_hint", "destructive"),
-    ("idempotentHint", "idempotent"),
-    ("idempotent_hint", "idempotent"),
-    ("openWorldHint", "open_world"),
-    ("open_world_hint", "open_world"),
-    ("openWorld", "open_world"),
-    ("estimatedDurationMs", "estimated_duration_ms"),
-    ("cardType", "card_type"),
-    ("askOnKeys", "ask_on_keys"),
-];
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
-    Top,
-    Annotations,
-    Ui,
-    Requires,
+/// The keys accepted at `level`, as the attribute names them.
+fn accepted(level: Level) -> Vec<&'static str> {
+    let mut keys = level.attrs().to_vec();
+    if level == Level::Block {
+        keys.insert(0, NAME);
+        keys.push(CRATE);
+    }
+    keys
 }
 
-impl Level {
-    fn keys(self) -> &'static [&'static str] {
-        match self {
-            Level::Top => TOP_KEYS,
-            Level::Annotations => ANNOTATION_KEYS,
-            Level::Ui => UI_KEYS,
-            Level::Requires => REQUIRES_KEYS,
-        }
+/// How messages name a level: `#[tool(...)]`, `annotations(...)`.
+fn label(level: Level) -> String {
+    match level.key() {
+        Some(key) => format!("{}(...)", key.attr),
+        None => "#[tool(...)]".to_owned(),
+    }
+}
+
+/// The JSON spellings of a key, and the near ones, that the attribute writes otherwise:
+/// the wire name, its snake_case, an MCP hint without `Hint` (`readOnly`).
+fn is_spelling_of(key: &Key, written: &str) -> bool {
+    let snake: String = key
+        .name
+        .chars()
+        .flat_map(|c| {
+            let lower = c.to_ascii_lowercase();
+            (c.is_ascii_uppercase().then_some('_').into_iter()).chain([lower])
+        })
+        .collect();
+    written != key.attr
+        && (written == key.name
+            || written == snake
+            || key.name.strip_suffix("Hint") == Some(written))
+}
+
+/// The block as the attribute writes it: each level's keys under their wire names.
+#[derive(Default)]
+struct Block {
+    levels: Vec<(Level, Map<String, Value>)>,
+}
+
+impl Block {
+    fn level(&mut self, level: Level) -> &mut Map<String, Value> {
+        let i = match self.levels.iter().position(|(l, _)| *l == level) {
+            Some(i) => i,
+            None => {
+                self.levels.push((level, Map::new()));
+                self.levels.len() - 1
+            }
+        };
+        &mut self.levels[i].1
     }
 
-    fn label(self) -> &'static str {
-        match self {
-            Level::Top => "#[tool(...)]",
-            Level::Annotations => "annotations(...)",
-            Level::Ui => "ui(...)",
-            Level::Requires => "requires(...)",
+    /// The model's value of the block: the levels nested under their keys, typed.
+    fn into_model(mut self, cx: &Ctxt) -> XNeuralis {
+        let mut block = std::mem::take(self.level(Level::Block));
+        for (level, map) in self.levels {
+            if let Some(key) = level.key() {
+                block.insert(key.name.to_owned(), Value::Object(map));
+            }
+        }
+        // Every value was read by its kind, so the block types; should it not, say so
+        // rather than emit a block the model refuses.
+        match serde_json::from_value::<XNeuralis>(Value::Object(block)) {
+            Ok(xn) => xn,
+            Err(e) => {
+                cx.error_at(
+                    RuleId::XnType,
+                    Span::call_site(),
+                    format_args!("the `x-neuralis` block does not type: {e}"),
+                    "this is a bug in neuralis-syntax, please report it",
+                );
+                XNeuralis::default()
+            }
         }
     }
 }
@@ -101,19 +122,15 @@ pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn, mode: sig:
         is_async: item.sig.asyncness.is_some(),
         docs: Docs::from_attrs(&item.attrs),
         krate: None,
-        family: None,
-        operation: None,
-        transport: None,
-        defaults: None,
-        annotations: Annotations::default(),
-        ui: Ui::default(),
-        requires: Requires::default(),
-        ask_on_keys: None,
+        xn: XNeuralis::default(),
+        written: Written::default(),
     };
-    let parser = syn::meta::parser(|meta| top(cx, &mut tool, &meta));
+    let mut block = Block::default();
+    let parser = syn::meta::parser(|meta| top(cx, &mut tool, &mut block, &meta));
     if let Err(e) = parser.parse2(args) {
         cx.push(e);
     }
+    tool.xn = block.into_model(cx);
     sig::read(cx, &mut tool, &item.sig, mode);
     if let (sig::Mode::Method, Some(d)) = (mode, &item.modifiers.defaultness) {
         cx.error(
@@ -156,52 +173,43 @@ fn unknown(
         cx.error_at(
             RuleId::XnRecoveryField,
             span,
-            format_args!("`{key}` declares a recovery posture in `{}`", level.label()),
+            format_args!("`{key}` declares a recovery posture in `{}`", label(level)),
             RuleId::XnRecoveryField.rule().hint,
         );
         return Ok(());
     }
-    let alias = ALIASES
+    // A JSON spelling of a key, here or at another level.
+    let spelled = KEYS.iter().find(|k| is_spelling_of(k, key));
+    // The attribute's name of a key of another list.
+    let elsewhere = KEYS
         .iter()
-        .find(|(a, _)| *a == key)
-        .map(|(_, rust)| *rust)
-        .filter(|rust| level.keys().contains(rust));
-    let elsewhere = [Level::Top, Level::Annotations, Level::Ui, Level::Requires]
-        .into_iter()
-        .filter(|l| *l != level)
-        .find(|l| l.keys().contains(&key) && *l != Level::Top);
-    let alias_elsewhere = ALIASES
-        .iter()
-        .find(|(a, _)| *a == key)
-        .map(|(_, rust)| *rust)
-        .and_then(|rust| {
-            [Level::Top, Level::Annotations, Level::Ui]
-                .into_iter()
-                .find(|l| *l != level && l.keys().contains(&rust))
-                .map(|l| (rust, l))
-        });
-    let help = if let Some(rust) = alias {
-        format!("did you mean `{rust}`? keys are written in snake_case in the attribute")
-    } else if let Some((rust, l)) = alias_elsewhere {
-        if l == Level::Top {
-            format!("did you mean `{rust}`, directly in `#[tool(...)]`?")
-        } else {
-            let list = l.label().trim_end_matches("(...)");
+        .find(|k| k.attr == key && k.level != level && k.level != Level::Block);
+    let keys = accepted(level);
+    let help = if let Some(k) = spelled {
+        if k.level == level {
             format!(
-                "did you mean `{list}({rust})`? keys are written in snake_case in the attribute"
+                "did you mean `{}`? keys are written in snake_case in the attribute",
+                k.attr
             )
+        } else if let Some(list) = k.level.key() {
+            format!(
+                "did you mean `{}({})`? keys are written in snake_case in the attribute",
+                list.attr, k.attr
+            )
+        } else {
+            format!("did you mean `{}`, directly in `#[tool(...)]`?", k.attr)
         }
-    } else if let Some(l) = elsewhere {
-        format!("`{key}` belongs in `{}`", l.label())
-    } else if let Some(k) = did_you_mean(key, level.keys()) {
+    } else if let Some(k) = elsewhere {
+        format!("`{key}` belongs in `{}`", label(k.level))
+    } else if let Some(k) = did_you_mean(key, &keys) {
         format!("did you mean `{k}`?")
     } else {
-        format!("the keys accepted here are `{}`", level.keys().join("`, `"))
+        format!("the keys accepted here are `{}`", keys.join("`, `"))
     };
     cx.error_at(
         RuleId::XnUnknownKey,
         span,
-        format_args!("unknown key `{key}` in `{}`", level.label()),
+        format_args!("unknown key `{key}` in `{}`", label(level)),
         help,
     );
     Ok(())
@@ -218,17 +226,17 @@ fn duplicate(cx: &Ctxt, taken: bool, key: &str, span: Span) {
     }
 }
 
-fn top(cx: &Ctxt, tool: &mut Tool, meta: &ParseNestedMeta) -> syn::Result<()> {
+fn top(cx: &Ctxt, tool: &mut Tool, block: &mut Block, meta: &ParseNestedMeta) -> syn::Result<()> {
     let (key, span) = key_of(meta);
     match key.as_str() {
-        "name" => {
+        NAME => {
             if let Some(v) = string(cx, meta, &key, "name = \"weather_forecast\"")? {
                 duplicate(cx, tool.name_explicit, &key, span);
                 tool.name = v;
                 tool.name_explicit = true;
             }
         }
-        "crate" => {
+        CRATE => {
             if let Some(v) = string(cx, meta, &key, "crate = \"my_neuralis\"")? {
                 match syn::parse_str::<syn::Path>(&v.value) {
                     Ok(path) => tool.krate = Some(Spanned::new(path, v.span)),
@@ -241,190 +249,188 @@ fn top(cx: &Ctxt, tool: &mut Tool, meta: &ParseNestedMeta) -> syn::Result<()> {
                 }
             }
         }
-        "family" | "operation" | "transport" => {
-            let example = match key.as_str() {
-                "family" => "family = \"weather\"",
-                "operation" => "operation = \"weather.forecast\"",
-                _ => "transport = \"embedded\"",
-            };
-            let v = string(cx, meta, &key, example)?;
-            let slot = match key.as_str() {
-                "family" => &mut tool.family,
-                "operation" => &mut tool.operation,
-                _ => &mut tool.transport,
-            };
-            duplicate(cx, slot.is_some(), &key, span);
-            if v.is_some() {
-                *slot = v;
-            }
-        }
-        "defaults" => {
-            let entries = parens(cx, meta, &key, "defaults(days = 3)", |input| {
-                defaults(cx, input)
-            })?;
-            duplicate(cx, tool.defaults.is_some(), &key, span);
-            if let Some(entries) = entries {
-                tool.defaults = Some(Spanned::new(entries, span));
-            }
-        }
-        "annotations" | "ui" | "requires" => {
-            let level = match key.as_str() {
-                "annotations" => Level::Annotations,
-                "ui" => Level::Ui,
-                _ => Level::Requires,
-            };
-            let taken = match level {
-                Level::Annotations => tool.annotations.span.replace(span),
-                Level::Ui => tool.ui.span.replace(span),
-                _ => tool.requires.span.replace(span),
-            };
-            duplicate(cx, taken.is_some(), &key, span);
+        _ => entry(cx, &mut tool.written, block, Level::Block, meta)?,
+    }
+    Ok(())
+}
+
+/// One key of `level`, read by its kind into `block`, with where it was written.
+fn entry(
+    cx: &Ctxt,
+    written: &mut Written,
+    block: &mut Block,
+    level: Level,
+    meta: &ParseNestedMeta,
+) -> syn::Result<()> {
+    let (name, span) = key_of(meta);
+    let Some(key) = level.find_attr(&name) else {
+        return unknown(cx, meta, level, &name, span);
+    };
+    let pointer = key.pointer();
+    let taken = written.place(&pointer).is_some();
+    let mut place = Place {
+        pointer,
+        key: span,
+        value: None,
+        accepted: false,
+    };
+    let value = match key.kind {
+        Kind::Level(inner) => {
+            // The list's own key is written before what it holds.
+            duplicate(cx, taken, key.attr, span);
+            place.accepted = meta.input.peek(syn::token::Paren);
+            written.push(place);
             if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|inner| match level {
-                    Level::Annotations => annotation(cx, &mut tool.annotations, &inner),
-                    Level::Ui => ui(cx, &mut tool.ui, &inner),
-                    _ => requires(cx, &mut tool.requires, &inner),
-                })?;
+                block.level(inner);
+                meta.parse_nested_meta(|inner_meta| entry(cx, written, block, inner, &inner_meta))?;
             } else {
                 skip_value(meta)?;
                 cx.error_at(
                     RuleId::XnType,
                     span,
-                    format_args!("`{key}` takes a list: `{key}(...)`"),
+                    format_args!("`{0}` takes a list: `{0}(...)`", key.attr),
                     RuleId::XnType.rule().hint,
                 );
             }
+            return Ok(());
         }
-        "ask_on_keys" => {
-            let keys = parens(cx, meta, &key, "ask_on_keys(\"delete\")", |input| {
-                strings(cx, input, true)
-            })?;
-            duplicate(cx, tool.ask_on_keys.is_some(), &key, span);
-            if let Some(keys) = keys {
-                tool.ask_on_keys = Some(Spanned::new(keys, span));
-            }
-        }
-        _ => unknown(cx, meta, Level::Top, &key, span)?,
-    }
-    Ok(())
-}
-
-fn annotation(cx: &Ctxt, a: &mut Annotations, meta: &ParseNestedMeta) -> syn::Result<()> {
-    let (key, span) = key_of(meta);
-    match key.as_str() {
-        "title" | "category" => {
-            let example = if key == "title" {
-                "title = \"Weather Forecast\""
-            } else {
-                "category = \"read\""
-            };
-            let v = string(cx, meta, &key, example)?;
-            let slot = if key == "title" {
-                &mut a.title
-            } else {
-                &mut a.category
-            };
-            duplicate(cx, slot.is_some(), &key, span);
-            if v.is_some() {
-                *slot = v;
-            }
-        }
-        "read_only" | "destructive" | "idempotent" | "open_world" | "cancellable" => {
-            let v = boolean(cx, meta, &key)?;
-            let slot = match key.as_str() {
-                "read_only" => &mut a.read_only,
-                "destructive" => &mut a.destructive,
-                "idempotent" => &mut a.idempotent,
-                "open_world" => &mut a.open_world,
-                _ => &mut a.cancellable,
-            };
-            duplicate(cx, slot.is_some(), &key, span);
-            if v.is_some() {
-                *slot = v;
-            }
-        }
-        "estimated_duration_ms" => {
-            let expr = value_expr(cx, meta, &key)?;
-            duplicate(cx, a.estimated_duration_ms.is_some(), &key, span);
-            match expr.as_ref().map(|e| (e, to_json(e).ok())) {
-                Some((_, Some(Value::Number(n)))) if n.as_u64().is_some() => {
-                    a.estimated_duration_ms = n.as_u64().map(|n| Spanned::new(n, span));
+        // A string: its literal is the value's token.
+        Kind::Text => string(cx, meta, key.attr, &key.attr_example())?
+            .map(|s| (Value::String(s.value), Some(s.span))),
+        Kind::Category => string(cx, meta, key.attr, &key.attr_example())?
+            .filter(|s| category(cx, s))
+            .map(|s| (Value::String(s.value), Some(s.span))),
+        Kind::Presentation => string(cx, meta, key.attr, &key.attr_example())?
+            .filter(|s| presentation(cx, key, s))
+            .map(|s| (Value::String(s.value), Some(s.span))),
+        // A flag and a count are placed at their key, as their own errors are.
+        Kind::Flag => boolean(cx, meta, key.attr)?.map(|b| (Value::Bool(b.value), None)),
+        Kind::Count => count(cx, meta, key)?.map(|n| (n, None)),
+        Kind::Defaults => {
+            let entries = parens(cx, meta, key, |input| defaults(cx, key, input))?;
+            entries.map(|entries| {
+                let mut map = Map::new();
+                for d in entries {
+                    written.push(Place {
+                        pointer: push_pointer(&place.pointer, &d.key.value),
+                        key: d.key.span,
+                        value: Some(d.value.span),
+                        accepted: true,
+                    });
+                    map.insert(d.key.value, d.value.value);
                 }
-                Some((e, _)) => cx.error(
-                    RuleId::XnType,
-                    e,
-                    "`estimated_duration_ms` takes a non-negative integer, for example `estimated_duration_ms = 2000`",
+                (Value::Object(map), None)
+            })
+        }
+        Kind::Keys | Kind::Entries => {
+            let idents = key.kind == Kind::Keys;
+            let list = parens(cx, meta, key, |input| strings(cx, input, idents))?;
+            list.map(|list| {
+                if key.kind == Kind::Entries {
+                    entries(cx, key, &list);
+                }
+                for (i, item) in list.iter().enumerate() {
+                    written.push(Place {
+                        pointer: push_pointer(&place.pointer, &i.to_string()),
+                        key: item.span,
+                        value: None,
+                        accepted: true,
+                    });
+                }
+                let items = list.into_iter().map(|s| Value::String(s.value)).collect();
+                (Value::Array(items), None)
+            })
+        }
+    };
+    duplicate(cx, taken, key.attr, span);
+    if let Some((value, at)) = value {
+        place.accepted = true;
+        place.value = at;
+        block.level(level).insert(key.name.to_owned(), value);
+    }
+    written.push(place);
+    Ok(())
+}
+
+/// `category-invalid`: whether `c` names a category; reports it when not.
+fn category(cx: &Ctxt, c: &Spanned<String>) -> bool {
+    if Category::from_wire(&c.value).is_some() {
+        return true;
+    }
+    let names: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+    let help = did_you_mean(&c.value, &names).map_or_else(
+        || RuleId::CategoryInvalid.rule().hint.to_owned(),
+        |k| format!("did you mean `{k}`?"),
+    );
+    cx.error_at(
+        RuleId::CategoryInvalid,
+        c.span,
+        format_args!("`{}` is not a category", c.value),
+        help,
+    );
+    false
+}
+
+/// `xn-type` on `presentation`: whether `p` names a presentation; reports it when not.
+fn presentation(cx: &Ctxt, key: &Key, p: &Spanned<String>) -> bool {
+    if Presentation::from_wire(&p.value).is_some() {
+        return true;
+    }
+    let help = did_you_mean(&p.value, PRESENTATIONS).map_or_else(
+        || format!("use one of `{}`", PRESENTATIONS.join("`, `")),
+        |k| format!("did you mean `{k}`?"),
+    );
+    cx.error_at(
+        RuleId::XnType,
+        p.span,
+        format_args!("`{} = \"{}\"` is not a presentation", key.attr, p.value),
+        help,
+    );
+    false
+}
+
+/// `key = 2000`: a non-negative integer, at the key's token.
+fn count(cx: &Ctxt, meta: &ParseNestedMeta, key: &Key) -> syn::Result<Option<Value>> {
+    let Some(expr) = value_expr(cx, meta, key.attr)? else {
+        return Ok(None);
+    };
+    match to_json(&expr) {
+        Ok(Value::Number(n)) if n.as_u64().is_some() => Ok(Some(Value::Number(n))),
+        _ => {
+            cx.error(
+                RuleId::XnType,
+                &expr,
+                format_args!(
+                    "`{}` takes a non-negative integer, for example `{}`",
+                    key.attr,
+                    key.attr_example()
                 ),
-                None => {}
-            }
+            );
+            Ok(None)
         }
-        _ => unknown(cx, meta, Level::Annotations, &key, span)?,
     }
-    Ok(())
 }
 
-fn ui(cx: &Ctxt, u: &mut Ui, meta: &ParseNestedMeta) -> syn::Result<()> {
-    let (key, span) = key_of(meta);
-    let (slot, example) = match key.as_str() {
-        "presentation" => (&mut u.presentation, "presentation = \"card\""),
-        "card_type" => (&mut u.card_type, "card_type = \"weather.result\""),
-        "icon" => (&mut u.icon, "icon = \"cloud-sun\""),
-        _ => return unknown(cx, meta, Level::Ui, &key, span),
-    };
-    let v = string(cx, meta, &key, example)?;
-    duplicate(cx, slot.is_some(), &key, span);
-    if let Some(v) = v {
-        if key == "presentation" {
-            let known = neuralis_model::contract::rules::known_keys::PRESENTATIONS;
-            if !known.contains(&v.value.as_str()) {
-                let help = did_you_mean(&v.value, known).map_or_else(
-                    || format!("use one of `{}`", known.join("`, `")),
-                    |k| format!("did you mean `{k}`?"),
-                );
-                cx.error_at(
-                    RuleId::XnType,
-                    v.span,
-                    format_args!("`presentation = \"{}\"` is not a presentation", v.value),
-                    help,
-                );
-            }
+/// `xn-type` on a list of distinct, non-empty strings (`requires(features(...))`).
+fn entries(cx: &Ctxt, key: &Key, list: &[Spanned<String>]) {
+    let repeats = Scan::of(list.iter().map(|s| Some(s.value.as_str())), usize::MAX).repeats;
+    for (i, item) in list.iter().enumerate() {
+        if item.value.is_empty() {
+            cx.error_at(
+                RuleId::XnType,
+                item.span,
+                format_args!("`{}` lists an empty string", key.attr),
+                "name the feature, or remove the entry",
+            );
+        } else if repeats.binary_search(&i).is_ok() {
+            cx.error_at(
+                RuleId::XnType,
+                item.span,
+                format_args!("`{}` lists `{}` twice", key.attr, item.value),
+                "list each entry once",
+            );
         }
-        *slot = Some(v);
     }
-    Ok(())
-}
-
-fn requires(cx: &Ctxt, r: &mut Requires, meta: &ParseNestedMeta) -> syn::Result<()> {
-    let (key, span) = key_of(meta);
-    let slot = match key.as_str() {
-        "features" => &mut r.features,
-        "escalations" => &mut r.escalations,
-        _ => return unknown(cx, meta, Level::Requires, &key, span),
-    };
-    let example = format!("{key}(\"weather.read\")");
-    let list = parens(cx, meta, &key, &example, |input| strings(cx, input, false))?;
-    duplicate(cx, slot.is_some(), &key, span);
-    if let Some(list) = list {
-        for (i, item) in list.iter().enumerate() {
-            if item.value.is_empty() {
-                cx.error_at(
-                    RuleId::XnType,
-                    item.span,
-                    format_args!("`{key}` lists an empty string"),
-                    "name the feature, or remove the entry",
-                );
-            } else if list[..i].iter().any(|o| o.value == item.value) {
-                cx.error_at(
-                    RuleId::XnType,
-                    item.span,
-                    format_args!("`{key}` lists `{}` twice", item.value),
-                    "list each entry once",
-                );
-            }
-        }
-        *slot = Some(Spanned::new(list, span));
-    }
-    Ok(())
 }
 
 /// `key = "string"`.
@@ -501,8 +507,7 @@ fn value_expr(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Optio
 fn parens<T>(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
-    key: &str,
-    example: &str,
+    key: &Key,
     f: impl FnOnce(ParseStream) -> syn::Result<T>,
 ) -> syn::Result<Option<T>> {
     if meta.input.peek(syn::token::Paren) {
@@ -514,7 +519,11 @@ fn parens<T>(
     cx.error_at(
         RuleId::XnType,
         meta.path.span(),
-        format_args!("`{key}` takes a list, for example `{example}`"),
+        format_args!(
+            "`{}` takes a list, for example `{}`",
+            key.attr,
+            key.attr_example()
+        ),
         RuleId::XnType.rule().hint,
     );
     Ok(None)
@@ -551,7 +560,7 @@ fn strings(cx: &Ctxt, input: ParseStream, idents: bool) -> syn::Result<Vec<Spann
 }
 
 /// `key = value, "key-with-dash" = value`.
-fn defaults(cx: &Ctxt, input: ParseStream) -> syn::Result<Vec<DefaultValue>> {
+fn defaults(cx: &Ctxt, list: &Key, input: ParseStream) -> syn::Result<Vec<DefaultValue>> {
     let mut out: Vec<DefaultValue> = Vec::new();
     while !input.is_empty() {
         let key = if input.peek(LitStr) {
@@ -567,7 +576,7 @@ fn defaults(cx: &Ctxt, input: ParseStream) -> syn::Result<Vec<DefaultValue>> {
             cx.error_at(
                 RuleId::DefaultsUndeclared,
                 key.span,
-                format_args!("`defaults` gives `{}` twice", key.value),
+                format_args!("`{}` gives `{}` twice", list.attr, key.value),
                 "give each default once",
             );
         }
@@ -606,12 +615,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn aliases_name_known_keys() {
-        for (_, rust) in ALIASES {
-            assert!(
-                ANNOTATION_KEYS.contains(rust) || UI_KEYS.contains(rust) || TOP_KEYS.contains(rust),
-                "{rust}"
-            );
+    fn the_json_spellings_of_keys_are_recognized() {
+        let spelled = |written: &str| {
+            KEYS.iter()
+                .find(|k| is_spelling_of(k, written))
+                .map(|k| k.attr)
+        };
+        // Every wire name the attribute spells otherwise.
+        for key in KEYS.iter().filter(|k| k.name != k.attr) {
+            assert_eq!(spelled(key.name), Some(key.attr));
         }
+        // And the near spellings.
+        assert_eq!(spelled("read_only_hint"), Some("read_only"));
+        assert_eq!(spelled("readOnly"), Some("read_only"));
+        assert_eq!(spelled("openWorld"), Some("open_world"));
+        // The attribute's own names are no misspelling.
+        assert_eq!(spelled("destructive"), None);
+        assert_eq!(spelled("title"), None);
     }
 }

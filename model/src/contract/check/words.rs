@@ -105,15 +105,18 @@ pub(super) fn display_pointer(pointer: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::rules::known_keys;
+    use crate::xn::Level;
 
     #[test]
     fn did_you_mean_needs_a_close_name() {
-        assert_eq!(did_you_mean("famly", known_keys::XN), Some("family"));
-        assert_eq!(did_you_mean("ASKONKEYS", known_keys::XN), Some("askOnKeys"));
+        assert_eq!(did_you_mean("famly", Level::Block.names()), Some("family"));
+        assert_eq!(
+            did_you_mean("ASKONKEYS", Level::Block.names()),
+            Some("askOnKeys")
+        );
         assert_eq!(did_you_mean("q", &["n", "id"]), None);
         assert_eq!(did_you_mean("ID", &["n", "id"]), Some("id"));
-        assert_eq!(did_you_mean("colour", known_keys::UI), None);
+        assert_eq!(did_you_mean("colour", Level::Ui.names()), None);
         let keys = ["minimum", "maximum", "min_length"];
         assert_eq!(did_you_mean("minimun", &keys), Some("minimum"));
         assert_eq!(did_you_mean("min_lenght", &keys), Some("min_length"));

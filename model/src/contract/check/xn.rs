@@ -5,71 +5,62 @@ use serde_json::{Map, Value};
 use super::words::{describe, did_you_mean, display_pointer, list, short};
 use super::{CheckOptions, Compiled, Draft07};
 use crate::contract::diag::{Diagnostic, push_pointer};
-use crate::contract::rules::{
-    ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, CATEGORIES, RuleId, known_keys,
-};
+use crate::contract::rules::{CATEGORIES, RuleId};
+use crate::xn::verdict::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, Posture, Scan};
+use crate::xn::{self, Category, Key, Kind, Level, PRESENTATIONS, keys};
 
-/// The parts of the `x-neuralis` block the rules look at (each only when an object).
+/// The levels of the `x-neuralis` block the rules look at (each only when an object),
+/// found through the key table.
 pub(super) struct Xn<'a> {
-    block: Option<&'a Map<String, Value>>,
-    annotations: Option<&'a Map<String, Value>>,
-    ui: Option<&'a Map<String, Value>>,
-    requires: Option<&'a Map<String, Value>>,
+    /// By [`Level::ALL`]'s order: the block, then the objects it holds.
+    levels: Vec<(Level, &'a Map<String, Value>)>,
 }
 
 impl<'a> Xn<'a> {
     pub(super) fn of(root: &'a Map<String, Value>) -> Self {
-        let block = root.get("x-neuralis").and_then(Value::as_object);
-        let part = |key| block.and_then(|b| b.get(key)).and_then(Value::as_object);
-        Self {
-            block,
-            annotations: part("annotations"),
-            ui: part("ui"),
-            requires: part("requires"),
+        let mut levels = Vec::with_capacity(Level::ALL.len());
+        if let Some(block) = root.get(xn::BLOCK).and_then(Value::as_object) {
+            levels.push((Level::Block, block));
+            for key in Level::Block.keys() {
+                if let (Kind::Level(level), Some(Value::Object(map))) =
+                    (key.kind, block.get(key.name))
+                {
+                    levels.push((level, map));
+                }
+            }
         }
+        Self { levels }
     }
 
-    /// The levels of the block's own structure, with their pointers and known keys.
-    fn levels(
-        &self,
-    ) -> impl Iterator<
-        Item = (
-            &'static str,
-            &'a Map<String, Value>,
-            &'static [&'static str],
-        ),
-    > {
-        [
-            ("/x-neuralis", self.block, known_keys::XN),
-            (
-                "/x-neuralis/annotations",
-                self.annotations,
-                known_keys::ANNOTATIONS,
-            ),
-            ("/x-neuralis/ui", self.ui, known_keys::UI),
-            ("/x-neuralis/requires", self.requires, known_keys::REQUIRES),
-        ]
-        .into_iter()
-        .filter_map(|(pointer, map, known)| map.map(|m| (pointer, m, known)))
+    fn level(&self, level: Level) -> Option<&'a Map<String, Value>> {
+        self.levels
+            .iter()
+            .find(|(l, _)| *l == level)
+            .map(|(_, m)| *m)
     }
 
-    fn annotation(&self, key: &str) -> Option<&'a Value> {
-        self.annotations.and_then(|a| a.get(key))
+    fn block(&self) -> Option<&'a Map<String, Value>> {
+        self.level(Level::Block)
     }
 
-    fn flag(&self, key: &str) -> bool {
-        self.annotation(key) == Some(&Value::Bool(true))
+    /// The value of `key`, when its level is an object that holds it.
+    fn get(&self, key: &Key) -> Option<&'a Value> {
+        self.level(key.level)?.get(key.name)
+    }
+
+    fn flag(&self, key: &Key) -> bool {
+        self.get(key) == Some(&Value::Bool(true))
     }
 
     fn ask_on_keys(&self) -> Option<&'a Vec<Value>> {
-        self.block?.get("askOnKeys")?.as_array()
+        self.get(&keys::ASK_ON_KEYS)?.as_array()
     }
 }
 
 // xn-missing: the root has an `x-neuralis` block.
 // Reason: a natively authored tool declares its family, posture and category there.
 pub(super) fn check_xn_missing(root: &Map<String, Value>, out: &mut Vec<Diagnostic>) {
-    if !root.contains_key("x-neuralis") {
+    if !root.contains_key(xn::BLOCK) {
         out.push(Diagnostic::new(RuleId::XnMissing, ""));
     }
 }
@@ -82,10 +73,10 @@ fn is_recovery_key(key: &str) -> bool {
 // xn-recovery-field: no `recovery*` key in the block's own structure (not inside `defaults`).
 // Reason: recovery posture comes from the platform's mutation-safety policy at run time.
 pub(super) fn check_xn_recovery_field(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    for (pointer, map, _) in xn.levels() {
+    for (level, map) in &xn.levels {
         for key in map.keys().filter(|k| is_recovery_key(k)) {
             out.push(
-                Diagnostic::new(RuleId::XnRecoveryField, push_pointer(pointer, key)).with_message(
+                Diagnostic::new(RuleId::XnRecoveryField, push_pointer(&level.pointer(), key)).with_message(
                     format!("`{key}` declares recovery posture on the tool, which the platform never reads from a tool"),
                 ),
             );
@@ -96,13 +87,15 @@ pub(super) fn check_xn_recovery_field(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
 // xn-unknown-key: only known keys at every level of the block.
 // Reason: a misspelt key silently does nothing.
 pub(super) fn check_xn_unknown_key(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    for (pointer, map, known) in xn.levels() {
+    for (level, map) in &xn.levels {
+        let known = level.names();
         for key in map.keys() {
             if known.contains(&key.as_str()) || is_recovery_key(key) {
                 continue;
             }
-            let level = pointer.trim_start_matches('/').replace('/', ".");
-            let mut d = Diagnostic::new(RuleId::XnUnknownKey, push_pointer(pointer, key))
+            let pointer = level.pointer();
+            let level = display_pointer(&pointer);
+            let mut d = Diagnostic::new(RuleId::XnUnknownKey, push_pointer(&pointer, key))
                 .with_message(format!("unknown key `{key}` in `{level}`"));
             d = match did_you_mean(key, known) {
                 Some(close) => d.with_hint(format!("did you mean `{close}`?")),
@@ -116,34 +109,34 @@ pub(super) fn check_xn_unknown_key(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
 // xn-type: each known key of the block has its type.
 // Reason: the platform reads these with fixed types and ignores or rejects others.
 pub(super) fn check_xn_type(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(value) = root.get("x-neuralis") else {
+    let Some(value) = root.get(xn::BLOCK) else {
         return;
     };
-    if xn.block.is_none() {
-        out.push(type_error("/x-neuralis", "an object", value));
+    if xn.block().is_none() {
+        out.push(type_error(xn::BLOCK_POINTER, "an object", value));
         return;
     }
-    for (level, map, _) in xn.levels() {
-        for (key, value) in map {
-            let Some(shape) = shape_of(level, key) else {
+    for (level, map) in &xn.levels {
+        for (key, value) in *map {
+            let Some(kind) = level.find(key).map(|k| k.kind) else {
                 continue;
             };
-            // The common case, a value of its shape, builds no pointer.
-            let fits = match shape {
-                Shape::String => value.is_string(),
-                Shape::Object => value.is_object(),
-                Shape::Boolean => value.is_boolean(),
-                Shape::Strings | Shape::DistinctStrings | Shape::Count | Shape::Presentation => {
-                    false
-                }
+            // The common case, a value of its kind, builds no pointer.
+            let fits = match kind {
+                Kind::Text => value.is_string(),
+                Kind::Defaults | Kind::Level(_) => value.is_object(),
+                Kind::Flag => value.is_boolean(),
+                // `category-invalid` judges the category.
+                Kind::Category => true,
+                Kind::Keys | Kind::Entries | Kind::Count | Kind::Presentation => false,
             };
             if fits {
                 continue;
             }
-            let pointer = push_pointer(level, key);
-            match shape {
-                Shape::String => expect_string(&pointer, value, out),
-                Shape::Strings => match value {
+            let pointer = push_pointer(&level.pointer(), key);
+            match kind {
+                Kind::Text => expect_string(&pointer, value, out),
+                Kind::Keys => match value {
                     Value::Array(items) => {
                         for (i, item) in items.iter().enumerate() {
                             expect_string(&push_pointer(&pointer, &i.to_string()), item, out);
@@ -151,66 +144,34 @@ pub(super) fn check_xn_type(root: &Map<String, Value>, xn: &Xn<'_>, out: &mut Ve
                     }
                     _ => out.push(type_error(&pointer, "an array of strings", value)),
                 },
-                Shape::DistinctStrings => expect_distinct_strings(&pointer, value, out),
-                Shape::Object if !value.is_object() => {
+                Kind::Entries => expect_distinct_strings(&pointer, value, out),
+                Kind::Defaults | Kind::Level(_) if !value.is_object() => {
                     out.push(type_error(&pointer, "an object", value));
                 }
-                Shape::Boolean if !value.is_boolean() => {
+                Kind::Flag if !value.is_boolean() => {
                     out.push(type_error(&pointer, "a boolean", value));
                 }
-                Shape::Count
+                Kind::Count
                     if !(value.as_u64().is_some()
                         || value.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0)) =>
                 {
                     out.push(type_error(&pointer, "a non-negative integer", value));
                 }
-                Shape::Presentation
-                    if !value
-                        .as_str()
-                        .is_some_and(|p| known_keys::PRESENTATIONS.contains(&p)) =>
+                Kind::Presentation
+                    if !value.as_str().is_some_and(|p| PRESENTATIONS.contains(&p)) =>
                 {
-                    out.push(type_error(
-                        &pointer,
-                        "one of `inline`, `explored`, `card`",
-                        value,
-                    ));
+                    let expected = format!("one of {}", list(PRESENTATIONS));
+                    out.push(type_error(&pointer, &expected, value));
                 }
-                Shape::Object | Shape::Boolean | Shape::Count | Shape::Presentation => {}
+                Kind::Defaults
+                | Kind::Level(_)
+                | Kind::Flag
+                | Kind::Count
+                | Kind::Presentation
+                | Kind::Category => {}
             }
         }
     }
-}
-
-/// The type a known key of the block must have.
-#[derive(Debug, Clone, Copy)]
-enum Shape {
-    String,
-    Boolean,
-    Count,
-    Object,
-    Strings,
-    DistinctStrings,
-    Presentation,
-}
-
-/// The shape of `key` at the level `level` (a pointer), when the contract gives one.
-/// `category` has none here: `category-invalid` covers it.
-fn shape_of(level: &str, key: &str) -> Option<Shape> {
-    Some(match (level, key) {
-        ("/x-neuralis", "family" | "operation" | "transport")
-        | ("/x-neuralis/annotations", "title")
-        | ("/x-neuralis/ui", "cardType" | "icon") => Shape::String,
-        ("/x-neuralis", "defaults" | "annotations" | "ui" | "requires") => Shape::Object,
-        ("/x-neuralis", "askOnKeys") => Shape::Strings,
-        (
-            "/x-neuralis/annotations",
-            "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint" | "cancellable",
-        ) => Shape::Boolean,
-        ("/x-neuralis/annotations", "estimatedDurationMs") => Shape::Count,
-        ("/x-neuralis/ui", "presentation") => Shape::Presentation,
-        ("/x-neuralis/requires", "features" | "escalations") => Shape::DistinctStrings,
-        _ => return None,
-    })
 }
 
 fn expect_string(pointer: &str, value: &Value, out: &mut Vec<Diagnostic>) {
@@ -228,13 +189,13 @@ fn expect_distinct_strings(pointer: &str, value: &Value, out: &mut Vec<Diagnosti
         ));
         return;
     };
+    let repeats = Scan::of(items.iter().map(Value::as_str), usize::MAX).repeats;
     for (i, item) in items.iter().enumerate() {
-        let at = push_pointer(pointer, &i.to_string());
+        let at = || push_pointer(pointer, &i.to_string());
         match item.as_str() {
-            None => out.push(type_error(&at, "a non-empty string", item)),
-            Some("") => out.push(type_error(&at, "a non-empty string", item)),
-            Some(s) if items[..i].iter().any(|v| v.as_str() == Some(s)) => out.push(
-                Diagnostic::new(RuleId::XnType, at.clone())
+            None | Some("") => out.push(type_error(&at(), "a non-empty string", item)),
+            Some(s) if repeats.binary_search(&i).is_ok() => out.push(
+                Diagnostic::new(RuleId::XnType, at())
                     .with_message(format!("`{}` lists `{s}` twice", display_pointer(pointer)))
                     .with_hint("list each entry once"),
             ),
@@ -256,10 +217,12 @@ fn type_error(pointer: &str, expected: &str, found: &Value) -> Diagnostic {
 // category-missing: `annotations.category` is present.
 // Reason: the category decides when a call asks for approval.
 pub(super) fn check_category_missing(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(block) = xn.block else { return };
-    let pointer = match block.get("annotations") {
-        None => "/x-neuralis",
-        Some(Value::Object(a)) if !a.contains_key("category") => "/x-neuralis/annotations",
+    let Some(block) = xn.block() else { return };
+    let pointer = match block.get(keys::ANNOTATIONS.name) {
+        None => Level::Block.pointer(),
+        Some(Value::Object(a)) if !a.contains_key(keys::CATEGORY.name) => {
+            Level::Annotations.pointer()
+        }
         Some(_) => return,
     };
     out.push(Diagnostic::new(RuleId::CategoryMissing, pointer));
@@ -268,16 +231,15 @@ pub(super) fn check_category_missing(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
 // category-invalid: `annotations.category` is one of the known categories.
 // Reason: an unknown category cannot be mapped to an approval posture.
 pub(super) fn check_category_invalid(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(value) = xn.annotation("category") else {
+    let Some(value) = xn.get(&keys::CATEGORY) else {
         return;
     };
-    if value.as_str().is_some_and(|c| CATEGORIES.contains(&c)) {
+    if value.as_str().and_then(Category::from_wire).is_some() {
         return;
     }
-    let mut d =
-        Diagnostic::new(RuleId::CategoryInvalid, "/x-neuralis/annotations/category").with_message(
-            format!("category `{}` is not a known category", short(value)),
-        );
+    let mut d = Diagnostic::new(RuleId::CategoryInvalid, keys::CATEGORY.pointer()).with_message(
+        format!("category `{}` is not a known category", short(value)),
+    );
     if let Some(close) = value.as_str().and_then(|c| did_you_mean(c, CATEGORIES)) {
         d = d.with_hint(format!(
             "did you mean `{close}`? known: {}",
@@ -295,7 +257,7 @@ pub(super) fn check_defaults_undeclared(
     validator: Option<&dyn Draft07>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(Value::Object(defaults)) = xn.block.and_then(|b| b.get("defaults")) else {
+    let Some(Value::Object(defaults)) = xn.get(&keys::DEFAULTS) else {
         return;
     };
     if defaults.is_empty() {
@@ -311,7 +273,7 @@ pub(super) fn check_defaults_undeclared(
             None => out.push(
                 Diagnostic::new(
                     RuleId::DefaultsUndeclared,
-                    push_pointer("/x-neuralis/defaults", key),
+                    push_pointer(&keys::DEFAULTS.pointer(), key),
                 )
                 .with_message(format!(
                     "`defaults` names `{key}`, which is not a root property"
@@ -343,7 +305,7 @@ pub(super) fn check_defaults_undeclared(
         out.push(
             Diagnostic::new(
                 RuleId::DefaultsUndeclared,
-                format!("/x-neuralis/defaults{path}"),
+                format!("{}{path}", keys::DEFAULTS.pointer()),
             )
             .with_message(message)
             .with_hint("give a default the property's schema accepts"),
@@ -389,7 +351,7 @@ fn defaults_validator<'a>(
         "else",
         "enum",
         "const",
-        "x-neuralis",
+        xn::BLOCK,
     ];
     let whole: Map<String, Value> = root
         .iter()
@@ -402,40 +364,52 @@ fn defaults_validator<'a>(
 // askonkeys-posture: `askOnKeys` only on a destructive tool of an asking-capable category.
 // Reason: elsewhere every call asks anyway, so the list would gate nothing.
 pub(super) fn check_askonkeys_posture(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    if xn.block.and_then(|b| b.get("askOnKeys")).is_none() {
+    if xn.get(&keys::ASK_ON_KEYS).is_none() {
         return;
     }
-    let category = xn.annotation("category").and_then(Value::as_str);
-    let fits =
-        xn.flag("destructiveHint") && category.is_some_and(|c| ASK_ON_KEYS_CATEGORIES.contains(&c));
-    if !fits {
-        let destructive = if xn.flag("destructiveHint") {
-            "true"
-        } else {
-            "not true"
-        };
-        out.push(
-            Diagnostic::new(RuleId::AskonkeysPosture, "/x-neuralis/askOnKeys").with_message(format!(
-                "`askOnKeys` on a tool whose `destructiveHint` is {destructive} and whose category is `{}`; it is only valid with `destructiveHint: true` and category `write`, `execute`, `network` or `machine`",
-                category.unwrap_or("(none)")
-            )),
-        );
+    let category = xn.get(&keys::CATEGORY).and_then(Value::as_str);
+    let destructive = xn.flag(&keys::DESTRUCTIVE_HINT);
+    if Posture::of(destructive, category.and_then(Category::from_wire)) == Posture::Gates {
+        return;
     }
+    let gating: Vec<&str> = ASK_ON_KEYS_CATEGORIES.iter().map(|c| c.as_str()).collect();
+    let (ask, hint) = (keys::ASK_ON_KEYS.name, keys::DESTRUCTIVE_HINT.name);
+    out.push(
+        Diagnostic::new(RuleId::AskonkeysPosture, keys::ASK_ON_KEYS.pointer()).with_message(format!(
+            "`{ask}` on a tool whose `{hint}` is {} and whose category is `{}`; it is only valid with `{hint}: true` and category {}",
+            if destructive { "true" } else { "not true" },
+            category.unwrap_or("(none)"),
+            either(&gating),
+        )),
+    );
+}
+
+/// `a`, `b` or `c`.
+fn either(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, [])) => format!("`{last}`"),
+        Some((last, rest)) => format!("{} or `{last}`", list(rest)),
+        None => String::new(),
+    }
+}
+
+/// The strings of `askOnKeys`, scanned once (anything else in the list is `xn-type`'s).
+fn scan_ask_on_keys(keys: &[Value]) -> Scan {
+    Scan::of(keys.iter().map(Value::as_str), ASK_ON_KEYS_MAX)
 }
 
 // askonkeys-too-many: at most 8 distinct keys.
 // Reason: a tool that must ask about more keys should ask about every call.
 pub(super) fn check_askonkeys_too_many(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(keys) = xn.ask_on_keys() else { return };
-    let mut distinct: Vec<&str> = keys.iter().filter_map(Value::as_str).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if distinct.len() > ASK_ON_KEYS_MAX {
+    let Some(list) = xn.ask_on_keys() else { return };
+    let scan = scan_ask_on_keys(list);
+    if scan.beyond.is_some() {
         out.push(
-            Diagnostic::new(RuleId::AskonkeysTooMany, "/x-neuralis/askOnKeys").with_message(
+            Diagnostic::new(RuleId::AskonkeysTooMany, keys::ASK_ON_KEYS.pointer()).with_message(
                 format!(
-                    "`askOnKeys` lists {} distinct keys, more than {ASK_ON_KEYS_MAX}",
-                    distinct.len()
+                    "`{}` lists {} distinct keys, more than {ASK_ON_KEYS_MAX}",
+                    keys::ASK_ON_KEYS.name,
+                    scan.distinct
                 ),
             ),
         );
@@ -445,18 +419,17 @@ pub(super) fn check_askonkeys_too_many(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
 // askonkeys-duplicate: no key listed twice.
 // Reason: a repeat is a typo or a leftover, never meaningful.
 pub(super) fn check_askonkeys_duplicate(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(keys) = xn.ask_on_keys() else { return };
-    for (i, key) in keys.iter().enumerate() {
-        let Some(key) = key.as_str() else { continue };
-        if keys[..i].iter().any(|k| k.as_str() == Some(key)) {
-            out.push(
-                Diagnostic::new(
-                    RuleId::AskonkeysDuplicate,
-                    format!("/x-neuralis/askOnKeys/{i}"),
-                )
-                .with_message(format!("`askOnKeys` lists `{key}` twice")),
-            );
-        }
+    let Some(list) = xn.ask_on_keys() else { return };
+    let pointer = keys::ASK_ON_KEYS.pointer();
+    for i in scan_ask_on_keys(list).repeats {
+        let key = list[i].as_str().unwrap_or_default();
+        out.push(
+            Diagnostic::new(
+                RuleId::AskonkeysDuplicate,
+                push_pointer(&pointer, &i.to_string()),
+            )
+            .with_message(format!("`{}` lists `{key}` twice", keys::ASK_ON_KEYS.name)),
+        );
     }
 }
 
@@ -467,19 +440,21 @@ pub(super) fn check_askonkeys_undeclared(
     xn: &Xn<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(keys) = xn.ask_on_keys() else { return };
+    let Some(list) = xn.ask_on_keys() else { return };
     let properties = root.get("properties").and_then(Value::as_object);
-    for (i, key) in keys.iter().enumerate() {
+    let pointer = keys::ASK_ON_KEYS.pointer();
+    for (i, key) in list.iter().enumerate() {
         let Some(key) = key.as_str() else { continue };
         if properties.is_some_and(|p| p.contains_key(key)) {
             continue;
         }
         let mut d = Diagnostic::new(
             RuleId::AskonkeysUndeclared,
-            format!("/x-neuralis/askOnKeys/{i}"),
+            push_pointer(&pointer, &i.to_string()),
         )
         .with_message(format!(
-            "`askOnKeys` names `{key}`, which is not a root property"
+            "`{}` names `{key}`, which is not a root property",
+            keys::ASK_ON_KEYS.name
         ));
         let names: Vec<&str> = properties
             .into_iter()
@@ -507,10 +482,10 @@ pub(super) fn check_askonkeys_undeclared(
 // hints-contradict (warning): not both `readOnlyHint` and `destructiveHint` true.
 // Reason: a tool that only reads destroys nothing; one of the hints is wrong.
 pub(super) fn check_hints_contradict(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    if xn.flag("readOnlyHint") && xn.flag("destructiveHint") {
+    if xn.flag(&keys::READ_ONLY_HINT) && xn.flag(&keys::DESTRUCTIVE_HINT) {
         out.push(Diagnostic::new(
             RuleId::HintsContradict,
-            "/x-neuralis/annotations",
+            Level::Annotations.pointer(),
         ));
     }
 }
@@ -531,16 +506,14 @@ pub(super) fn check_description_missing(root: &Map<String, Value>, out: &mut Vec
 // presentation-implicit (warning): a read-only tool says how it renders.
 // Reason: otherwise it silently renders in the compact explored style.
 pub(super) fn check_presentation_implicit(xn: &Xn<'_>, out: &mut Vec<Diagnostic>) {
-    if !xn.flag("readOnlyHint") {
+    if !xn.flag(&keys::READ_ONLY_HINT) {
         return;
     }
-    let says = xn
-        .ui
-        .is_some_and(|ui| ui.contains_key("cardType") || ui.contains_key("presentation"));
+    let says = xn.get(&keys::CARD_TYPE).is_some() || xn.get(&keys::PRESENTATION).is_some();
     if !says {
         out.push(Diagnostic::new(
             RuleId::PresentationImplicit,
-            "/x-neuralis/annotations/readOnlyHint",
+            keys::READ_ONLY_HINT.pointer(),
         ));
     }
 }
@@ -553,19 +526,19 @@ pub(super) fn check_card_type_unmatched(
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(cards) = &options.cards else { return };
-    let Some(card) = xn
-        .ui
-        .and_then(|ui| ui.get("cardType"))
-        .and_then(Value::as_str)
-    else {
+    let Some(card) = xn.get(&keys::CARD_TYPE).and_then(Value::as_str) else {
         return;
     };
     if cards.iter().any(|c| c == card) {
         return;
     }
     let names: Vec<&str> = cards.iter().map(String::as_str).collect();
-    let mut d = Diagnostic::new(RuleId::CardTypeUnmatched, "/x-neuralis/ui/cardType").with_message(
-        format!("`ui.cardType` is `{card}`, which names no card the package declares"),
+    let mut d = Diagnostic::new(RuleId::CardTypeUnmatched, keys::CARD_TYPE.pointer()).with_message(
+        format!(
+            "`{}.{}` is `{card}`, which names no card the package declares",
+            keys::UI.name,
+            keys::CARD_TYPE.name
+        ),
     );
     if let Some(close) = did_you_mean(card, &names) {
         d = d.with_hint(format!("did you mean `{close}`?"));
