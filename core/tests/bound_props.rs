@@ -259,10 +259,12 @@ fn within(v: &Value, chars: usize, items: usize, depth: usize) -> bool {
     }
 }
 
-/// A map bounded as one value: within the string and array caps and `structured_bytes`.
+/// A map bounded as one value: within the string and array caps and `structured_bytes`
+/// (a map is at least `{}`).
 fn map_within(m: &Map<String, Value>, caps: &BoundCaps) -> bool {
     let v = Value::Object(m.clone());
-    within(&v, caps.string_chars, caps.array_len, 1) && wire(&v).len() <= caps.structured_bytes
+    within(&v, caps.string_chars, caps.array_len, 1)
+        && wire(&v).len() <= caps.structured_bytes.max(2)
 }
 
 fn assert_within_caps(r: &ToolResult, caps: &BoundCaps) {

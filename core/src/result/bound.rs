@@ -537,19 +537,33 @@ enum BlockCut {
 /// it. Text counts against one budget for all blocks together (`text_chars`); blocks past
 /// `array_len` go from the tail, after the cuts inside the blocks kept are recorded.
 fn plan_content(content: &Content, caps: &BoundCaps, tally: &mut Tally) -> ContentPlan {
-    let mut remaining = caps.text_chars;
+    let mut budget = TextBudget {
+        remaining: caps.text_chars,
+        last: true,
+    };
     let blocks = match content {
         Content::Text(s) => {
-            return ContentPlan::Text(plan_text(s, &mut remaining, Place::CONTENT, tally));
+            return ContentPlan::Text(plan_text(s, &mut budget, Place::CONTENT, tally));
         }
         Content::Blocks(b) => b,
     };
     let len = blocks.len().min(caps.array_len);
+    let last = blocks[..len].iter().rposition(|b| match b {
+        ContentBlock::Text(_) => true,
+        ContentBlock::Resource(r) => r.resource.text.is_some(),
+        ContentBlock::Image(_) | ContentBlock::Audio(_) => false,
+    });
     let mut cuts = Vec::new();
     for (i, block) in blocks[..len].iter().enumerate() {
-        match plan_block(block, caps, Place::block(i), &mut remaining, tally) {
+        budget.last = last == Some(i);
+        match plan_block(block, caps, Place::block(i), &mut budget, tally) {
             BlockCut::Whole => {}
-            cut => cuts.push((i, cut)),
+            cut => {
+                if cuts.is_empty() {
+                    cuts.reserve_exact(len - i);
+                }
+                cuts.push((i, cut));
+            }
         }
     }
     if len < blocks.len() {
@@ -627,19 +641,19 @@ fn edit(plan: &mut Option<Box<BlockPlan>>) -> &mut BlockPlan {
     plan.get_or_insert_default()
 }
 
-/// What bounding does to one block; `remaining` is what is left of the text budget.
+/// What bounding does to one block.
 fn plan_block(
     block: &ContentBlock,
     caps: &BoundCaps,
     at: Place,
-    remaining: &mut usize,
+    budget: &mut TextBudget,
     tally: &mut Tally,
 ) -> BlockCut {
     // The plan is made at the first cut, so a block that fits costs only its reading.
     let mut plan: Option<Box<BlockPlan>> = None;
     // Text clipped against the budget; `None` drops the block when none is left.
     let mut text = |s: &str, place: Place, tally: &mut Tally| {
-        let clip = plan_text(s, remaining, place, tally);
+        let clip = plan_text(s, budget, place, tally);
         if clip.is_some_and(|c| c.kept == 0 && !c.marker) {
             tally.blocks_dropped += 1;
             return None;
@@ -860,16 +874,28 @@ fn plan_field(s: &str, caps: &BoundCaps, place: Place, tally: &mut Tally) -> Opt
     clip(s, units, caps.string_chars, place, CutKind::String, tally)
 }
 
-/// Text clipped against what is left of the text budget (`remaining`); a clip that keeps
-/// nothing when nothing is left.
+/// What is left of the text budget, which all blocks share.
+struct TextBudget {
+    remaining: usize,
+    /// Whether the text planned is the last: then no later text reads what is left, and
+    /// a text with no more bytes than that fits without being counted (no character takes
+    /// more UTF-16 units than UTF-8 bytes).
+    last: bool,
+}
+
+/// Text clipped against what is left of the text budget; a clip that keeps nothing when
+/// nothing is left.
 #[inline]
-fn plan_text(s: &str, remaining: &mut usize, place: Place, tally: &mut Tally) -> Option<Clip> {
-    let units = super::utf16_len(s);
-    if units <= *remaining {
-        *remaining -= units;
+fn plan_text(s: &str, budget: &mut TextBudget, place: Place, tally: &mut Tally) -> Option<Clip> {
+    if budget.last && s.len() <= budget.remaining {
         return None;
     }
-    let cap = std::mem::take(remaining);
+    let units = super::utf16_len(s);
+    if units <= budget.remaining {
+        budget.remaining -= units;
+        return None;
+    }
+    let cap = std::mem::take(&mut budget.remaining);
     clip(s, units, cap, place, CutKind::Text, tally)
 }
 
