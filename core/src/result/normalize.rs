@@ -81,7 +81,8 @@ fn shape(pointer: &str, message: impl Into<String>) -> Diagnostic {
     Diagnostic::new(RuleId::ResultShape, pointer).with_message(message)
 }
 
-fn type_name(v: &Value) -> &'static str {
+/// How a JSON value is named in a diagnostic (`a string`, `an object`...).
+pub(super) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -3,6 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::normalize::type_name;
 use crate::contract::{Diagnostic, RuleId};
 
 /// The tone a status icon draws.
@@ -125,7 +126,7 @@ pub fn check_status(structured: &Value) -> Vec<Diagnostic> {
         None | Some(Value::String(_)) => {}
         Some(other) => out.push(
             Diagnostic::new(RuleId::StatusConvention, at)
-                .with_message(format!("`status` is {}, not a status word", kind(other)))
+                .with_message(format!("`status` is {}, not a status word", type_name(other)))
                 .with_hint("make `status` a word like `completed`; put domain values such as an HTTP code in `httpStatus`"),
         ),
     }
@@ -154,20 +155,9 @@ pub fn check_status(structured: &Value) -> Vec<Diagnostic> {
     {
         out.push(
             Diagnostic::new(RuleId::StatusConvention, "/structuredContent/ok")
-                .with_message(format!("`ok` is {}, not a boolean", kind(ok)))
+                .with_message(format!("`ok` is {}, not a boolean", type_name(ok)))
                 .with_hint("use `ok: true` or `ok: false`"),
         );
     }
     out
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
