@@ -421,69 +421,62 @@ fn a_thousand_concurrent_calls_are_each_answered_and_none_is_lost() {
     }
 }
 
+impl Server {
+    /// Starts a `notes_reindex` of `seconds` in the background, then sends SIGTERM.
+    fn reindex_then_sigterm(&self, seconds: u64) -> std::thread::JoinHandle<Reply> {
+        let (head, body) = rpc(
+            &self.host(),
+            Some("token-ada"),
+            1,
+            "tools/call",
+            Some("notes_reindex"),
+            json!({"name": "notes_reindex", "arguments": {"seconds": seconds}}),
+        );
+        let port = self.port;
+        let in_flight = std::thread::spawn(move || exchange(port, &head, &body));
+        std::thread::sleep(Duration::from_millis(300));
+        let pid = self.child.id().to_string();
+        let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(killed.success());
+        in_flight
+    }
+
+    /// Waits for the process to exit; its status and how long that took.
+    fn exit(&mut self) -> (std::process::ExitStatus, Duration) {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status, started.elapsed());
+            }
+            assert!(started.elapsed() < PATIENCE, "the server exits");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
 /// SIGTERM while a call is running: the call still gets its answer, then the process
 /// exits 0; a call longer than the grace period is cut, and the process exits 0 in time.
 #[cfg(unix)]
 #[test]
 fn sigterm_lets_calls_finish_then_exits_0() {
     let mut server = Server::start(&["--grace", "3"]);
-    let (head, body) = rpc(
-        &server.host(),
-        Some("token-ada"),
-        1,
-        "tools/call",
-        Some("notes_reindex"),
-        json!({"name": "notes_reindex", "arguments": {"seconds": 1}}),
-    );
-    let port = server.port;
-    let in_flight = std::thread::spawn(move || exchange(port, &head, &body));
-    std::thread::sleep(Duration::from_millis(300));
-    let pid = server.child.id().to_string();
-    let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-    assert!(killed.success());
-    let reply = in_flight.join().unwrap();
+    let reply = server.reindex_then_sigterm(1).join().unwrap();
     assert_eq!(reply.status, 200);
     let message = reply.message();
     assert_eq!(
         message["result"]["structuredContent"]["seconds"], 1,
         "{message}"
     );
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(started.elapsed() < PATIENCE, "the server exits");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let (status, _) = server.exit();
     assert!(status.success(), "{status}");
 
     // A call that outlives the grace period.
     let mut server = Server::start(&["--grace", "1"]);
-    let (head, body) = rpc(
-        &server.host(),
-        Some("token-ada"),
-        1,
-        "tools/call",
-        Some("notes_reindex"),
-        json!({"name": "notes_reindex", "arguments": {"seconds": 60}}),
-    );
-    let port = server.port;
-    let _in_flight = std::thread::spawn(move || exchange(port, &head, &body));
-    std::thread::sleep(Duration::from_millis(300));
-    let pid = server.child.id().to_string();
-    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(started.elapsed() < PATIENCE, "the server exits");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let _in_flight = server.reindex_then_sigterm(60);
+    let (status, took) = server.exit();
     assert!(status.success(), "{status}");
     assert!(
-        started.elapsed() < Duration::from_secs(20),
+        took < Duration::from_secs(20),
         "cut at the grace period, not after the call's 60 s"
     );
 }
