@@ -150,8 +150,16 @@ fn bench_args<M: Measurement>(c: &mut Criterion<M>, args: &str) {
         package.dispatch_text_blocking("weather_forecast", args, &session),
         check
     );
-    assert!(validator.general.is_valid(&serde_json::from_str(args).expect("args")));
-    assert!(validator.builtin.is_valid(&serde_json::from_str(args).expect("args")));
+    assert!(
+        validator
+            .general
+            .is_valid(&serde_json::from_str(args).expect("args"))
+    );
+    assert!(
+        validator
+            .builtin
+            .is_valid(&serde_json::from_str(args).expect("args"))
+    );
 
     let mut group = c.benchmark_group(format!("dispatch_{}b", args.len()));
     for (name, mut run) in scenarios(&package, &session, &validator, args) {

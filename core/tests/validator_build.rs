@@ -33,8 +33,14 @@ fn a_schema_outside_the_subset_needs_the_feature() {
     {
         let error = built.expect_err("refused without a general validator");
         let text = error.to_string();
-        assert!(text.contains("`patternProperties` at `/properties/tags`"), "{text}");
-        assert!(text.contains("the `jsonschema` feature of `neuralis-core`"), "{text}");
+        assert!(
+            text.contains("`patternProperties` at `/properties/tags`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("the `jsonschema` feature of `neuralis-core`"),
+            "{text}"
+        );
     }
     #[cfg(feature = "jsonschema")]
     {
@@ -42,7 +48,10 @@ fn a_schema_outside_the_subset_needs_the_feature() {
         let session = SessionContext::builder("u").build();
         let bad = package.dispatch_blocking("echo", json!({"tags": {"x-a": 1}}), &session);
         assert!(bad.is_error);
-        assert_eq!(bad.structured_content.unwrap()["errors"][0]["pointer"], "/tags/x-a");
+        assert_eq!(
+            bad.structured_content.unwrap()["errors"][0]["pointer"],
+            "/tags/x-a"
+        );
     }
 }
 
@@ -58,7 +67,11 @@ fn a_schema_inside_the_subset_is_served_and_refusals_read_as_before() {
     );
     let package = build(file).expect("inside the subset");
     let session = SessionContext::builder("u").build();
-    let ok = package.dispatch_blocking("echo", json!({"city": "Porto", "days": 1.0, "code": "1234"}), &session);
+    let ok = package.dispatch_blocking(
+        "echo",
+        json!({"city": "Porto", "days": 1.0, "code": "1234"}),
+        &session,
+    );
     assert!(!ok.is_error, "{ok:?}");
     let bad = package.dispatch_blocking(
         "echo",
