@@ -103,13 +103,14 @@ impl BoundCaps {
 pub fn bound_result(result: &ToolResult, caps: &BoundCaps) -> (ToolResult, BoundStats) {
     // Each part decided, then copied, in the order its cuts are recorded.
     let mut tally = Tally::default();
-    let content = &result.content;
-    let structured = &result.structured_content;
+    let (content, structured, meta) = (&result.content, &result.structured_content, &result.meta);
     let mut out = ToolResult {
         content: plan_content(content, caps, &mut tally).copy(content),
         is_error: result.is_error,
         structured_content: plan_structured(structured, caps, &mut tally).copy(structured),
-        meta: (result.meta.as_ref()).map(|meta| plan_meta(meta, caps, &mut tally).copy(meta)),
+        meta: meta
+            .as_ref()
+            .map(|m| plan_meta(m, caps, &mut tally).copy(m)),
     };
     record_bound(&mut out, &tally);
     (out, tally)
@@ -359,22 +360,6 @@ impl Edit<Map<String, Value>> for MapPlan {
     }
 }
 
-impl Edit<Option<Value>> for StructuredPlan {
-    #[inline]
-    fn cut(self, v: &mut Option<Value>) {
-        match (self.0, v) {
-            (Some((plan, rules)), Some(v)) if !plan.is_whole() => rules.apply(v, plan, 1),
-            (None, v @ Some(_)) => *v = None,
-            _ => {}
-        }
-    }
-
-    fn copy(self, v: &Option<Value>) -> Option<Value> {
-        let (plan, rules) = self.0?;
-        v.as_ref().map(|v| rules.materialize(v, plan, 1))
-    }
-}
-
 /// Adds this bounding's cuts to what `_meta.neuralis.bound` already recorded.
 fn record_bound(out: &mut ToolResult, tally: &Tally) {
     let previous = out
@@ -427,6 +412,22 @@ fn fit_structured(v: &Value, caps: &BoundCaps, tally: &mut Tally) -> Option<(Pla
     let rules = engine.rules();
     absorb(tally, engine.tally);
     plan.map(|plan| (plan, rules))
+}
+
+impl Edit<Option<Value>> for StructuredPlan {
+    #[inline]
+    fn cut(self, v: &mut Option<Value>) {
+        match (self.0, v) {
+            (Some((plan, rules)), Some(v)) if !plan.is_whole() => rules.apply(v, plan, 1),
+            (None, v @ Some(_)) => *v = None,
+            _ => {}
+        }
+    }
+
+    fn copy(self, v: &Option<Value>) -> Option<Value> {
+        let (plan, rules) = self.0?;
+        v.as_ref().map(|v| rules.materialize(v, plan, 1))
+    }
 }
 
 /// What bounding keeps of a map (`_meta`, a block's `_meta`), leaving the top-level key
