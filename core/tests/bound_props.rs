@@ -5,9 +5,9 @@
 //! their keys, array items in their order, strings whole or a prefix with the marker),
 //! and a container's `structuredContent` is kept whenever `{}` or `[]` fits.
 //!
-//! The generator covers what `tests/result_props.rs`'s does not: block `_meta` and
-//! annotations, `_meta.neuralis` with an earlier bound record, pointer characters in
-//! keys (`~`, `/`), values nested past the 127 levels a value keeps, uncapped caps.
+//! The JSON generators are `result_props.rs`'s (`common/json_gen.rs`); the results here
+//! add block `_meta` and annotations, `_meta.neuralis` with an earlier bound record,
+//! values nested past the 127 levels a value keeps, uncapped caps.
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -18,34 +18,9 @@ use neuralis_core::result::{
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-fn text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        "[a-z ]{0,40}",
-        "[😀é\"\\\\\u{1}\n a]{0,60}",
-        "(😀|𝄞|x){0,80}",
-    ]
-}
-
-fn leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        (-1e9f64..1e9).prop_map(Value::from),
-        text().prop_map(Value::String),
-    ]
-}
-
-fn json_value() -> impl Strategy<Value = Value> {
-    leaf().prop_recursive(5, 96, 10, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..12).prop_map(Value::Array),
-            prop::collection::vec(("[a-z_$😀~/]{0,6}", inner), 0..10)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
-}
+#[path = "common/json_gen.rs"]
+mod json_gen;
+use json_gen::{json_value, leaf, text};
 
 /// A value nested about 127 levels deep, where containers are dropped.
 fn deep_value() -> impl Strategy<Value = Value> {
