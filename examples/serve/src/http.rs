@@ -8,10 +8,13 @@
 //!   listening address, `localhost`, or a name given with `--allow-host`), or whose
 //!   `Origin` is not one of those, is refused with `403` (rmcp's checks).
 //! - Request bodies are capped (`--max-body BYTES`, default 4 MiB): `413` beyond.
+//! - `GET /healthz` answers `200` without credentials; every response carries an
+//!   `x-request-id` header (the caller's when it sent one, else a fresh UUID).
 //! - SIGINT or SIGTERM: the server stops accepting connections, lets the calls in flight
 //!   finish for up to `--grace SECS` (default 10), cancels what is left, and exits 0.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use axum::Router;
@@ -21,24 +24,60 @@ use neuralis_mcp::McpServer;
 use neuralis_mcp::http::{ProtectedResource, TokenTable};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 
-/// What `--http` was given.
+/// The options of `--http`, each also read from `NEURALIS_<FLAG>`.
+#[derive(clap::Args)]
 pub struct Options {
-    pub addr: SocketAddr,
-    pub tokens: Option<String>,
+    /// Serve over streamable HTTP at /mcp on this address (such as 127.0.0.1:8080).
+    #[arg(long = "http", value_name = "ADDR", env = "NEURALIS_HTTP")]
+    pub addr: Option<SocketAddr>,
+    /// A bearer-token table: {"<token>": {"user": "<id>", "grants": ["<feature>"]}}.
+    #[arg(long, value_name = "FILE", env = "NEURALIS_TOKENS", requires = "addr")]
+    pub tokens: Option<PathBuf>,
+    /// Another name clients (or a proxy) reach the server by, for the Host and Origin
+    /// checks; repeatable.
+    #[arg(
+        long = "allow-host",
+        value_name = "HOST",
+        env = "NEURALIS_ALLOW_HOST",
+        value_delimiter = ',',
+        requires = "addr"
+    )]
     pub allow_hosts: Vec<String>,
+    /// The largest request body accepted, in bytes (413 beyond).
+    #[arg(
+        long,
+        value_name = "BYTES",
+        env = "NEURALIS_MAX_BODY",
+        default_value_t = 4 * 1024 * 1024,
+        requires = "addr"
+    )]
     pub max_body: usize,
-    pub grace: Duration,
+    /// How long the calls in flight may finish after SIGINT or SIGTERM, in seconds.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NEURALIS_GRACE",
+        default_value_t = 10,
+        requires = "addr"
+    )]
+    pub grace: u64,
+    /// The server's public URL (https://host/mcp): serves its OAuth protected-resource
+    /// metadata (RFC 9728) and names it in every 401 challenge.
+    #[arg(long, value_name = "URL", env = "NEURALIS_RESOURCE", requires = "addr")]
     pub resource: Option<String>,
+    /// Serve every request statelessly (protocol 2026-07-28 only, no legacy sessions).
+    #[arg(long, env = "NEURALIS_STATELESS", requires = "addr")]
     pub stateless: bool,
 }
 
 /// The hosts a request may name: the listening address and loopback names, with and
 /// without the port, and those given with `--allow-host`.
-fn allowed_hosts(options: &Options) -> (Vec<String>, Vec<String>) {
-    let port = options.addr.port();
+fn allowed_hosts(addr: SocketAddr, options: &Options) -> (Vec<String>, Vec<String>) {
+    let port = addr.port();
     let mut names = vec![
-        options.addr.ip().to_string(),
+        addr.ip().to_string(),
         "localhost".to_owned(),
         "127.0.0.1".to_owned(),
     ];
@@ -68,7 +107,11 @@ pub async fn serve(
     // period, end what rmcp still serves (open event streams, calls still running).
     let stop_accepting = CancellationToken::new();
     let end_streams = CancellationToken::new();
-    let (hosts, origins) = allowed_hosts(&options);
+    let addr = options
+        .addr
+        .ok_or("`--http ADDR` is needed to serve over HTTP")?;
+    let grace = Duration::from_secs(options.grace);
+    let (hosts, origins) = allowed_hosts(addr, &options);
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!options.stateless)
         .with_json_response(true)
@@ -78,7 +121,8 @@ pub async fn serve(
     config.cancellation_token = end_streams.clone();
     let name = "neuralis-example-serve";
     let version = env!("CARGO_PKG_VERSION");
-    let mut router = Router::new();
+    // `GET /healthz`: for a load balancer or an orchestrator, without credentials.
+    let mut router = Router::new().route("/healthz", get(|| async { "ok\n" }));
     match &options.tokens {
         Some(path) => {
             let tokens = TokenTable::from_file(path).map_err(|e| e.to_string())?;
@@ -102,8 +146,12 @@ pub async fn serve(
             router = router.nest_service("/mcp", server.http_service_with(config));
         }
     }
-    let listener =
-        listen(options.addr).map_err(|e| format!("cannot listen on {}: {e}", options.addr))?;
+    // Every response carries `x-request-id`: the caller's, or a fresh one (which the
+    // hosted service also names in its logs).
+    let router = router
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid));
+    let listener = listen(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
@@ -117,12 +165,12 @@ pub async fn serve(
     wait_for_signal().await?;
     eprintln!("shutting down: finishing the calls in flight");
     stop_accepting.cancel();
-    let finished = match tokio::time::timeout(options.grace, &mut server).await {
+    let finished = match tokio::time::timeout(grace, &mut server).await {
         Ok(finished) => finished,
         Err(_) => {
             eprintln!(
                 "the calls still running after {}s are cancelled",
-                options.grace.as_secs()
+                grace.as_secs()
             );
             end_streams.cancel();
             match tokio::time::timeout(Duration::from_secs(2), &mut server).await {

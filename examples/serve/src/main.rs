@@ -9,9 +9,14 @@
 //! `weather_forecast` requires `weather.read`, so without that grant it is neither listed
 //! nor callable.
 //!
+//! The command line is clap's (`--help`); every flag is also read from the environment
+//! as `NEURALIS_<FLAG>` (`--allow-host` from `NEURALIS_ALLOW_HOST`), lists
+//! comma-separated, which is how a container or a unit file configures it.
+//!
 //! ```text
 //! neuralis-example-serve --mcp --grant weather.read
 //! neuralis-example-serve --http 127.0.0.1:8080 --tokens tokens.json
+//! NEURALIS_HTTP=0.0.0.0:8080 NEURALIS_ALLOW_HOST=tools.example.com neuralis-example-serve
 //! ```
 
 mod http;
@@ -31,46 +36,36 @@ fn package() -> Result<Package, BuildError> {
         .build()
 }
 
+/// The command line: every flag also from the environment, `NEURALIS_<FLAG>` (lists
+/// comma-separated: `NEURALIS_GRANT=weather.read,notes.write`).
+#[derive(clap::Parser)]
+#[command(
+    name = "neuralis-example-serve",
+    version,
+    about = "An example package served over MCP: on stdio (--mcp) or streamable HTTP (--http ADDR)",
+    after_help = "Without --mcp or --http, prints the MCP tool list the grants allow.\n\
+                  Every flag is also read from NEURALIS_<FLAG> (--allow-host: NEURALIS_ALLOW_HOST), \
+                  lists comma-separated."
+)]
+struct Cli {
+    /// Serve over MCP on stdio.
+    #[arg(long, env = "NEURALIS_MCP", conflicts_with = "addr")]
+    mcp: bool,
+    /// A feature granted to the local caller (stdio, or HTTP without credentials); repeatable.
+    #[arg(
+        long = "grant",
+        value_name = "FEATURE",
+        env = "NEURALIS_GRANT",
+        value_delimiter = ','
+    )]
+    grants: Vec<String>,
+    #[command(flatten)]
+    http: http::Options,
+}
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let mut mcp = false;
-    let mut http: Option<http::Options> = None;
-    let mut grants: Vec<String> = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = |what: &str| args.next().ok_or(format!("`{arg}` needs {what}"));
-        let step = match arg.as_str() {
-            "--mcp" => {
-                mcp = true;
-                Ok(())
-            }
-            "--grant" => value("a feature name").map(|f| grants.push(f)),
-            "--http" => value("an address such as 127.0.0.1:8080").and_then(|a| {
-                let addr = a
-                    .parse()
-                    .map_err(|e| format!("`--http {a}`: not an address ({e})"))?;
-                http = Some(http::Options {
-                    addr,
-                    tokens: None,
-                    allow_hosts: Vec::new(),
-                    max_body: 4 * 1024 * 1024,
-                    grace: std::time::Duration::from_secs(10),
-                    resource: None,
-                    stateless: false,
-                });
-                Ok(())
-            }),
-            "--tokens" | "--allow-host" | "--max-body" | "--grace" | "--resource"
-            | "--stateless" => match http.as_mut() {
-                None => Err(format!("`{arg}` goes after `--http ADDR`")),
-                Some(o) => http_option(o, &arg, &mut value),
-            },
-            other => Err(format!("unknown argument `{other}`")),
-        };
-        if let Err(problem) = step {
-            return usage(&problem);
-        }
-    }
+    let cli = <Cli as clap::Parser>::parse();
     let package = match package() {
         Ok(p) => p,
         Err(e) => {
@@ -78,9 +73,11 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let session = SessionContext::builder("local-user").grants(grants).build();
-    if let Some(options) = http {
-        return match http::serve(package, session, options).await {
+    let session = SessionContext::builder("local-user")
+        .grants(cli.grants)
+        .build();
+    if cli.http.addr.is_some() {
+        return match http::serve(package, session, cli.http).await {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -88,7 +85,7 @@ async fn main() -> std::process::ExitCode {
             }
         };
     }
-    if !mcp {
+    if !cli.mcp {
         let server = McpServer::new(package, session);
         let list = Value::Array(server.tool_list());
         println!(
@@ -106,44 +103,6 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
-}
-
-/// One option of `--http`.
-fn http_option(
-    o: &mut http::Options,
-    arg: &str,
-    value: &mut impl FnMut(&str) -> Result<String, String>,
-) -> Result<(), String> {
-    match arg {
-        "--tokens" => o.tokens = Some(value("a token file")?),
-        "--allow-host" => o.allow_hosts.push(value("a host name")?),
-        "--resource" => o.resource = Some(value("the server's URL")?),
-        "--stateless" => o.stateless = true,
-        "--max-body" => {
-            let v = value("a size in bytes")?;
-            o.max_body = v
-                .parse()
-                .map_err(|_| format!("`--max-body {v}`: not a number of bytes"))?;
-        }
-        _ => {
-            let v = value("a number of seconds")?;
-            let secs: u64 = v
-                .parse()
-                .map_err(|_| format!("`--grace {v}`: not a number of seconds"))?;
-            o.grace = std::time::Duration::from_secs(secs);
-        }
-    }
-    Ok(())
-}
-
-fn usage(problem: &str) -> std::process::ExitCode {
-    eprintln!(
-        "error: {problem}\nusage: neuralis-example-serve [--mcp] [--grant FEATURE]...\n       \
-         neuralis-example-serve --http ADDR [--tokens FILE] [--allow-host HOST]... \
-         [--max-body BYTES] [--grace SECS] [--resource URL] [--stateless]\n  \
-         without `--mcp` or `--http`, prints the MCP tool list the grants allow"
-    );
-    std::process::ExitCode::from(2)
 }
 
 #[cfg(test)]

@@ -36,6 +36,11 @@ impl Drop for Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
+        Self::start_with(extra, &[])
+    }
+
+    /// The server with `extra` flags and `env` in its environment.
+    fn start_with(extra: &[&str], env: &[(&str, &str)]) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let tokens = dir.path().join("tokens.json");
         std::fs::write(&tokens, TOKENS).unwrap();
@@ -43,6 +48,7 @@ impl Server {
             .args(["--http", "127.0.0.1:0", "--tokens"])
             .arg(&tokens)
             .args(extra)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -479,4 +485,82 @@ fn sigterm_lets_calls_finish_then_exits_0() {
         took < Duration::from_secs(20),
         "cut at the grace period, not after the call's 60 s"
     );
+}
+
+/// `--help` answers (exit 0) with every flag and its `NEURALIS_<FLAG>` variable; a flag
+/// read from the environment (a comma-separated list) counts as given; `GET /healthz`
+/// answers `200` without credentials; every response carries `x-request-id`, the
+/// caller's when it sent one.
+#[test]
+fn the_command_line_reads_flags_and_their_environment_variables() {
+    let help = Command::new(env!("CARGO_BIN_EXE_neuralis-example-serve"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "--mcp",
+        "--grant",
+        "--http",
+        "--tokens",
+        "--allow-host",
+        "--max-body",
+        "--grace",
+        "--resource",
+        "--stateless",
+    ] {
+        assert!(text.contains(flag), "{flag} in {text}");
+    }
+    assert!(text.contains("NEURALIS_ALLOW_HOST"), "{text}");
+    let misplaced = Command::new(env!("CARGO_BIN_EXE_neuralis-example-serve"))
+        .args(["--tokens", "tokens.json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        misplaced.status.code(),
+        Some(2),
+        "`--tokens` needs `--http`"
+    );
+
+    let server = Server::start_with(
+        &[],
+        &[("NEURALIS_ALLOW_HOST", "mcp.internal,tools.example")],
+    );
+    for name in ["mcp.internal", "tools.example"] {
+        let (head, body) = rpc(name, Some("token-ada"), 1, "tools/list", None, json!({}));
+        let reply = exchange(server.port, &head, &body);
+        assert_eq!(reply.status, 200, "Host: {name}");
+        assert_eq!(names(&reply).len(), 4);
+    }
+    let (head, body) = rpc(
+        "elsewhere.example",
+        Some("token-ada"),
+        1,
+        "tools/list",
+        None,
+        json!({}),
+    );
+    assert_eq!(exchange(server.port, &head, &body).status, 403);
+
+    let health = |extra: &str| {
+        exchange(
+            server.port,
+            &format!(
+                "GET /healthz HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{extra}\r\n",
+                server.host()
+            ),
+            b"",
+        )
+    };
+    let fresh = health("");
+    assert_eq!(fresh.status, 200);
+    let id = fresh.header("x-request-id").unwrap_or_default().to_owned();
+    assert!(id.len() >= 16, "a fresh request id: {id:?}");
+    assert_ne!(health("").header("x-request-id"), Some(id.as_str()));
+    let echoed = health("x-request-id: trace-4711\r\n");
+    assert_eq!(echoed.header("x-request-id"), Some("trace-4711"));
+    let refused = list(&server, None);
+    assert_eq!(refused.status, 401);
+    assert!(refused.header("x-request-id").is_some());
 }
