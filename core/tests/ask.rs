@@ -76,6 +76,7 @@ fn no_handler() -> impl neuralis_core::dispatch::Handler {
 struct Script {
     answers: Arc<Mutex<Vec<Result<Answer, AskError>>>>,
     asked: Arc<Mutex<Vec<Question>>>,
+    keys: Arc<Mutex<Vec<String>>>,
 }
 
 impl Script {
@@ -85,15 +86,24 @@ impl Script {
         Self {
             answers: Arc::new(Mutex::new(answers)),
             asked: Arc::default(),
+            keys: Arc::default(),
         }
     }
     fn asked(&self) -> Vec<Question> {
         self.asked.lock().unwrap().clone()
     }
+    fn keys(&self) -> Vec<String> {
+        self.keys.lock().unwrap().clone()
+    }
 }
 
 impl Asker for Script {
-    fn ask<'a>(&'a self, question: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+    fn ask<'a>(
+        &'a self,
+        key: &'a str,
+        question: Question,
+    ) -> BoxFuture<'a, Result<Answer, AskError>> {
+        self.keys.lock().unwrap().push(key.to_owned());
         self.asked.lock().unwrap().push(question);
         let answer = self
             .answers
@@ -156,6 +166,7 @@ fn a_confirm_runs_the_call_after_one_question_naming_the_tool_and_keys() {
     assert!(request.form.message.contains("`purge`"));
     assert!(request.form.message.contains("`force`"));
     assert_eq!(asked[0].capability(), Capability::Elicitation);
+    assert_eq!(script.keys(), [neuralis_core::dispatch::APPROVAL_KEY]);
 }
 
 #[test]
@@ -275,7 +286,7 @@ fn a_run_aborted_while_it_waits_for_a_person_ends_unrun() {
     /// Never answers.
     struct Silent;
     impl Asker for Silent {
-        fn ask<'a>(&'a self, _: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+        fn ask<'a>(&'a self, _: &'a str, _: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
             Box::pin(std::future::pending())
         }
     }
@@ -326,7 +337,7 @@ impl ElicitForm for Reviewer {}
 #[test]
 fn elicit_sends_the_types_form_and_types_the_answer() {
     async fn handler(_: Value, cx: &ToolContext) -> String {
-        match cx.elicit::<Reviewer>("Who reviews?").await {
+        match cx.elicit::<Reviewer>("reviewer", "Who reviews?").await {
             Ok(Elicited::Accept(r)) => format!("{} {}", r.name, r.urgent),
             Ok(other) => other.action().to_owned(),
             Err(e) => format!("error: {e}"),
@@ -363,14 +374,14 @@ fn elicit_sends_the_types_form_and_types_the_answer() {
 fn sampling_roots_and_confirm_go_through_the_asker() {
     async fn handler(_: Value, cx: &ToolContext) -> String {
         let sampled = cx
-            .sample(SamplingRequest::user("Capital of France?", 50))
+            .sample("capital", SamplingRequest::user("Capital of France?", 50))
             .await
             .map(|s| s.text);
         let roots = cx
-            .roots()
+            .roots("roots")
             .await
             .map(|r| r.into_iter().map(|r| r.uri).collect::<Vec<_>>());
-        let confirmed = cx.confirm("Go on?").await;
+        let confirmed = cx.confirm("go", "Go on?").await;
         format!("{sampled:?} {roots:?} {confirmed:?}")
     }
     let p = package(&Arc::default(), async_fn_cx(handler));
@@ -407,11 +418,11 @@ fn sampling_roots_and_confirm_go_through_the_asker() {
 #[test]
 fn two_asks_joined_are_both_put_and_both_answered() {
     async fn handler(_: Value, cx: &ToolContext) -> String {
-        let first = cx.confirm("first?");
-        let second = cx.elicit_form(Form::new(
-            "second?",
-            json!({"type": "object", "properties": {}}),
-        ));
+        let first = cx.confirm("first", "first?");
+        let second = cx.elicit_form(
+            "second",
+            Form::new("second?", json!({"type": "object", "properties": {}})),
+        );
         // Joined by hand (no runtime here): both asked before either is awaited.
         let (a, b) = (first.await, second.await);
         format!("{a:?} {:?}", b.map(|e| e.action()))
@@ -425,20 +436,25 @@ fn two_asks_joined_are_both_put_and_both_answered() {
         text(&call(&p, "ask", json!({"key": "k"}), ask(&script))),
         r#"Ok(true) Ok("decline")"#
     );
-    assert_eq!(script.asked().len(), 2);
+    assert_eq!(script.keys(), ["first", "second"]);
 }
 
 #[test]
 fn without_an_asker_every_question_is_an_error_the_handler_can_handle() {
     let handler = sync_fn_cx(|_: Value, cx: &ToolContext| {
-        let answer = block_on(cx.confirm("sure?")).unwrap();
+        let answer = block_on(cx.confirm("sure", "sure?")).unwrap();
         match answer {
             Err(AskError::NoAsker) => "nobody to ask".to_owned(),
             other => format!("{other:?}"),
         }
     });
     let p = package(&Arc::default(), handler);
-    assert!(!ToolContext::new("t", session()).can_ask());
+    assert!(!ToolContext::new("t", session()).supports(Capability::Elicitation));
+    assert!(
+        ToolContext::new("t", session())
+            .with_asker(Script::default())
+            .supports(Capability::Roots)
+    );
     // The plain pipeline and `CallOptions::new()` give no asker.
     assert_eq!(
         text(&p.dispatch_blocking("ask", json!({"key": "k"}), &session())),

@@ -102,6 +102,11 @@ impl std::str::FromStr for ApprovalPolicy {
 /// once per question, possibly several times at once (a handler that joins two asks). An
 /// answer of the wrong kind for its question reads as [`AskError::Failed`].
 ///
+/// Every question comes with its **key**, a name the asker chose that is stable across
+/// runs of the same call (the approval gate's is [`APPROVAL_KEY`]): MCP 2026-07-28 names
+/// the questions of an `InputRequiredResult` by it, and matches the answers of the retry
+/// to them; a host that asks right away may ignore it.
+///
 /// ```
 /// use neuralis_core::dispatch::{Answer, AskError, Asker, BoxFuture, Elicited, Question};
 ///
@@ -109,7 +114,7 @@ impl std::str::FromStr for ApprovalPolicy {
 /// struct Approving;
 ///
 /// impl Asker for Approving {
-///     fn ask<'a>(&'a self, question: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+///     fn ask<'a>(&'a self, _key: &'a str, question: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
 ///         Box::pin(async move {
 ///             match question {
 ///                 Question::Approve(_) => Ok(Answer::Elicit(Elicited::Accept(Default::default()))),
@@ -121,9 +126,24 @@ impl std::str::FromStr for ApprovalPolicy {
 /// # let _ = Approving;
 /// ```
 pub trait Asker: Send + Sync + 'static {
-    /// Puts `question` to the person or client, and gives its answer.
-    fn ask<'a>(&'a self, question: Question) -> BoxFuture<'a, Result<Answer, AskError>>;
+    /// Puts `question`, named `key`, to the person or client, and gives its answer.
+    fn ask<'a>(
+        &'a self,
+        key: &'a str,
+        question: Question,
+    ) -> BoxFuture<'a, Result<Answer, AskError>>;
+
+    /// Whether the client can answer questions that need `capability` (MCP: it declared
+    /// the capability). `true` unless the asker knows better.
+    fn supports(&self, capability: Capability) -> bool {
+        let _ = capability;
+        true
+    }
 }
+
+/// The key of the approval gate's [`Question::Approve`] (see [`Asker`]); a handler's own
+/// questions use other keys.
+pub const APPROVAL_KEY: &str = "neuralis.approval";
 
 /// What a client must be able to do to answer a [`Question`] (the MCP client capability
 /// of the same name).

@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 
 use super::abort::AbortSignal;
 use super::ask::{
-    self, AskError, Asker, ElicitForm, Elicited, Form, Question, Root, Sampled, SamplingRequest,
+    self, AskError, Asker, Capability, ElicitForm, Elicited, Form, Question, Root, Sampled,
+    SamplingRequest,
 };
 use super::log::{LogLevel, LogMessage, LogSink};
 use super::output::Output;
@@ -386,21 +387,22 @@ impl ToolContext {
 ///
 /// One API for every MCP era: over a session (protocols before 2026-07-28) each question
 /// is a request to the client while the handler waits; on 2026-07-28 the call answers
-/// with an `InputRequiredResult`, and when the client retries with the answers the
-/// handler is **run again from the start**, each question it asks again answered from the
-/// sealed `requestState`. So a handler does nothing irreversible before its last
-/// question (see `docs/tool.md`, "Tools that ask").
+/// with an `InputRequiredResult` naming each question by its `key`, and when the client
+/// retries with the answers the handler is **run again from the start**, each question it
+/// asks again answered by key from the retry and the sealed `requestState`. So a handler
+/// does nothing irreversible before its last question, and gives each question its own
+/// key, the same on every run (see `docs/tool.md`, "Tools that ask").
 impl ToolContext {
-    /// Puts any question to the person or client behind the call, through the host's
-    /// [`Asker`].
+    /// Puts any question, named `key`, to the person or client behind the call, through
+    /// the host's [`Asker`].
     ///
     /// # Errors
     ///
     /// [`AskError::NoAsker`] when the host gave none (the plain pipeline, the WASM entry);
     /// otherwise what the asker says.
-    pub async fn ask(&self, question: Question) -> Result<ask::Answer, AskError> {
+    pub async fn ask(&self, key: &str, question: Question) -> Result<ask::Answer, AskError> {
         match &self.asker {
-            Some(asker) => asker.ask(question).await,
+            Some(asker) => asker.ask(key, question).await,
             None => Err(AskError::NoAsker),
         }
     }
@@ -410,7 +412,6 @@ impl ToolContext {
     /// `message`: their answer, typed, or that they declined or cancelled.
     ///
     /// ```
-    /// use std::sync::{Arc, Mutex};
     /// use neuralis_core::dispatch::{
     ///     Answer, AskError, Asker, BoxFuture, ElicitForm, Elicited, Question, SessionContext,
     ///     ToolContext, block_on,
@@ -431,7 +432,7 @@ impl ToolContext {
     /// /// Fills in every form with Ada's name.
     /// struct Ada;
     /// impl Asker for Ada {
-    ///     fn ask<'a>(&'a self, q: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+    ///     fn ask<'a>(&'a self, _key: &'a str, q: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
     ///         Box::pin(async move {
     ///             let content = json!({"name": "Ada"}).as_object().cloned().unwrap_or_default();
     ///             match q {
@@ -443,7 +444,7 @@ impl ToolContext {
     /// }
     ///
     /// let cx = ToolContext::new("review", SessionContext::builder("u").build()).with_asker(Ada);
-    /// let answer = block_on(cx.elicit::<Reviewer>("Who reviews this change?"));
+    /// let answer = block_on(cx.elicit::<Reviewer>("reviewer", "Who reviews this change?"));
     /// assert_eq!(answer, Some(Ok(Elicited::Accept(Reviewer { name: "Ada".into() }))));
     /// ```
     ///
@@ -453,9 +454,13 @@ impl ToolContext {
     /// not fit `T`. Declining and cancelling are answers, not errors.
     pub async fn elicit<T: ElicitForm>(
         &self,
+        key: &str,
         message: impl Into<String>,
     ) -> Result<Elicited<T>, AskError> {
-        ask::typed_form(self.ask(Question::Elicit(Form::of::<T>(message))).await)
+        ask::typed_form(
+            self.ask(key, Question::Elicit(Form::of::<T>(message)))
+                .await,
+        )
     }
 
     /// Asks a person to fill in any `form` (its schema unchecked: the client decides
@@ -464,8 +469,8 @@ impl ToolContext {
     /// # Errors
     ///
     /// As [`elicit`](Self::elicit).
-    pub async fn elicit_form(&self, form: Form) -> Result<Elicited, AskError> {
-        ask::form_answer(self.ask(Question::Elicit(form)).await)
+    pub async fn elicit_form(&self, key: &str, form: Form) -> Result<Elicited, AskError> {
+        ask::form_answer(self.ask(key, Question::Elicit(form)).await)
     }
 
     /// Asks a person to confirm `message` (a form with no fields): `true` when they
@@ -474,12 +479,12 @@ impl ToolContext {
     /// # Errors
     ///
     /// As [`elicit`](Self::elicit).
-    pub async fn confirm(&self, message: impl Into<String>) -> Result<bool, AskError> {
+    pub async fn confirm(&self, key: &str, message: impl Into<String>) -> Result<bool, AskError> {
         let form = Form::new(
             message,
             serde_json::json!({"type": "object", "properties": {}, "required": []}),
         );
-        Ok(self.elicit_form(form).await?.is_accepted())
+        Ok(self.elicit_form(key, form).await?.is_accepted())
     }
 
     /// Asks the client's model for a completion (MCP sampling).
@@ -487,8 +492,8 @@ impl ToolContext {
     /// # Errors
     ///
     /// [`AskError`]: nobody to ask, a client without `sampling`, or an error from it.
-    pub async fn sample(&self, request: SamplingRequest) -> Result<Sampled, AskError> {
-        ask::sampled(self.ask(Question::Sample(request)).await)
+    pub async fn sample(&self, key: &str, request: SamplingRequest) -> Result<Sampled, AskError> {
+        ask::sampled(self.ask(key, Question::Sample(request)).await)
     }
 
     /// The client's roots (MCP `roots/list`).
@@ -496,15 +501,17 @@ impl ToolContext {
     /// # Errors
     ///
     /// [`AskError`]: nobody to ask, a client without `roots`, or an error from it.
-    pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
-        ask::roots(self.ask(Question::Roots).await)
+    pub async fn roots(&self, key: &str) -> Result<Vec<Root>, AskError> {
+        ask::roots(self.ask(key, Question::Roots).await)
     }
 
-    /// Whether the host gave this call a way to ask anybody (it may still be a client that
-    /// lacks the capability a question needs).
+    /// Whether the call can put questions that need `capability` (MCP: the client
+    /// declared it). `false` when the host gave no way to ask at all. A handler that can
+    /// do without an answer checks this first: on MCP 2026-07-28, a question the client
+    /// cannot answer ends the call with `-32021` (missing required client capability).
     #[must_use]
-    pub fn can_ask(&self) -> bool {
-        self.asker.is_some()
+    pub fn supports(&self, capability: Capability) -> bool {
+        self.asker.as_ref().is_some_and(|a| a.supports(capability))
     }
 }
 

@@ -14,8 +14,8 @@ use super::ask::{NotApproved, form_answer, not_approved_result};
 use super::errors::{ArgumentError, arguments_result, cancelled_result, panic_result};
 use super::output::{OutputMismatch, mismatch_result};
 use super::{
-    AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, AskError, Call, CallOptions, Elicited,
-    Package, Question, SessionContext, Slot, ToolContext, block_on,
+    APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, AskError, Call,
+    CallOptions, Elicited, Package, Question, SessionContext, Slot, ToolContext, block_on,
 };
 use crate::contract::json;
 use crate::result::{ToolResult, bound_result_owned};
@@ -63,7 +63,7 @@ impl Package {
     /// /// A person who declines everything.
     /// struct No;
     /// impl Asker for No {
-    ///     fn ask<'a>(&'a self, _: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+    ///     fn ask<'a>(&'a self, _: &'a str, _: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
     ///         Box::pin(async { Ok(Answer::Elicit(Elicited::Decline)) })
     ///     }
     /// }
@@ -246,7 +246,7 @@ impl Package {
                 (ApprovalPolicy::Refuse, _) => Err(NotApproved::Refused),
                 (_, None) => Err(NotApproved::NoAnswer(AskError::NoAsker)),
                 (_, Some(asker)) => {
-                    let question = asker.ask(Question::Approve(request.clone()));
+                    let question = asker.ask(APPROVAL_KEY, Question::Approve(request.clone()));
                     // A run aborted while it waits for a person ends there.
                     let answer = {
                         let mut question = pin!(question);
