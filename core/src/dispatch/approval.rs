@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{Package, Refusal, SessionContext};
-use crate::catalog::Category;
+use crate::catalog::{Category, ToolMeta};
 
 /// The approval posture of one call (see [`Package::approval`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,23 +48,28 @@ impl Package {
         session: &SessionContext,
     ) -> Result<Approval, Refusal> {
         let slot = self.gated(name, session)?;
-        let meta = &slot.entry.meta;
-        if meta.annotations.category == Category::Unknown {
-            return Ok(Approval::Ask(AskReason::UnknownCategory));
-        }
-        let sent: Vec<String> = match args.as_object() {
-            Some(map) => meta
-                .ask_on_keys
-                .iter()
-                .filter(|k| map.contains_key(k.as_str()))
-                .cloned()
-                .collect(),
-            None => Vec::new(),
-        };
-        if sent.is_empty() {
-            Ok(Approval::Floor(meta.annotations.category))
-        } else {
-            Ok(Approval::Ask(AskReason::Keys(sent)))
-        }
+        Ok(posture(&slot.entry.meta, args))
+    }
+}
+
+/// The posture of a call of the tool `meta` describes with `args` as sent (the rule of
+/// [`Package::approval`], which the pipeline's gate reads too).
+pub(super) fn posture(meta: &ToolMeta, args: &Value) -> Approval {
+    if meta.annotations.category == Category::Unknown {
+        return Approval::Ask(AskReason::UnknownCategory);
+    }
+    let sent: Vec<String> = match args.as_object() {
+        Some(map) => meta
+            .ask_on_keys
+            .iter()
+            .filter(|k| map.contains_key(k.as_str()))
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    };
+    if sent.is_empty() {
+        Approval::Floor(meta.annotations.category)
+    } else {
+        Approval::Ask(AskReason::Keys(sent))
     }
 }

@@ -12,6 +12,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::abort::AbortSignal;
+use super::ask::{
+    self, AskError, Asker, Capability, ElicitForm, Elicited, Form, Question, Root, Sampled,
+    SamplingRequest,
+};
 use super::log::{LogLevel, LogMessage, LogSink};
 use super::output::Output;
 use super::progress::{Progress, ProgressSink};
@@ -83,6 +87,7 @@ pub struct ToolContext {
     pub(super) state: Arc<StateMap>,
     pub(super) progress: Option<ProgressSink>,
     pub(super) log: Option<LogSink>,
+    pub(super) asker: Option<Arc<dyn Asker>>,
 }
 
 /// The level methods of [`ToolContext`]: `$name(message)` is `log(LogLevel::$level,
@@ -125,7 +130,16 @@ impl ToolContext {
             state: Arc::default(),
             progress: None,
             log: None,
+            asker: None,
         }
+    }
+
+    /// This context with an asker (as the pipeline gives a call whose host gave one): see
+    /// [`elicit`](Self::elicit).
+    #[must_use]
+    pub fn with_asker(mut self, asker: impl Asker) -> Self {
+        self.asker = Some(Arc::new(asker));
+        self
     }
 
     /// This context with a progress sink (as the pipeline gives a call whose host asked
@@ -369,6 +383,138 @@ impl ToolContext {
     }
 }
 
+/// Asking the person or client behind the call (see [`Asker`]).
+///
+/// One API for every MCP era: over a session (protocols before 2026-07-28) each question
+/// is a request to the client while the handler waits; on 2026-07-28 the call answers
+/// with an `InputRequiredResult` naming each question by its `key`, and when the client
+/// retries with the answers the handler is **run again from the start**, each question it
+/// asks again answered by key from the retry and the sealed `requestState`. So a handler
+/// does nothing irreversible before its last question, and gives each question its own
+/// key, the same on every run (see `docs/tool.md`, "Tools that ask").
+impl ToolContext {
+    /// Puts any question, named `key`, to the person or client behind the call, through
+    /// the host's [`Asker`].
+    ///
+    /// # Errors
+    ///
+    /// [`AskError::NoAsker`] when the host gave none (the plain pipeline, the WASM entry);
+    /// otherwise what the asker says.
+    pub async fn ask(&self, key: &str, question: Question) -> Result<ask::Answer, AskError> {
+        match &self.asker {
+            Some(asker) => asker.ask(key, question).await,
+            None => Err(AskError::NoAsker),
+        }
+    }
+
+    /// Asks a person to fill in the form of `T` (an [`ElicitForm`]: a `ToolInput` struct
+    /// marked `#[schema(elicitation)]`, checked when the crate compiles), showing
+    /// `message`: their answer, typed, or that they declined or cancelled.
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{
+    ///     Answer, AskError, Asker, BoxFuture, ElicitForm, Elicited, Question, SessionContext,
+    ///     ToolContext, block_on,
+    /// };
+    /// use neuralis_core::input::{Composer, ToolInput};
+    /// use serde_json::json;
+    ///
+    /// // What `#[derive(ToolInput)] #[schema(elicitation)]` writes, by hand.
+    /// #[derive(serde::Deserialize, Debug, PartialEq)]
+    /// struct Reviewer { name: String }
+    /// impl ToolInput for Reviewer {
+    ///     fn schema_in(_: &mut Composer) -> serde_json::Value {
+    ///         json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
+    ///     }
+    /// }
+    /// impl ElicitForm for Reviewer {}
+    ///
+    /// /// Fills in every form with Ada's name.
+    /// struct Ada;
+    /// impl Asker for Ada {
+    ///     fn ask<'a>(&'a self, _key: &'a str, q: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+    ///         Box::pin(async move {
+    ///             let content = json!({"name": "Ada"}).as_object().cloned().unwrap_or_default();
+    ///             match q {
+    ///                 Question::Elicit(_) => Ok(Answer::Elicit(Elicited::Accept(content))),
+    ///                 other => Err(AskError::Unsupported(other.capability())),
+    ///             }
+    ///         })
+    ///     }
+    /// }
+    ///
+    /// let cx = ToolContext::new("review", SessionContext::builder("u").build()).with_asker(Ada);
+    /// let answer = block_on(cx.elicit::<Reviewer>("reviewer", "Who reviews this change?"));
+    /// assert_eq!(answer, Some(Ok(Elicited::Accept(Reviewer { name: "Ada".into() }))));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`]: nobody to ask, a client without `elicitation`, or content that does
+    /// not fit `T`. Declining and cancelling are answers, not errors.
+    pub async fn elicit<T: ElicitForm>(
+        &self,
+        key: &str,
+        message: impl Into<String>,
+    ) -> Result<Elicited<T>, AskError> {
+        ask::typed_form(
+            self.ask(key, Question::Elicit(Form::of::<T>(message)))
+                .await,
+        )
+    }
+
+    /// Asks a person to fill in any `form` (its schema unchecked: the client decides
+    /// whether it can show it): the content as JSON, or that they declined or cancelled.
+    ///
+    /// # Errors
+    ///
+    /// As [`elicit`](Self::elicit).
+    pub async fn elicit_form(&self, key: &str, form: Form) -> Result<Elicited, AskError> {
+        ask::form_answer(self.ask(key, Question::Elicit(form)).await)
+    }
+
+    /// Asks a person to confirm `message` (a form with no fields): `true` when they
+    /// accept, `false` when they decline or cancel.
+    ///
+    /// # Errors
+    ///
+    /// As [`elicit`](Self::elicit).
+    pub async fn confirm(&self, key: &str, message: impl Into<String>) -> Result<bool, AskError> {
+        let form = Form::new(
+            message,
+            serde_json::json!({"type": "object", "properties": {}, "required": []}),
+        );
+        Ok(self.elicit_form(key, form).await?.is_accepted())
+    }
+
+    /// Asks the client's model for a completion (MCP sampling).
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`]: nobody to ask, a client without `sampling`, or an error from it.
+    pub async fn sample(&self, key: &str, request: SamplingRequest) -> Result<Sampled, AskError> {
+        ask::sampled(self.ask(key, Question::Sample(request)).await)
+    }
+
+    /// The client's roots (MCP `roots/list`).
+    ///
+    /// # Errors
+    ///
+    /// [`AskError`]: nobody to ask, a client without `roots`, or an error from it.
+    pub async fn roots(&self, key: &str) -> Result<Vec<Root>, AskError> {
+        ask::roots(self.ask(key, Question::Roots).await)
+    }
+
+    /// Whether the call can put questions that need `capability` (MCP: the client
+    /// declared it). `false` when the host gave no way to ask at all. A handler that can
+    /// do without an answer checks this first: on MCP 2026-07-28, a question the client
+    /// cannot answer ends the call with `-32021` (missing required client capability).
+    #[must_use]
+    pub fn supports(&self, capability: Capability) -> bool {
+        self.asker.as_ref().is_some_and(|a| a.supports(capability))
+    }
+}
+
 impl fmt::Debug for ToolContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolContext")
@@ -378,6 +524,7 @@ impl fmt::Debug for ToolContext {
             .field("state", &*self.state)
             .field("progress", &self.progress.is_some())
             .field("log", &self.log.as_ref().map(LogSink::min_level))
+            .field("asker", &self.asker.is_some())
             .finish()
     }
 }

@@ -24,8 +24,17 @@
 //!    package's [`BoundCaps`].
 //!
 //! Validation and deserialization failures are `isError` results the model can read, one
-//! line per failing value with its JSON pointer. Approval is not a stage of `dispatch`
-//! (asking a person is the host's job): the host asks [`Package::approval`] first.
+//! line per failing value with its JSON pointer.
+//!
+//! **Approval.** By default ([`ApprovalPolicy::Host`]) the pipeline gates nothing: the
+//! host asks [`Package::approval`] first and decides, as the plain pipeline and the WASM
+//! entry leave it. A host that chooses [`ApprovalPolicy::Ask`] in its [`CallOptions`]
+//! (the MCP server's default) makes the pipeline put a [`Question::Approve`] (a confirm
+//! form naming the tool and the keys that triggered it) to the call's [`Asker`] after
+//! validation, and the handler runs only when a person accepts it; declined, cancelled
+//! or nobody to ask, the call is an `isError` result saying it needs approval and was not
+//! run. [`ApprovalPolicy::Refuse`] refuses such calls unasked, [`ApprovalPolicy::Trust`]
+//! runs them (the platform in front runs its own guard).
 //!
 //! **Panics.** A handler that panics (sync, or while its future is polled) gives an
 //! `isError` result saying the tool has a bug; the panic message goes to
@@ -82,6 +91,7 @@
 
 mod abort;
 mod approval;
+mod ask;
 mod block;
 mod builder;
 mod de;
@@ -103,6 +113,10 @@ use std::sync::Arc;
 
 pub use self::abort::{AbortController, AbortSignal, Cancelled};
 pub use self::approval::{Approval, AskReason};
+pub use self::ask::{
+    APPROVAL_KEY, Answer, ApprovalPolicy, ApprovalRequest, AskError, Asker, Capability, ElicitForm,
+    Elicited, Form, Question, Role, Root, Sampled, SamplingMessage, SamplingRequest,
+};
 pub use self::block::block_on;
 pub use self::builder::{BuildError, BuildProblem, PackageBuilder};
 pub use self::errors::Refusal;

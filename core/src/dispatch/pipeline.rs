@@ -9,9 +9,14 @@ use std::task::Poll;
 
 use serde_json::{Map, Value};
 
+use super::approval::posture;
+use super::ask::{NotApproved, form_answer, not_approved_result};
 use super::errors::{ArgumentError, arguments_result, cancelled_result, panic_result};
 use super::output::{OutputMismatch, mismatch_result};
-use super::{AbortSignal, Call, CallOptions, Package, SessionContext, Slot, ToolContext, block_on};
+use super::{
+    APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, AskError, Call,
+    CallOptions, Elicited, Package, Question, SessionContext, Slot, ToolContext, block_on,
+};
 use crate::contract::json;
 use crate::result::{ToolResult, bound_result_owned};
 
@@ -34,7 +39,44 @@ impl Package {
 
     /// [`dispatch`](Self::dispatch) with the host's [`CallOptions`]: the abort signal, a
     /// [`ProgressSink`](super::ProgressSink) for the handler's [`ToolContext::progress`]
-    /// reports and a [`LogSink`](super::LogSink) for its [`ToolContext::log`] messages.
+    /// reports, a [`LogSink`](super::LogSink) for its [`ToolContext::log`] messages, the
+    /// [`ApprovalPolicy`] and the [`Asker`](super::Asker) the gate and the handler ask
+    /// through (see the [module docs](super), "Approval").
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{
+    ///     Answer, ApprovalPolicy, AskError, Asker, BoxFuture, CallOptions, Elicited, Package,
+    ///     Question, SessionContext, block_on, sync_fn,
+    /// };
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Purge { key: String, force: Option<bool> }
+    /// let tool = br#"{"type":"object","additionalProperties":false,"description":"Purge.",
+    ///   "properties":{"key":{"type":"string"},"force":{"type":"boolean"}},"required":["key"],
+    ///   "x-neuralis":{"annotations":{"category":"write","destructiveHint":true},"askOnKeys":["force"]}}"#;
+    /// let package = Package::builder()
+    ///     .tool("purge", &tool[..], sync_fn(|p: Purge| format!("purged {}", p.key)))
+    ///     .build()
+    ///     .expect("valid");
+    /// let session = SessionContext::builder("u").build();
+    ///
+    /// /// A person who declines everything.
+    /// struct No;
+    /// impl Asker for No {
+    ///     fn ask<'a>(&'a self, _: &'a str, _: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+    ///         Box::pin(async { Ok(Answer::Elicit(Elicited::Decline)) })
+    ///     }
+    /// }
+    /// let ask = || CallOptions::new().approval(ApprovalPolicy::Ask).asker(No);
+    /// let args = serde_json::json!({"key": "k", "force": true});
+    /// let declined = block_on(package.dispatch_with("purge", args.clone(), &session, ask()))
+    ///     .expect("ready");
+    /// assert!(declined.is_error);
+    /// // No key of `askOnKeys` sent: nobody is asked.
+    /// let quiet = block_on(package.dispatch_with("purge", serde_json::json!({"key": "k"}), &session, ask()))
+    ///     .expect("ready");
+    /// assert_eq!(quiet.for_model()["content"][0]["text"], "purged k");
+    /// ```
     pub async fn dispatch_with(
         &self,
         name: &str,
@@ -178,13 +220,57 @@ impl Package {
             abort,
             progress,
             log,
+            approval,
+            asker,
         } = options;
+        // The posture reads the keys as sent: defaults do not count.
+        let asks = match approval {
+            ApprovalPolicy::Ask | ApprovalPolicy::Refuse => {
+                match posture(&slot.entry.meta, &args) {
+                    Approval::Ask(reason) => Some(reason),
+                    Approval::Floor(_) => None,
+                }
+            }
+            ApprovalPolicy::Host | ApprovalPolicy::Trust => None,
+        };
         let args = match self.prepare(slot, args) {
             Ok(args) => args,
             Err(refused) => return *refused,
         };
         if abort.is_aborted() {
             return cancelled_result();
+        }
+        if let Some(reason) = asks {
+            let request = ApprovalRequest::new(&slot.name, reason);
+            let outcome = match (approval, &asker) {
+                (ApprovalPolicy::Refuse, _) => Err(NotApproved::Refused),
+                (_, None) => Err(NotApproved::NoAnswer(AskError::NoAsker)),
+                (_, Some(asker)) => {
+                    let question = asker.ask(APPROVAL_KEY, Question::Approve(request.clone()));
+                    // A run aborted while it waits for a person ends there.
+                    let answer = {
+                        let mut question = pin!(question);
+                        let mut cancelled = pin!(abort.cancelled());
+                        poll_fn(|task| {
+                            if let Poll::Ready(answer) = question.as_mut().poll(task) {
+                                return Poll::Ready(Some(answer));
+                            }
+                            cancelled.as_mut().poll(task).map(|()| None)
+                        })
+                        .await
+                    };
+                    match answer.map(form_answer) {
+                        None => return cancelled_result(),
+                        Some(Ok(Elicited::Accept(_))) => Ok(()),
+                        Some(Ok(Elicited::Decline)) => Err(NotApproved::Declined),
+                        Some(Ok(Elicited::Cancel)) => Err(NotApproved::Cancelled),
+                        Some(Err(e)) => Err(NotApproved::NoAnswer(e)),
+                    }
+                }
+            };
+            if let Err(why) = outcome {
+                return not_approved_result(&request, &why);
+            }
         }
         let cx = ToolContext {
             tool: Arc::clone(&slot.name),
@@ -193,6 +279,7 @@ impl Package {
             state: Arc::clone(&self.state),
             progress,
             log,
+            asker,
         };
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
             Ok(call) => call,

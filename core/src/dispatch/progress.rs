@@ -59,8 +59,10 @@ impl fmt::Debug for ProgressSink {
 }
 
 /// What a host hands [`Package::dispatch_with`](super::Package::dispatch_with) besides
-/// the call itself: the run's abort signal, where progress reports go, and where log
-/// messages go.
+/// the call itself: the run's abort signal, where progress reports go, where log
+/// messages go, and how the call may ask the person or client behind it (the
+/// [`ApprovalPolicy`](super::ApprovalPolicy) for a call whose posture asks, and the
+/// [`Asker`](super::Asker) that the approval gate and the handler ask through).
 ///
 /// ```
 /// use neuralis_core::dispatch::{AbortController, CallOptions, LogLevel, LogSink, ProgressSink};
@@ -72,12 +74,26 @@ impl fmt::Debug for ProgressSink {
 ///     .log(LogSink::new(LogLevel::Info, |m| eprintln!("{}: {}", m.level, m.data)));
 /// # let _ = options;
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 #[must_use]
 pub struct CallOptions {
     pub(super) abort: super::AbortSignal,
     pub(super) progress: Option<ProgressSink>,
     pub(super) log: Option<super::LogSink>,
+    pub(super) approval: super::ApprovalPolicy,
+    pub(super) asker: Option<Arc<dyn super::Asker>>,
+}
+
+impl fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("abort", &self.abort)
+            .field("progress", &self.progress)
+            .field("log", &self.log)
+            .field("approval", &self.approval)
+            .field("asker", &self.asker.is_some())
+            .finish()
+    }
 }
 
 impl Default for CallOptions {
@@ -87,14 +103,40 @@ impl Default for CallOptions {
 }
 
 impl CallOptions {
-    /// No abort signal, no progress sink, no log sink: a call that runs to completion and
-    /// reports progress and logs to nobody.
+    /// No abort signal, no progress sink, no log sink, no asker, and the approval posture
+    /// left to the host ([`ApprovalPolicy::Host`](super::ApprovalPolicy::Host)): a call
+    /// that runs to completion, reports progress and logs to nobody, and asks nobody.
     pub fn new() -> Self {
         Self {
             abort: super::AbortSignal::never(),
             progress: None,
             log: None,
+            approval: super::ApprovalPolicy::Host,
+            asker: None,
         }
+    }
+
+    /// What the pipeline does with a call whose approval posture asks (default:
+    /// [`ApprovalPolicy::Host`](super::ApprovalPolicy::Host), no gate).
+    pub fn approval(mut self, policy: super::ApprovalPolicy) -> Self {
+        self.approval = policy;
+        self
+    }
+
+    /// Who the call asks: the approval gate under
+    /// [`ApprovalPolicy::Ask`](super::ApprovalPolicy::Ask), and the handler's
+    /// [`ToolContext::elicit`](super::ToolContext::elicit) and the other asking methods.
+    /// Without one, every question fails with
+    /// [`AskError::NoAsker`](super::AskError::NoAsker).
+    pub fn asker(mut self, asker: impl super::Asker) -> Self {
+        self.asker = Some(Arc::new(asker));
+        self
+    }
+
+    /// [`asker`](Self::asker) for an asker the host shares.
+    pub fn shared_asker(mut self, asker: Arc<dyn super::Asker>) -> Self {
+        self.asker = Some(asker);
+        self
     }
 
     /// The run's abort signal (it reaches the handler only when the tool is `cancellable`).
