@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use neuralis_core::catalog::ToolEntry;
 use neuralis_core::dispatch::{
@@ -10,10 +11,10 @@ use neuralis_core::dispatch::{
 };
 use neuralis_core::result::ToolResult;
 use rmcp::model::{
-    CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CancelledNotificationParam,
-    ConstString, CustomRequest, CustomResult, Implementation, ListToolsRequestMethod,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, RequestId,
-    ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestMethod, CallToolRequestParams, CallToolResponse,
+    CancelledNotificationParam, ConstString, CustomRequest, CustomResult, Implementation,
+    ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ProtocolVersion, RequestId, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -128,6 +129,13 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 ///   the request by a [`Resolve`](crate::http::Resolve) (a bearer-token table, JWTs,
 ///   or the host's own auth middleware), before any MCP processing. See [`crate::http`].
 ///
+/// `tools/list` lists the tools in the package's load order, the same on every request
+/// and every replica of one build. On 2026-07-28 it carries SEP-2549's caching hints:
+/// `ttlMs` ([`with_list_ttl`](Self::with_list_ttl), 5 minutes unless set) and
+/// `cacheScope`, `private` whenever the list is filtered for its caller (a hosted server,
+/// or a package with a tool gated by `requires.features`), `public` when every caller
+/// gets the same list.
+///
 /// A `notifications/cancelled` aborts the call it names: the server keeps an
 /// [`AbortController`] per request in flight, and a `cancellable` tool's handler sees its
 /// signal fire (a tool that is not `cancellable` runs to completion; its result is not
@@ -171,6 +179,8 @@ pub struct McpServer {
     in_flight: Arc<Mutex<HashMap<RequestId, AbortController>>>,
     /// The level of the connection's `logging/setLevel` (before 2026-07-28).
     log_level: SessionLevel,
+    /// How long a client may keep a `tools/list` answer (`ttlMs`).
+    list_ttl: Duration,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -192,6 +202,9 @@ enum Identity {
     #[cfg(feature = "http")]
     PerRequest,
 }
+
+/// `tools/list`'s `ttlMs` unless the server says otherwise ([`McpServer::with_list_ttl`]).
+const DEFAULT_LIST_TTL: Duration = Duration::from_secs(300);
 
 /// Removes a call's controller from the in-flight map when the call ends, however it ends.
 struct InFlight<'a> {
@@ -231,7 +244,30 @@ impl McpServer {
             instructions: None,
             in_flight: Arc::default(),
             log_level: SessionLevel::default(),
+            list_ttl: DEFAULT_LIST_TTL,
         }
+    }
+
+    /// How long a client may treat a `tools/list` answer as fresh: its `ttlMs` on
+    /// 2026-07-28 (SEP-2549; default 5 minutes). A package's tools do not change while it
+    /// is served, so the hint only bounds how long a client keeps a list after the server
+    /// is replaced by another build, or after a hosted caller's grants change. Zero asks
+    /// clients not to keep it at all.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use neuralis_core::dispatch::{Package, SessionContext};
+    /// use neuralis_mcp::McpServer;
+    ///
+    /// let package = Package::builder().build().expect("an empty package");
+    /// let server = McpServer::new(package, SessionContext::builder("local-user").build())
+    ///     .with_list_ttl(Duration::from_secs(60));
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn with_list_ttl(mut self, ttl: Duration) -> Self {
+        self.list_ttl = ttl;
+        self
     }
 
     /// The name and version the server reports in `initialize` (default:
@@ -288,6 +324,32 @@ impl McpServer {
                     None,
                 )
             }),
+        }
+    }
+
+    /// `tools/list`'s `ttlMs`.
+    fn list_ttl_ms(&self) -> u64 {
+        u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// `tools/list`'s `cacheScope`: `private` when the list may differ from one caller to
+    /// another, which is when it is filtered for the caller: each request's own caller
+    /// (a hosted server), or a package with a tool gated by `requires.features`; `public`
+    /// when every caller gets the same list.
+    fn list_cache_scope(&self) -> CacheScope {
+        let per_request = match &self.identity {
+            Identity::Fixed(_) => false,
+            #[cfg(feature = "http")]
+            Identity::PerRequest => true,
+        };
+        let gated = self
+            .package
+            .tools()
+            .any(|tool| !tool.meta.requires.features.is_empty());
+        if per_request || gated {
+            CacheScope::Private
+        } else {
+            CacheScope::Public
         }
     }
 
@@ -571,7 +633,17 @@ impl ServerHandler for McpServer {
             .map_err(|e| {
                 ErrorData::internal_error(format!("a tool is not valid MCP: {e}"), None)
             })?;
-        Ok(ListToolsResult::with_all_items(tools))
+        let list = ListToolsResult::with_all_items(tools);
+        // The caching hints are 2026-07-28's (SEP-2549); earlier eras keep their shape.
+        let hints = context
+            .protocol_version()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        Ok(if hints {
+            list.with_ttl_ms(self.list_ttl_ms())
+                .with_cache_scope(self.list_cache_scope())
+        } else {
+            list
+        })
     }
 
     async fn call_tool(
@@ -737,6 +809,33 @@ mod tests {
         assert_eq!(session.log_level.level(), None);
         session.log_level.set_level(LogLevel::Debug);
         assert_eq!(server.log_level.level(), Some(LogLevel::Info));
+    }
+
+    /// `tools/list` is `public` only when every caller gets the same list.
+    #[test]
+    fn a_list_filtered_for_its_caller_is_private() {
+        use neuralis_core::dispatch::sync_fn;
+        let tool = |requires: Value| {
+            json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object", "additionalProperties": false, "properties": {},
+                "x-neuralis": {"annotations": {"category": "read"}, "requires": requires}
+            })
+            .to_string()
+        };
+        let server = |requires: Value| {
+            let package = Package::builder()
+                .tool("t", tool(requires), sync_fn(|_: Value| "ok"))
+                .build()
+                .expect("a package");
+            McpServer::new(package, SessionContext::builder("u").build())
+        };
+        assert_eq!(server(json!({})).list_cache_scope(), CacheScope::Public);
+        let gated = server(json!({"features": ["admin.write"]}));
+        assert_eq!(gated.list_cache_scope(), CacheScope::Private);
+        assert_eq!(gated.list_ttl_ms(), 300_000);
+        let zero = gated.with_list_ttl(Duration::ZERO);
+        assert_eq!(zero.list_ttl_ms(), 0);
     }
 
     #[test]

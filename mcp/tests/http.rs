@@ -70,6 +70,10 @@ async fn lists_and_calls_over_http() {
     };
 
     let listed = send(request(1, "tools/list", None, json!({}))).await;
+    // SEP-2549: one identity and no tool gated by a feature, so every caller gets this
+    // list: `public`, fresh for the default five minutes.
+    assert_eq!(listed["result"]["cacheScope"], "public", "{listed}");
+    assert_eq!(listed["result"]["ttlMs"], 300_000, "{listed}");
     let tool = &listed["result"]["tools"][0];
     assert_eq!(tool["name"], "greet", "{listed}");
     assert_eq!(tool["annotations"]["readOnlyHint"], true);
@@ -181,6 +185,14 @@ async fn each_caller_sees_its_own_tools() {
     assert_eq!(names(&admin), ["greet", "purge"]);
     let (_, _, guest) = answer(&service, with_token(list(), "Bearer token-guest")).await;
     assert_eq!(names(&guest), ["greet"]);
+    // Lists filtered for their caller: no shared cache may hand one to another.
+    for listed in [&admin, &guest] {
+        assert_eq!(listed["result"]["cacheScope"], "private", "{listed}");
+        assert_eq!(listed["result"]["ttlMs"], 300_000, "{listed}");
+    }
+    // The same list, in the same order, on every request.
+    let (_, _, again) = answer(&service, with_token(list(), "Bearer token-admin")).await;
+    assert_eq!(again["result"], admin["result"]);
 
     let purge = || {
         request(
