@@ -13,7 +13,9 @@ cargo test --test formats --features uuid,chrono,url,time
 cargo test -p neuralis-core --test validator_build --test dispatch --test output_schema
 # MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt`.
 cargo test -p neuralis-mcp --features jwt --test http
-cargo test -p neuralis-mcp --features jwt --doc
+cargo test -p neuralis-mcp --features jwks --doc
+# Bearer JWTs from a real OpenID provider (oidc-provider, `npm ci --prefix mcp/tests/oidc`).
+cargo test -p neuralis-mcp --features jwks --test oidc
 # The catalog and probe packages built to `.wasm` (release) and run in Node.
 ./scripts/wasm.sh
 # Real MCP clients against every example package (skipped, unless CI is set, when

@@ -17,8 +17,10 @@
 //!   credential).
 //!
 //! Resolvers that ship: [`TokenTable`] (static bearer tokens, for local use and tests),
-//! `JwtResolver` (feature `jwt`: HS256/RS256 bearer JWTs with `exp`, `nbf`, `iss` and
-//! `aud` checked, the user id and the grants read from configurable claims), and any
+//! `JwtResolver` (feature `jwt`: bearer JWTs with `exp`, `nbf`, `iss` and `aud` checked,
+//! the user id and the grants read from the claims by a `GrantMapping`; with feature
+//! `jwks`, the keys an identity provider publishes, discovered from its issuer URL and
+//! followed through rotations by `kid`), and any
 //! closure `Fn(&http::request::Parts) -> Result<SessionContext,
 //! Refused>`, which sees the headers and whatever the host's own auth middleware put in the
 //! request's extensions.
@@ -67,7 +69,11 @@ use serde_json::{Value, json};
 
 use crate::McpServer;
 #[cfg(feature = "jwt")]
-pub use crate::jwt::{JwtResolver, KeyError};
+pub use crate::jwt::{GrantMapping, JwtResolver, KeyError};
+
+/// What [`Resolve::resolve_request`] returns: the caller, once resolved.
+pub type Resolution<'a> =
+    Pin<Box<dyn Future<Output = Result<SessionContext, Refused>> + Send + 'a>>;
 
 /// The response type of rmcp's HTTP service, and of [`HostedService`].
 pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
@@ -86,6 +92,13 @@ pub trait Resolve: Send + Sync + 'static {
     /// [`Refused`] when the request carries no credentials the resolver accepts: the
     /// request is answered `401` and nothing runs.
     fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused>;
+
+    /// The caller, resolved asynchronously: what the hosted service calls. By default
+    /// [`Self::resolve`]; a resolver that may have to fetch something first (an identity
+    /// provider's keys, an introspection answer) overrides it.
+    fn resolve_request<'a>(&'a self, parts: &'a http::request::Parts) -> Resolution<'a> {
+        Box::pin(std::future::ready(self.resolve(parts)))
+    }
 }
 
 impl<F> Resolve for F
@@ -635,7 +648,7 @@ impl HostedService {
         B::Data: Send + 'static,
     {
         let (mut parts, body) = request.into_parts();
-        let caller = match self.resolver.resolve(&parts) {
+        let caller = match self.resolver.resolve_request(&parts).await {
             Ok(caller) => caller,
             Err(refused) => return self.unauthorized(&refused),
         };

@@ -1,22 +1,32 @@
-//! Bearer JWTs as the caller's identity (feature `jwt`), on `jsonwebtoken`.
+//! Bearer JWTs as the caller's identity (feature `jwt`), on `jsonwebtoken`: one fixed key,
+//! or (feature `jwks`) an identity provider's key set, discovered from its issuer URL and
+//! refreshed as it rotates keys.
 
 use std::fmt;
+use std::sync::Arc;
 
-use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode};
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, DecodingKey, Header, Validation, decode, decode_header};
 use neuralis_core::dispatch::SessionContext;
 use serde_json::{Map, Value};
 
-use crate::http::{Refused, Resolve, bearer_token};
+use crate::http::{Refused, Resolution, Resolve, bearer_token};
 
-/// Resolves each request's caller from an `Authorization: Bearer <JWT>` header: the
-/// signature checked with one key (HS256 with a shared secret, or RS256 with the issuer's
-/// public key), `exp` required and checked, `nbf` checked when present, `iss` and `aud`
-/// checked when configured (and then required). The user id is read from a claim (`sub`
-/// by default), the granted features from another (`scope` by default: a
-/// space-separated string, as OAuth writes scopes, or an array of strings).
+/// Resolves each request's caller from an `Authorization: Bearer <JWT>` header.
+///
+/// The signature is checked with a key whose algorithm is fixed by the key, never by the
+/// token: one key given here (HS256 with a shared secret; RS256, PS256, ES256 or EdDSA
+/// with a public key in PEM form), or (feature `jwks`) the keys an identity provider
+/// publishes, selected by the token's `kid` ([`JwtResolver::discover`],
+/// [`JwtResolver::jwks`]). `exp` is required and checked, `nbf` checked when present,
+/// `iss` and `aud` checked when configured (and then required). The user id is read from
+/// a claim (`sub` by default), the granted features by a [`GrantMapping`] (the `scope`
+/// claim by default: a space-separated string, as OAuth writes scopes, or an array of
+/// strings).
 ///
 /// A token that fails any check is refused with `401` and `error="invalid_token"`; the
-/// reason (`ExpiredSignature`, `InvalidSignature`...) is only for the host's logs.
+/// reason (`the token expired at ...`, `the signature does not verify with key ...`) is
+/// only for the host's logs.
 ///
 /// ```
 /// use jsonwebtoken::{EncodingKey, Header, encode};
@@ -36,28 +46,48 @@ use crate::http::{Refused, Resolve, bearer_token};
 /// ```
 #[derive(Clone)]
 pub struct JwtResolver {
-    key: DecodingKey,
+    keys: Keys,
     validation: Validation,
     user_claim: String,
-    grants_claim: String,
+    grants: GrantMapping,
+}
+
+/// Where the verifying keys come from.
+#[derive(Clone)]
+enum Keys {
+    Fixed(Arc<Key>),
+    #[cfg(feature = "jwks")]
+    Set(Arc<crate::jwks::KeySet>),
+}
+
+/// One verifying key and the one algorithm it verifies.
+pub(crate) struct Key {
+    pub(crate) decoding: DecodingKey,
+    pub(crate) algorithm: Algorithm,
+    /// The key's `kid`, to name it in a refusal.
+    pub(crate) kid: Option<String>,
 }
 
 impl fmt::Debug for JwtResolver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Never the key.
-        f.debug_struct("JwtResolver")
-            .field("algorithms", &self.validation.algorithms)
-            .field("iss", &self.validation.iss)
+        let mut s = f.debug_struct("JwtResolver");
+        match &self.keys {
+            Keys::Fixed(key) => s.field("algorithm", &key.algorithm),
+            #[cfg(feature = "jwks")]
+            Keys::Set(set) => s.field("jwks", set),
+        };
+        s.field("iss", &self.validation.iss)
             .field("aud", &self.validation.aud)
             .field("user_claim", &self.user_claim)
-            .field("grants_claim", &self.grants_claim)
+            .field("grants", &self.grants)
             .finish_non_exhaustive()
     }
 }
 
-/// Why a JWT key could not be read.
+/// Why a JWT key, or an identity provider's key set, could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyError(String);
+pub struct KeyError(pub(crate) String);
 
 impl fmt::Display for KeyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -67,19 +97,172 @@ impl fmt::Display for KeyError {
 
 impl std::error::Error for KeyError {}
 
+/// How a token's claims become the caller's granted features: the values of one or more
+/// claims (each a space-separated string, as OAuth writes `scope`, or an array of
+/// strings), optionally only those with a prefix (which is removed), and values renamed
+/// to features.
+///
+/// A claim name that no claim of the token has and that contains dots is a path into
+/// nested objects: `realm_access.roles` reads Keycloak's realm roles.
+///
+/// ```
+/// use neuralis_mcp::http::GrantMapping;
+/// use serde_json::json;
+///
+/// // Scopes `mcp:weather.read` grant `weather.read`; the role `editor` grants `notes.write`.
+/// let mapping = GrantMapping::claim("scope")
+///     .and_claim("realm_access.roles")
+///     .prefix("mcp:")
+///     .map("editor", "notes.write");
+/// let claims = json!({"scope": "openid mcp:weather.read", "realm_access": {"roles": ["editor", "viewer"]}});
+/// let grants = mapping.grants(claims.as_object().unwrap()).unwrap();
+/// assert_eq!(grants, ["weather.read", "notes.write"]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrantMapping {
+    claims: Vec<String>,
+    prefix: Option<String>,
+    renames: Vec<(String, String)>,
+}
+
+impl Default for GrantMapping {
+    /// The `scope` claim, every value a feature.
+    fn default() -> Self {
+        Self::claim("scope")
+    }
+}
+
+impl GrantMapping {
+    /// Grants read from the claim `name` (every value a feature, until
+    /// [`Self::prefix`] or [`Self::map`] says otherwise).
+    #[must_use]
+    pub fn claim(name: impl Into<String>) -> Self {
+        Self {
+            claims: vec![name.into()],
+            prefix: None,
+            renames: Vec::new(),
+        }
+    }
+
+    /// Grants also read from the claim `name` (`roles`, `groups`, a custom claim).
+    #[must_use]
+    pub fn and_claim(mut self, name: impl Into<String>) -> Self {
+        self.claims.push(name.into());
+        self
+    }
+
+    /// Only values starting with `prefix` grant a feature: the value without the prefix
+    /// (`mcp:weather.read` grants `weather.read`). Values renamed with [`Self::map`] are
+    /// kept whatever their prefix.
+    #[must_use]
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = Some(prefix.into());
+        self
+    }
+
+    /// The value `value` (a role, a group, a scope) grants the feature `feature`;
+    /// repeatable, several features for one value included. Without a [`Self::prefix`],
+    /// once any value is mapped, values not mapped grant nothing (a role named like a
+    /// feature grants it only when mapped).
+    #[must_use]
+    pub fn map(mut self, value: impl Into<String>, feature: impl Into<String>) -> Self {
+        self.renames.push((value.into(), feature.into()));
+        self
+    }
+
+    /// The claim `name`: the top-level claim of that name, else the dotted path.
+    fn lookup<'a>(claims: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+        if let Some(value) = claims.get(name) {
+            return Some(value);
+        }
+        if !name.contains('.') {
+            return None;
+        }
+        let mut parts = name.split('.');
+        let mut value = claims.get(parts.next()?)?;
+        for part in parts {
+            value = value.get(part)?;
+        }
+        Some(value)
+    }
+
+    /// The features `claims` grant, in the order found, each once.
+    ///
+    /// # Errors
+    ///
+    /// A reason (for the host's logs) when a configured claim is present but is neither
+    /// a string nor an array of strings.
+    pub fn grants(&self, claims: &Map<String, Value>) -> Result<Vec<String>, String> {
+        let mut grants: Vec<String> = Vec::new();
+        let mut add = |feature: &str| {
+            if !grants.iter().any(|g| g == feature) {
+                grants.push(feature.to_owned());
+            }
+        };
+        for name in &self.claims {
+            let values: Vec<&str> = match Self::lookup(claims, name) {
+                None | Some(Value::Null) => continue,
+                Some(Value::String(text)) => text.split_whitespace().collect(),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .map(Value::as_str)
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| format!("the `{name}` claim is not an array of strings"))?,
+                Some(_) => {
+                    return Err(format!(
+                        "the `{name}` claim is neither a string nor an array of strings"
+                    ));
+                }
+            };
+            for value in values {
+                let mut renamed = false;
+                for (from, to) in &self.renames {
+                    if from == value {
+                        add(to);
+                        renamed = true;
+                    }
+                }
+                if renamed {
+                    continue;
+                }
+                match &self.prefix {
+                    Some(prefix) => {
+                        if let Some(feature) = value.strip_prefix(prefix.as_str())
+                            && !feature.is_empty()
+                        {
+                            add(feature);
+                        }
+                    }
+                    None if self.renames.is_empty() => add(value),
+                    None => {}
+                }
+            }
+        }
+        Ok(grants)
+    }
+}
+
 impl JwtResolver {
-    fn with(key: DecodingKey, algorithm: Algorithm) -> Self {
-        let mut validation = Validation::new(algorithm);
+    fn with_keys(keys: Keys) -> Self {
+        let mut validation = Validation::new(Algorithm::RS256);
         validation.validate_nbf = true;
         // Checked only when `audience` names one; a token's `aud` is then required.
         validation.validate_aud = false;
         validation.leeway = 30;
         Self {
-            key,
+            keys,
             validation,
             user_claim: "sub".into(),
-            grants_claim: "scope".into(),
+            grants: GrantMapping::default(),
         }
+    }
+
+    fn fixed(decoding: DecodingKey, algorithm: Algorithm) -> Self {
+        Self::with_keys(Keys::Fixed(Arc::new(Key {
+            decoding,
+            algorithm,
+            kid: None,
+        })))
     }
 
     /// Tokens signed with HS256 and `secret`.
@@ -93,7 +276,7 @@ impl JwtResolver {
         }
         let key = DecodingKey::from_secret(secret)
             .map_err(|e| KeyError(format!("not a usable HS256 secret: {e}")))?;
-        Ok(Self::with(key, Algorithm::HS256))
+        Ok(Self::fixed(key, Algorithm::HS256))
     }
 
     /// Tokens signed with RS256 by the holder of the private half of `public_key_pem`
@@ -105,7 +288,109 @@ impl JwtResolver {
     pub fn rs256_pem(public_key_pem: &[u8]) -> Result<Self, KeyError> {
         let key = DecodingKey::from_rsa_pem(public_key_pem)
             .map_err(|e| KeyError(format!("not an RSA public key in PEM form: {e}")))?;
-        Ok(Self::with(key, Algorithm::RS256))
+        Ok(Self::fixed(key, Algorithm::RS256))
+    }
+
+    /// Tokens signed with PS256 (RSASSA-PSS) with the private half of `public_key_pem`.
+    ///
+    /// # Errors
+    ///
+    /// [`KeyError`] when the PEM is not an RSA public key.
+    pub fn ps256_pem(public_key_pem: &[u8]) -> Result<Self, KeyError> {
+        let key = DecodingKey::from_rsa_pem(public_key_pem)
+            .map_err(|e| KeyError(format!("not an RSA public key in PEM form: {e}")))?;
+        Ok(Self::fixed(key, Algorithm::PS256))
+    }
+
+    /// Tokens signed with ES256 (ECDSA on P-256) with the private half of
+    /// `public_key_pem`.
+    ///
+    /// # Errors
+    ///
+    /// [`KeyError`] when the PEM is not an EC public key.
+    pub fn es256_pem(public_key_pem: &[u8]) -> Result<Self, KeyError> {
+        let key = DecodingKey::from_ec_pem(public_key_pem)
+            .map_err(|e| KeyError(format!("not an EC public key in PEM form: {e}")))?;
+        Ok(Self::fixed(key, Algorithm::ES256))
+    }
+
+    /// Tokens signed with EdDSA (Ed25519) with the private half of `public_key_pem`.
+    ///
+    /// # Errors
+    ///
+    /// [`KeyError`] when the PEM is not an Ed25519 public key.
+    pub fn eddsa_pem(public_key_pem: &[u8]) -> Result<Self, KeyError> {
+        let key = DecodingKey::from_ed_pem(public_key_pem)
+            .map_err(|e| KeyError(format!("not an Ed25519 public key in PEM form: {e}")))?;
+        Ok(Self::fixed(key, Algorithm::EdDSA))
+    }
+
+    /// Tokens signed by an identity provider with one of the keys it publishes: its
+    /// metadata is read from `issuer`'s `/.well-known/openid-configuration` (else RFC
+    /// 8414's `/.well-known/oauth-authorization-server`), its key set from the document's
+    /// `jwks_uri`, and `iss` is required to be `issuer`. Feature `jwks`.
+    ///
+    /// Keys are fetched on the first request (or [`Self::load`]), kept for
+    /// [`Self::refresh`]'s `max_age`, and fetched again when a token names a `kid` the
+    /// set lacks (a rotation), at most once per `min_interval`. Each key verifies the one
+    /// algorithm its JWK says (`alg`, else RS256 for RSA, ES256 for P-256, ES384 for
+    /// P-384, EdDSA for Ed25519); symmetric keys in a key set are ignored.
+    #[cfg(feature = "jwks")]
+    #[must_use]
+    pub fn discover(issuer: &str) -> Self {
+        Self::with_keys(Keys::Set(Arc::new(crate::jwks::KeySet::discover(issuer)))).issuer(issuer)
+    }
+
+    /// Tokens signed with one of the keys of the JWKS at `jwks_url` (see
+    /// [`Self::discover`] for how keys are chosen and refreshed). Feature `jwks`.
+    #[cfg(feature = "jwks")]
+    #[must_use]
+    pub fn jwks(jwks_url: &str) -> Self {
+        Self::with_keys(Keys::Set(Arc::new(crate::jwks::KeySet::url(jwks_url))))
+    }
+
+    /// How often the key set may be fetched: at most once per `min_interval` however many
+    /// unknown `kid`s arrive (default 30 s), and again after `max_age` (default 10 min),
+    /// which is how a removed key stops verifying. No effect on a fixed key. Feature
+    /// `jwks`.
+    #[cfg(feature = "jwks")]
+    #[must_use]
+    pub fn refresh(
+        mut self,
+        min_interval: std::time::Duration,
+        max_age: std::time::Duration,
+    ) -> Self {
+        if let Keys::Set(set) = &self.keys {
+            self.keys = Keys::Set(Arc::new(set.with_limits(min_interval, max_age)));
+        }
+        self
+    }
+
+    /// The HTTP client that fetches the metadata and the key set (to trust a private CA,
+    /// use a proxy, set timeouts). Feature `jwks`.
+    #[cfg(feature = "jwks")]
+    #[must_use]
+    pub fn http_client(mut self, client: reqwest::Client) -> Self {
+        if let Keys::Set(set) = &self.keys {
+            self.keys = Keys::Set(Arc::new(set.with_client(client)));
+        }
+        self
+    }
+
+    /// Fetches the key set now (the metadata first, with [`Self::discover`]): how many
+    /// usable keys it holds. For a server to fail at start-up rather than at its first
+    /// request. A fixed key: `1`. Feature `jwks`.
+    ///
+    /// # Errors
+    ///
+    /// [`KeyError`] when the metadata or the key set cannot be fetched or read, or the
+    /// set holds no usable key.
+    #[cfg(feature = "jwks")]
+    pub async fn load(&self) -> Result<usize, KeyError> {
+        match &self.keys {
+            Keys::Fixed(_) => Ok(1),
+            Keys::Set(set) => set.load().await,
+        }
     }
 
     /// Requires `iss` to be `issuer`.
@@ -133,10 +418,17 @@ impl JwtResolver {
     }
 
     /// The claim that holds the granted features (default `scope`): a space-separated
-    /// string or an array of strings; absent means no grants.
+    /// string or an array of strings; absent means no grants. Shorthand for
+    /// `.grants(GrantMapping::claim(claim))`.
     #[must_use]
-    pub fn grants_claim(mut self, claim: impl Into<String>) -> Self {
-        self.grants_claim = claim.into();
+    pub fn grants_claim(self, claim: impl Into<String>) -> Self {
+        self.grants(GrantMapping::claim(claim))
+    }
+
+    /// How the token's claims become the caller's granted features.
+    #[must_use]
+    pub fn grants(mut self, mapping: GrantMapping) -> Self {
+        self.grants = mapping;
         self
     }
 
@@ -146,13 +438,39 @@ impl JwtResolver {
         self.validation.leeway = seconds;
         self
     }
-}
 
-impl Resolve for JwtResolver {
-    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused> {
-        let token = bearer_token(parts)?;
-        let data = decode::<Map<String, Value>>(token, &self.key, &self.validation)
-            .map_err(|e| Refused::invalid(format!("the JWT is refused: {e:?}")))?;
+    /// The token's header, or the refusal.
+    fn header(token: &str) -> Result<Header, Refused> {
+        decode_header(token).map_err(|e| {
+            Refused::invalid(format!("the JWT's header cannot be read: {}", describe(&e)))
+        })
+    }
+
+    /// The caller of a token whose key is `key`.
+    fn verify(&self, token: &str, header: &Header, key: &Key) -> Result<SessionContext, Refused> {
+        let name = || match &key.kid {
+            Some(kid) => format!("key `{kid}`"),
+            None => "the key".to_owned(),
+        };
+        if header.alg != key.algorithm {
+            return Err(Refused::invalid(format!(
+                "the JWT is signed with {:?}, {} verifies {:?} only",
+                header.alg,
+                name(),
+                key.algorithm
+            )));
+        }
+        let mut validation = self.validation.clone();
+        validation.algorithms = vec![key.algorithm];
+        let data =
+            decode::<Map<String, Value>>(token, &key.decoding, &validation).map_err(|e| {
+                Refused::invalid(match e.kind() {
+                    ErrorKind::InvalidSignature => {
+                        format!("the JWT's signature does not verify with {}", name())
+                    }
+                    _ => format!("the JWT is refused: {}", describe(&e)),
+                })
+            })?;
         let claims = data.claims;
         let user = claims
             .get(&self.user_claim)
@@ -164,26 +482,55 @@ impl Resolve for JwtResolver {
                     self.user_claim
                 ))
             })?;
-        let grants: Vec<String> = match claims.get(&self.grants_claim) {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::String(scopes)) => scopes.split_whitespace().map(str::to_owned).collect(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_owned))
-                .collect::<Option<_>>()
-                .ok_or_else(|| {
-                    Refused::invalid(format!(
-                        "the JWT's `{}` claim is not an array of strings",
-                        self.grants_claim
-                    ))
-                })?,
-            Some(_) => {
-                return Err(Refused::invalid(format!(
-                    "the JWT's `{}` claim is neither a string nor an array",
-                    self.grants_claim
-                )));
-            }
-        };
+        let grants = self
+            .grants
+            .grants(&claims)
+            .map_err(|e| Refused::invalid(format!("the JWT's grants cannot be read: {e}")))?;
         Ok(SessionContext::builder(user).grants(grants).build())
+    }
+}
+
+/// A JWT error in words an operator reads.
+fn describe(error: &jsonwebtoken::errors::Error) -> String {
+    match error.kind() {
+        ErrorKind::ExpiredSignature => "it expired (`exp` is past)".into(),
+        ErrorKind::ImmatureSignature => "it is not valid yet (`nbf` is ahead)".into(),
+        ErrorKind::InvalidIssuer => "`iss` is not the configured issuer".into(),
+        ErrorKind::InvalidAudience => "`aud` does not name this server's audience".into(),
+        ErrorKind::MissingRequiredClaim(claim) => format!("it has no `{claim}` claim"),
+        ErrorKind::InvalidAlgorithm => "its algorithm is not the key's".into(),
+        ErrorKind::InvalidAlgorithmName => "its `alg` is not a signature algorithm".into(),
+        ErrorKind::InvalidToken => "it is not a JWT (three base64url parts)".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+impl Resolve for JwtResolver {
+    /// With a key set (feature `jwks`), only the keys already fetched: the hosted service
+    /// calls [`Resolve::resolve_request`], which fetches them.
+    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused> {
+        let token = bearer_token(parts)?;
+        let header = Self::header(token)?;
+        match &self.keys {
+            Keys::Fixed(key) => self.verify(token, &header, key),
+            #[cfg(feature = "jwks")]
+            Keys::Set(set) => {
+                let key = set.cached(header.kid.as_deref())?;
+                self.verify(token, &header, &key)
+            }
+        }
+    }
+
+    fn resolve_request<'a>(&'a self, parts: &'a http::request::Parts) -> Resolution<'a> {
+        match &self.keys {
+            Keys::Fixed(_) => Box::pin(std::future::ready(self.resolve(parts))),
+            #[cfg(feature = "jwks")]
+            Keys::Set(set) => Box::pin(async move {
+                let token = bearer_token(parts)?;
+                let header = Self::header(token)?;
+                let key = set.key(header.kid.as_deref()).await?;
+                self.verify(token, &header, &key)
+            }),
+        }
     }
 }

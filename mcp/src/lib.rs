@@ -19,6 +19,8 @@ mod forward;
 #[cfg(feature = "http")]
 pub mod http;
 mod import;
+#[cfg(feature = "jwks")]
+mod jwks;
 #[cfg(feature = "jwt")]
 mod jwt;
 mod lines;

