@@ -29,7 +29,7 @@
 //! ```
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 pub use neuralis_model::xn::{Annotations, Category, Presentation, Requires, Ui};
 
@@ -51,6 +51,59 @@ pub struct ToolEntry {
 }
 
 impl ToolEntry {
+    /// The input schema as a client and its model are shown it (MCP `inputSchema`): the
+    /// normalized schema without `$schema` (the dialect is draft-07 by the contract, and a
+    /// client validating with another draft's meta-schema would refuse the URI) and
+    /// without `x-neuralis` (the package's business), each root property named in
+    /// `x-neuralis.defaults` carrying that value as its `default`, so the model knows
+    /// what leaving the argument out means. Every host's listing of a tool is this one
+    /// projection (`neuralis-mcp`'s `tools/list`); the `mcp-remote` platform's subset has
+    /// no `default` and drops it (`neuralis_core::remote::lower`), while the handler
+    /// still applies it.
+    ///
+    /// ```
+    /// use neuralis_core::catalog::ToolEntry;
+    /// use serde_json::json;
+    ///
+    /// let schema = json!({
+    ///     "$schema": "http://json-schema.org/draft-07/schema#",
+    ///     "type": "object", "additionalProperties": false, "description": "Forecast.",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    ///     "required": ["city"],
+    ///     "x-neuralis": {"defaults": {"days": 3}, "annotations": {"category": "read"}}
+    /// });
+    /// let entry = ToolEntry {
+    ///     name: "forecast".into(),
+    ///     meta: serde_json::from_value(schema["x-neuralis"].clone()).expect("a valid block"),
+    ///     schema,
+    /// };
+    /// assert_eq!(serde_json::Value::Object(entry.input_schema()), json!({
+    ///     "type": "object", "additionalProperties": false, "description": "Forecast.",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 3}},
+    ///     "required": ["city"]
+    /// }));
+    /// ```
+    #[must_use]
+    pub fn input_schema(&self) -> Map<String, Value> {
+        let mut schema = match &self.schema {
+            Value::Object(map) => map.clone(),
+            _ => Map::new(),
+        };
+        schema.remove("$schema");
+        schema.remove("x-neuralis");
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            // `defaults-undeclared` holds each key to a root property whose schema
+            // accepts the value; the value the handler fills in is the one to show, over
+            // a `default` the property may state itself.
+            for (key, value) in &self.meta.defaults {
+                if let Some(Value::Object(property)) = properties.get_mut(key) {
+                    property.insert("default".into(), value.clone());
+                }
+            }
+        }
+        schema
+    }
+
     /// See [`ToolMeta::effective_presentation`].
     #[must_use]
     pub fn effective_presentation(&self) -> Presentation {

@@ -28,8 +28,9 @@ use crate::logging::SessionLevel;
 /// The MCP `tools/list` entry of a tool: `name`, `title`, `description`, `inputSchema` and
 /// `annotations`.
 ///
-/// `inputSchema` is the tool's normalized schema without `$schema` and `x-neuralis` (both
-/// are the package's business, not the client's). `annotations` carries `title` (when
+/// `inputSchema` is [`ToolEntry::input_schema`]: the tool's normalized schema without
+/// `$schema` and `x-neuralis` (both are the package's business, not the client's), each
+/// property with a value in `x-neuralis.defaults` carrying it as `default`. `annotations` carries `title` (when
 /// the tool has one) and every MCP hint stated explicitly: `readOnlyHint`,
 /// `destructiveHint`, `idempotentHint` and `openWorldHint` are `false` unless the tool's
 /// `x-neuralis.annotations` says `true`, so no client falls back to the MCP defaults
@@ -66,12 +67,7 @@ pub fn mcp_tool(entry: &ToolEntry) -> Value {
 /// declares one ([`Package::output_schema`]).
 #[must_use]
 pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) -> Value {
-    let mut schema = match &entry.schema {
-        Value::Object(map) => map.clone(),
-        _ => Map::new(),
-    };
-    schema.remove("$schema");
-    schema.remove("x-neuralis");
+    let schema = entry.input_schema();
     let a = &entry.meta.annotations;
     let title = a.title.clone().or_else(|| {
         schema
@@ -856,5 +852,26 @@ mod tests {
         assert_eq!(tool["title"], "Schema Title");
         assert_eq!(tool["annotations"]["title"], "Schema Title");
         assert!(tool.get("description").is_none());
+    }
+
+    /// A value of `x-neuralis.defaults` is the property's `default` on the wire, over the
+    /// one the property states itself (the handler fills in the block's).
+    #[test]
+    fn defaults_are_served_on_their_properties() {
+        let tool = mcp_tool(&entry(json!({
+            "type": "object", "additionalProperties": false,
+            "properties": {
+                "days": {"type": "integer"},
+                "unit": {"type": "string", "default": "c"},
+                "city": {"type": "string"}
+            },
+            "x-neuralis": {"defaults": {"days": 3, "unit": "f"}, "annotations": {"category": "read"}}
+        })));
+        assert_eq!(
+            tool["inputSchema"]["properties"],
+            json!({"days": {"type": "integer", "default": 3},
+                   "unit": {"type": "string", "default": "f"},
+                   "city": {"type": "string"}})
+        );
     }
 }

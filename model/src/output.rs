@@ -42,8 +42,9 @@ use crate::types::{self, Known};
 /// Derive it with `#[derive(ToolOutput)]`; the trait is implemented here for `bool`, the
 /// integers, the floats (`null` included: serde writes a NaN or an infinity as `null`),
 /// `String`, `str`, `char`, `()`, `Option<T>` (its schema or `null`), the sequences and
-/// sets, fixed arrays and tuples, string-keyed maps, `serde_json::Value` and `Map`, and
-/// the smart pointers and references.
+/// sets, fixed arrays and tuples, string-keyed maps, `serde_json::Value` and `Map`, the
+/// smart pointers and references, and (behind the features of the same names) the
+/// `uuid`, `chrono`, `url` and `time` types that are `ToolInput`, with the same formats.
 #[diagnostic::on_unimplemented(
     message = "unsupported-type: `{Self}` has no output schema",
     label = "this type has no output schema",
@@ -240,6 +241,37 @@ leaf_outputs! {
     String => types::STRING, str => types::STR, char => types::CHAR,
     Value => types::JSON_VALUE,
     Map<String, Value> => types::JSON_MAP,
+}
+
+/// Types of well-known crates, behind the features of the same name: the strings their
+/// serde writes, with the inputs' `format` or `pattern` (the one type table).
+/// `time::OffsetDateTime` is RFC 3339 only as `time::serde::rfc3339` writes it, as for
+/// inputs.
+mod formats {
+    #[allow(unused_imports)]
+    use super::{OutputComposer, ToolOutput, Value, leaf, types};
+
+    #[allow(unused_macros)]
+    macro_rules! formatted {
+        ($($(#[$cfg:meta])* [$($generics:tt)*] $ty:ty => $known:ident;)*) => {$(
+            $(#[$cfg])*
+            impl<$($generics)*> ToolOutput for $ty {
+                fn output_in(_: &mut OutputComposer) -> Value {
+                    leaf(&types::$known)
+                }
+            }
+        )*};
+    }
+
+    formatted! {
+        #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
+        #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
+        #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
+        #[cfg(feature = "chrono")] [] chrono::NaiveDateTime => CHRONO_NAIVE_DATE_TIME;
+        #[cfg(feature = "chrono")] [] chrono::NaiveTime => CHRONO_NAIVE_TIME;
+        #[cfg(feature = "url")] [] url::Url => URL;
+        #[cfg(feature = "time")] [] time::OffsetDateTime => TIME_OFFSET_DATE_TIME;
+    }
 }
 
 impl ToolOutput for () {

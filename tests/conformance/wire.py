@@ -3,6 +3,7 @@ client's run shares: these look at the raw JSON-RPC lines, not at what an SDK mo
 (an SDK can fill in a missing field, or hide one it does not know).
 """
 
+import copy
 import glob
 import json
 import os
@@ -116,12 +117,15 @@ def has_output(raw_tools, name):
 
 def check_listing(raw_tools, files):
     """`tools/list` as sent: the package's tools, each schema the file's without `$schema`
-    and `x-neuralis`, every hint stated as the file says (absent means false)."""
+    and `x-neuralis` and with each `x-neuralis.defaults` value as its property's `default`,
+    every hint stated as the file says (absent means false)."""
     names = sorted(t.get("name") for t in raw_tools)
     check(names == sorted(files), f"tools/list has {names}, the package has {sorted(files)}")
     for tool in raw_tools:
         doc = files[tool["name"]]
-        expected = {k: v for k, v in doc.items() if k not in ("$schema", "x-neuralis")}
+        expected = copy.deepcopy({k: v for k, v in doc.items() if k not in ("$schema", "x-neuralis")})
+        for key, value in doc.get("x-neuralis", {}).get("defaults", {}).items():
+            expected["properties"][key]["default"] = value
         check(tool.get("inputSchema") == expected,
               f"{tool['name']}: inputSchema differs from the tool file")
         annotations = tool.get("annotations") or {}

@@ -120,11 +120,14 @@ fn link_syntax(v: &Value, at: &str, out: &mut Vec<String>) {
 }
 
 /// What every example serves, read off the wire: each tool declares an output schema
-/// (the examples' returns derive `ToolOutput`), and no description or title the model
-/// reads (tool, field, variant, output) carries rustdoc link syntax, although the
-/// examples' doc comments are written with intra-doc links.
+/// (the examples' returns derive `ToolOutput`), its `inputSchema` properties are the
+/// emitted file's with each `x-neuralis.defaults` value as the property's `default`, and
+/// no description or title the model reads (tool, field, variant, output) carries
+/// rustdoc link syntax, although the examples' doc comments are written with intra-doc
+/// links.
 #[test]
 fn every_example_serves_typed_tools_with_plain_descriptions() {
+    let mut defaults_seen = 0;
     for package in ["weather", "catalog", "todos", "tracker", "triage"] {
         let mut requests = initialize();
         requests.push(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
@@ -134,16 +137,37 @@ fn every_example_serves_typed_tools_with_plain_descriptions() {
             .unwrap_or_else(|| panic!("{package}: a tool list: {}", answers[1]));
         assert!(!tools.is_empty(), "{package}");
         for tool in tools {
+            let name = tool["name"].as_str().expect("a name");
             assert!(
                 tool["outputSchema"].is_object(),
-                "{package}: {} declares no output schema",
-                tool["name"]
+                "{package}: {name} declares no output schema"
+            );
+            let file = format!(
+                "{}/../{package}/tools/{name}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let emitted: Value = serde_json::from_str(
+                &std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}")),
+            )
+            .expect("the emitted file");
+            let mut properties = emitted["properties"].clone();
+            if let Some(defaults) = emitted["x-neuralis"]["defaults"].as_object() {
+                for (key, value) in defaults {
+                    properties[key]["default"] = value.clone();
+                    defaults_seen += 1;
+                }
+            }
+            assert_eq!(
+                tool["inputSchema"]["properties"], properties,
+                "{package}: {name}"
             );
         }
         let mut found = Vec::new();
         link_syntax(&answers[1]["result"], "", &mut found);
         assert!(found.is_empty(), "{package}: {found:#?}");
     }
+    // weather_forecast's `days`, triage_queue's `page_size`, catalog_reindex's own.
+    assert!(defaults_seen >= 3, "{defaults_seen} defaults");
 }
 
 #[test]
