@@ -17,12 +17,12 @@ use std::io;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::utf16::{Clip, escaped_len, plan_clip, scan};
+use super::utf16::{Clip, escaped_len, plan_clip, plan_clip_of, scan, utf16_len};
 use crate::contract::push_pointer;
 
 /// Containers nested deeper than this (the top-level value is level 1) are dropped, so
 /// the output stays within what `serde_json` reads back (127 levels).
-const MAX_DEPTH: usize = 127;
+pub(crate) const MAX_DEPTH: usize = 127;
 
 /// At most this many cuts are listed with their pointers; the counts cover all of them.
 pub(crate) const MAX_LISTED_CUTS: usize = 16;
@@ -274,8 +274,37 @@ fn addr(v: &Value) -> usize {
     std::ptr::from_ref(v).addr()
 }
 
+/// What a sketch (`sketch.rs`: a typed value serialized within the caps, never whole)
+/// left out of the values it stands for, by their address in the sketch: an array's
+/// length before its tail was left unwritten, a clipped string's length in UTF-16 units,
+/// the children of a container nested too deep to keep (written empty). The engine reads
+/// a sketch with it exactly as it reads the whole value: every decision it makes reads
+/// only what the sketch holds, and every count it records reads this.
+#[derive(Debug, Default)]
+pub(crate) struct Origins(HashMap<usize, usize, BuildHasherDefault<AddrHasher>>);
+
+impl Origins {
+    /// Records that `v` stands for a value of length `n` (items, units or children).
+    pub(crate) fn insert(&mut self, v: &Value, n: usize) {
+        self.0.insert(addr(v), n);
+    }
+
+    /// The length of what `v` stands for, when it is not what `v` holds.
+    fn get(&self, v: &Value) -> Option<usize> {
+        self.0.get(&addr(v)).copied()
+    }
+}
+
+/// The length of what `v` stands for: `held` (its items, units or children) unless
+/// `origins` says otherwise.
+fn full_len(origins: Option<&Origins>, v: &Value, held: usize) -> usize {
+    origins.and_then(|o| o.get(v)).unwrap_or(held)
+}
+
 pub(crate) struct Engine<'v> {
     rules: Rules,
+    /// When the value read is a sketch: what it left out.
+    origins: Option<&'v Origins>,
     /// The pointer of the value the engine bounds (a literal, or built for a block).
     base: Cow<'static, str>,
     path: Vec<Seg<'v>>,
@@ -296,7 +325,7 @@ impl io::Write for Counter {
     }
 }
 
-fn number_len(n: &serde_json::Number) -> usize {
+pub(crate) fn number_len(n: &serde_json::Number) -> usize {
     fn digits(mut u: u64) -> usize {
         let mut d = 1;
         while u >= 10 {
@@ -361,19 +390,20 @@ impl Rules {
         }
     }
 
-    fn string_clip(&self, s: &str) -> Option<Clip> {
-        plan_clip(s, self.limits.string_chars, usize::MAX)
+    /// The clip of the string `s` (the value `v`, `units` long in what it stands for).
+    fn string_clip(&self, s: &str, units: usize) -> Option<Clip> {
+        plan_clip_of(s, units, self.limits.string_chars, usize::MAX)
     }
 
     /// Serialized size of a string after the character cap, quotes included, and
     /// whether the cap left it alone.
-    fn string_len(&self, s: &str) -> (usize, bool) {
+    fn string_len(&self, v: &Value, s: &str, origins: Option<&Origins>) -> (usize, bool) {
         let (units, escaped) = scan(s);
         if units <= self.limits.string_chars {
             return (escaped + 2, true);
         }
         let size = self
-            .string_clip(s)
+            .string_clip(s, full_len(origins, v, units))
             .map_or(escaped, |clip| clip.escaped_len());
         (size + 2, false)
     }
@@ -388,15 +418,24 @@ impl Rules {
         depth: usize,
         limit: usize,
         memo: &mut Memo,
+        origins: Option<&Origins>,
     ) -> (usize, bool) {
         match v {
             Value::Null | Value::Bool(true) => (4, true),
             Value::Bool(false) => (5, true),
             Value::Number(n) => (number_len(n), true),
-            Value::String(s) => self.string_len(s),
+            Value::String(s) => self.string_len(v, s, origins),
             Value::Array(a) => {
                 let mut n = 2;
-                let mut clean = a.len() <= self.limits.array_len;
+                // A sketch holds at most `array_len` items: one that holds fewer has
+                // none left out, or passes every limit (it was cut past the budget).
+                let held = a.len();
+                let full = if held == self.limits.array_len {
+                    full_len(origins, v, held)
+                } else {
+                    held
+                };
+                let mut clean = full <= self.limits.array_len;
                 let mut first = true;
                 let mut prefix_clean = true;
                 for (i, e) in a.iter().take(self.limits.array_len).enumerate() {
@@ -408,7 +447,8 @@ impl Rules {
                     let before = n;
                     n += usize::from(!first);
                     first = false;
-                    let (m, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n), memo);
+                    let (m, c) =
+                        self.measure_clean(e, depth + 1, limit.saturating_sub(n), memo, origins);
                     n += m;
                     clean &= c;
                     if n > limit {
@@ -420,7 +460,7 @@ impl Rules {
                 (n, clean)
             }
             Value::Object(m) => {
-                let (n, clean) = self.measure_map(Members::Map(m), depth, limit, memo);
+                let (n, clean) = self.measure_map(Members::Map(m), depth, limit, memo, origins);
                 if n > limit {
                     remember(memo, v, n, None);
                 }
@@ -435,6 +475,7 @@ impl Rules {
         depth: usize,
         limit: usize,
         memo: &mut Memo,
+        origins: Option<&Origins>,
     ) -> (usize, bool) {
         let mut n = 2;
         let mut clean = true;
@@ -446,7 +487,8 @@ impl Rules {
             }
             n += usize::from(!first) + escaped_len(k) + 3;
             first = false;
-            let (size, c) = self.measure_clean(e, depth + 1, limit.saturating_sub(n), memo);
+            let (size, c) =
+                self.measure_clean(e, depth + 1, limit.saturating_sub(n), memo, origins);
             n += size;
             clean &= c;
             if n > limit {
@@ -585,6 +627,7 @@ impl<'v> Engine<'v> {
                 limits,
                 skip_top: None,
             },
+            origins: None,
             base: base.into(),
             path: Vec::new(),
             memo: Memo::default(),
@@ -596,6 +639,24 @@ impl<'v> Engine<'v> {
     /// a measure found there is something to cut.
     pub(crate) fn name(&mut self, base: impl Into<Cow<'static, str>>) {
         self.base = base.into();
+    }
+
+    /// Reads a sketch: `origins` says what it left out.
+    pub(crate) fn reading_sketch(mut self, origins: &'v Origins) -> Self {
+        self.origins = Some(origins);
+        self
+    }
+
+    /// The length of what `v` stands for (`held` is what it holds).
+    fn len_of(&self, v: &Value, held: usize) -> usize {
+        full_len(self.origins, v, held)
+    }
+
+    /// The clip of the string `s` (the value `v`) to `string_chars`.
+    fn string_clip(&self, v: &Value, s: &str) -> Option<Clip> {
+        let units = self.origins.and_then(|o| o.get(v));
+        self.rules
+            .string_clip(s, units.unwrap_or_else(|| utf16_len(s)))
     }
 
     /// Leaves the top-level member `key` out of the output, without counting a cut.
@@ -635,31 +696,34 @@ impl<'v> Engine<'v> {
             Value::Object(m) => m.len(),
             _ => 0,
         };
+        let children = self.len_of(e, children);
         self.tally.depth_dropped += 1;
         self.record(CutKind::Depth, children, 0);
     }
 
     /// [`Rules::measure_clean`], answered from the memo when an earlier measure of the
     /// same container already went past `limit`.
-    fn measure(&mut self, v: &'v Value, depth: usize, limit: usize) -> (usize, bool) {
+    pub(crate) fn measure(&mut self, v: &'v Value, depth: usize, limit: usize) -> (usize, bool) {
         if is_container(v)
             && let Some(over) = self.memo.get(&addr(v))
             && over.bound > limit
         {
             return (over.bound, false);
         }
-        self.rules.measure_clean(v, depth, limit, &mut self.memo)
+        self.rules
+            .measure_clean(v, depth, limit, &mut self.memo, self.origins)
     }
 
     /// [`Rules::measure_map`] for the members of a top-level object.
     pub(crate) fn measure_map(&mut self, m: Members<'v>, limit: usize) -> (usize, bool) {
-        self.rules.measure_map(m, 1, limit, &mut self.memo)
+        self.rules
+            .measure_map(m, 1, limit, &mut self.memo, self.origins)
     }
 
     /// What the per-value caps keep of `v`, cuts recorded.
     fn copy(&mut self, v: &'v Value, depth: usize) -> Plan {
         match v {
-            Value::String(s) => match self.rules.string_clip(s) {
+            Value::String(s) => match self.string_clip(v, s) {
                 None => Plan::Whole,
                 Some(clip) => {
                     self.tally.strings_clipped += 1;
@@ -668,15 +732,16 @@ impl<'v> Engine<'v> {
                 }
             },
             Value::Array(a) => {
-                let n = a.len().min(self.rules.limits.array_len);
-                if n < a.len() {
+                let full = self.len_of(v, a.len());
+                let n = full.min(self.rules.limits.array_len);
+                if n < full {
                     self.tally.arrays_shrunk += 1;
-                    self.tally.items_dropped += a.len() - n;
-                    self.record(CutKind::Array, a.len(), n);
+                    self.tally.items_dropped += full - n;
+                    self.record(CutKind::Array, full, n);
                 }
                 let mut edits = Vec::new();
                 let mut deep = false;
-                for (i, e) in a[..n].iter().enumerate() {
+                for (i, e) in a[..n.min(a.len())].iter().enumerate() {
                     self.path.push(Seg::Index(i));
                     if too_deep(e, depth + 1) {
                         self.record_deep(e);
@@ -689,7 +754,7 @@ impl<'v> Engine<'v> {
                     }
                     self.path.pop();
                 }
-                if n == a.len() && !deep && edits.is_empty() {
+                if n == full && !deep && edits.is_empty() {
                     Plan::Whole
                 } else {
                     Plan::Items { len: n, edits }
@@ -770,7 +835,7 @@ impl<'v> Engine<'v> {
 
     /// [`fit`](Self::fit), given what [`measure`](Self::measure) said of `v` against
     /// `budget`.
-    fn fit_measured(
+    pub(crate) fn fit_measured(
         &mut self,
         v: &'v Value,
         depth: usize,
@@ -792,7 +857,14 @@ impl<'v> Engine<'v> {
     fn shrink(&mut self, v: &'v Value, depth: usize, budget: usize) -> Option<(Plan, usize)> {
         match v {
             Value::String(s) => {
-                let clip = plan_clip(s, self.rules.limits.string_chars, budget.checked_sub(2)?)?;
+                let units = self.origins.and_then(|o| o.get(v));
+                let units = units.unwrap_or_else(|| utf16_len(s));
+                let clip = plan_clip_of(
+                    s,
+                    units,
+                    self.rules.limits.string_chars,
+                    budget.checked_sub(2)?,
+                )?;
                 self.tally.strings_clipped += 1;
                 self.record(CutKind::String, clip.original, clip.kept);
                 let size = clip.escaped_len() + 2;
@@ -870,10 +942,11 @@ impl<'v> Engine<'v> {
             }
         }
         let kept = count + deep;
-        if kept < a.len() {
+        let full = self.len_of(v, a.len());
+        if kept < full {
             self.tally.arrays_shrunk += 1;
-            self.tally.items_dropped += a.len() - kept;
-            self.record(CutKind::Array, a.len(), count);
+            self.tally.items_dropped += full - kept;
+            self.record(CutKind::Array, full, count);
         }
         (Plan::Items { len, edits }, used)
     }

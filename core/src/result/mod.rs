@@ -34,12 +34,14 @@ mod card;
 mod engine;
 mod iframe;
 mod normalize;
+mod sketch;
 mod status;
 mod types;
 mod utf16;
 
 pub use bound::{
-    BoundCaps, BoundStats, bound_result, bound_result_owned, bound_value, normalize_and_bound,
+    BoundCaps, BoundStats, MARKER_RESERVE, TypedBound, bound_result, bound_result_owned,
+    bound_typed, bound_value, normalize_and_bound,
 };
 pub use card::{CARD_MARKER, CardMatch, CardSource, DEFAULT_CARD, check_card, resolve_card};
 pub use engine::{Cut, CutKind, Tally};

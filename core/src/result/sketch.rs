@@ -1,0 +1,921 @@
+//! A typed value serialized within the caps: the sketch that bounding reads in place of
+//! the whole value (`bound_typed`).
+//!
+//! The sketch is the `serde_json::Value` that `serde_json::to_value` would give, less
+//! what no cap could keep: an array holds at most `array_len` items, and stops once its
+//! items pass the byte budget (the engine never reads further: every limit it measures
+//! against is within the budget); a string over `string_chars` holds a prefix a little
+//! longer than the cap (so the engine still sees that it must clip it); a container
+//! nested deeper than the engine keeps is written empty. What was left out is counted,
+//! never written: [`Origins`] holds each length by the sketch value's address, and the
+//! engine reads it wherever it records a count, so a plan of the sketch is the plan of
+//! the whole value, cut for cut.
+//!
+//! An array whose length is known before its items (`serialize_seq(Some(n))`, which
+//! serde gives for every `Vec`, slice and map it knows the size of) stops its `Serialize`
+//! at the first item past what is kept, by an error that the sketch's own caller
+//! catches: the cost follows what is kept, not the array. Anything the sketch does not
+//! mirror exactly (a map key that is not a string or an integer, a key given twice,
+//! `serde_json`'s raw values and 128-bit integers) gives [`Error::Whole`], and the caller
+//! serializes the whole value as before.
+
+use std::fmt;
+
+use serde::ser::{self, Impossible, Serialize};
+use serde_json::{Map, Value};
+
+use super::engine::{Limits, MAX_DEPTH, Origins, number_len};
+use super::utf16::{escaped_len, plan_clip_of, scan, utf16_prefix_end};
+
+/// A sketch of a value, with its serialized size as the engine measures it.
+pub(crate) struct Sketch {
+    /// The sketch.
+    pub value: Value,
+    /// The size `Rules::measure_clean` gives the whole value: exact when at most the
+    /// budget, else some size above it.
+    pub size: usize,
+    /// Whether the caps leave the value as it is (meaningful when `size` is within the
+    /// budget).
+    pub clean: bool,
+    /// What the sketch left out, by path: [`LeftOut::at`] puts it at the addresses of
+    /// the sketch's values once the sketch sits where it is read.
+    pub left_out: LeftOut,
+    /// Whether the value is `null` (a result without `structuredContent`).
+    pub null: bool,
+}
+
+/// Why a value has no sketch.
+#[derive(Debug)]
+pub(crate) enum Error {
+    /// An array stopped early (caught by the sketch's own caller, never returned).
+    Stop,
+    /// Something the sketch does not mirror exactly: serialize the whole value instead.
+    Whole,
+    /// The value's `Serialize` failed, with its message.
+    Custom(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Stop => f.write_str("the sketch stopped an array early"),
+            Error::Whole => f.write_str("the value needs to be serialized whole"),
+            Error::Custom(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::Custom(msg.to_string())
+    }
+}
+
+/// The sketch of `value` within `limits` and `budget` bytes, as `{"result": value}`
+/// when `wrapped`.
+pub(crate) fn sketch<T: Serialize + ?Sized>(
+    value: &T,
+    limits: Limits,
+    budget: usize,
+    wrapped: bool,
+) -> Result<Sketch, Error> {
+    if limits.key_chars != usize::MAX {
+        // Bounding keeps every key; a key cap is the iframe's, never a sketch's.
+        return Err(Error::Whole);
+    }
+    let mut state = State {
+        limits,
+        budget,
+        path: Vec::new(),
+        pending: Vec::new(),
+        stash: None,
+    };
+    let node = if wrapped {
+        state.path.push(Step::Key(RESULT.to_owned()));
+        let inner = state.child(value, 2)?;
+        state.path.pop();
+        let null = inner.value.is_null();
+        (variant(1, RESULT, inner), null)
+    } else {
+        let node = state.child(value, 1)?;
+        let null = node.value.is_null();
+        (node, null)
+    };
+    let (node, null) = node;
+    Ok(Sketch {
+        value: node.value,
+        size: node.size,
+        clean: node.clean,
+        left_out: LeftOut(state.pending),
+        null,
+    })
+}
+
+/// The lengths a sketch left out, by the path of the value that stands for each.
+pub(crate) struct LeftOut(Vec<(Vec<Step>, usize)>);
+
+impl LeftOut {
+    /// The lengths by the address of each value in `root` (the sketch, where it is read:
+    /// it must not move while they are used).
+    pub(crate) fn at(&self, root: &Value) -> Origins {
+        let mut origins = Origins::default();
+        for (path, n) in &self.0 {
+            if let Some(v) = find(root, path) {
+                origins.insert(v, *n);
+            }
+        }
+        origins
+    }
+}
+
+/// The member a wrapped output's value is sent under.
+pub(crate) const RESULT: &str = "result";
+
+/// One step from a value to a child.
+#[derive(Debug, Clone)]
+pub(crate) enum Step {
+    Index(usize),
+    Key(String),
+}
+
+fn find<'v>(mut v: &'v Value, path: &[Step]) -> Option<&'v Value> {
+    for step in path {
+        v = match (step, v) {
+            (Step::Index(i), Value::Array(a)) => a.get(*i)?,
+            (Step::Key(k), Value::Object(m)) => m.get(k)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+/// A value of the sketch, with its size and whether the caps leave it alone.
+struct Node {
+    value: Value,
+    size: usize,
+    clean: bool,
+}
+
+impl Node {
+    fn leaf(value: Value, size: usize) -> Self {
+        Self {
+            value,
+            size,
+            clean: true,
+        }
+    }
+}
+
+struct State {
+    limits: Limits,
+    budget: usize,
+    /// Where the value being written is.
+    path: Vec<Step>,
+    /// The lengths left out, by path, until the tree is built.
+    pending: Vec<(Vec<Step>, usize)>,
+    /// An array that stopped early, for the caller that catches the stop.
+    stash: Option<Node>,
+}
+
+impl State {
+    /// Writes a child value at nesting level `depth`, catching the stop of an array that
+    /// ended early.
+    fn child<T: Serialize + ?Sized>(&mut self, value: &T, depth: usize) -> Result<Node, Error> {
+        match value.serialize(Ser { st: self, depth }) {
+            Ok(node) => Ok(node),
+            Err(Error::Stop) => self.stash.take().ok_or(Error::Whole),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn left_out(&mut self, n: usize) {
+        self.pending.push((self.path.clone(), n));
+    }
+
+    /// A string, clipped to a little more than `string_chars` when longer.
+    fn string(&mut self, s: &str) -> Node {
+        let cap = self.limits.string_chars;
+        let (units, escaped) = scan(s);
+        if units <= cap {
+            return Node::leaf(Value::String(s.to_owned()), escaped + 2);
+        }
+        // Two units past the cap, so the sketch's string is still over it whatever a
+        // surrogate pair does at the cut.
+        let end = utf16_prefix_end(s, cap.saturating_add(2));
+        let held = &s[..end];
+        let size =
+            plan_clip_of(held, units, cap, usize::MAX).map_or(escaped, |clip| clip.escaped_len());
+        if end < s.len() {
+            self.left_out(units);
+        }
+        Node {
+            value: Value::String(held.to_owned()),
+            size: size + 2,
+            clean: false,
+        }
+    }
+}
+
+/// Writes one value at nesting level `depth`.
+struct Ser<'a> {
+    st: &'a mut State,
+    depth: usize,
+}
+
+/// A one-member object `{variant: ...}` (an enum variant with data), around a value
+/// at `depth + 1`.
+fn variant(depth: usize, name: &'static str, inner: Node) -> Node {
+    let mut map = Map::new();
+    let nested = depth + 1 > MAX_DEPTH && is_container(&inner.value);
+    let size = if nested {
+        2
+    } else {
+        2 + escaped_len(name) + 3 + inner.size
+    };
+    let clean = inner.clean && !nested;
+    map.insert(name.to_owned(), inner.value);
+    Node {
+        value: Value::Object(map),
+        size,
+        clean,
+    }
+}
+
+fn is_container(v: &Value) -> bool {
+    matches!(v, Value::Array(_) | Value::Object(_))
+}
+
+impl<'a> Ser<'a> {
+    fn number(n: serde_json::Number) -> Node {
+        let size = number_len(&n);
+        Node::leaf(Value::Number(n), size)
+    }
+
+    /// The writer of the variant's inner container one level down, the path stepped
+    /// into the variant; `None` (one member counted) when the variant's object is nested
+    /// too deep to keep.
+    fn enter(self, name: &'static str) -> Option<Ser<'a>> {
+        if self.depth > MAX_DEPTH {
+            self.st.left_out(1);
+            return None;
+        }
+        self.st.path.push(Step::Key(name.to_owned()));
+        Some(Ser {
+            st: self.st,
+            depth: self.depth + 1,
+        })
+    }
+
+    /// An array writer that never stops its caller's loop (a variant's fields: the stop
+    /// would skip the variant's own object).
+    fn seq_in_place(self, len: Option<usize>) -> SeqSer<'a> {
+        SeqSer {
+            deep: self.depth > MAX_DEPTH,
+            len,
+            items: Vec::new(),
+            count: 0,
+            size: 2,
+            clean: true,
+            done: false,
+            stops: false,
+            ser: self,
+        }
+    }
+
+    fn map_in_place(self) -> MapSer<'a> {
+        MapSer {
+            deep: self.depth > MAX_DEPTH,
+            map: Map::new(),
+            count: 0,
+            size: 2,
+            clean: true,
+            key: None,
+            ser: self,
+        }
+    }
+
+    fn seq(self, len: Option<usize>) -> Result<SeqSer<'a>, Error> {
+        let deep = self.depth > MAX_DEPTH;
+        if deep && let Some(n) = len {
+            // Written empty, its children counted: nothing of it is read.
+            if n > 0 {
+                self.st.left_out(n);
+            }
+            self.st.stash = Some(Node {
+                value: Value::Array(Vec::new()),
+                size: 2,
+                clean: false,
+            });
+            return Err(Error::Stop);
+        }
+        let mut seq = self.seq_in_place(len);
+        seq.stops = true;
+        Ok(seq)
+    }
+
+    fn map(self, len: Option<usize>) -> Result<MapSer<'a>, Error> {
+        let deep = self.depth > MAX_DEPTH;
+        if deep && let Some(n) = len {
+            if n > 0 {
+                self.st.left_out(n);
+            }
+            self.st.stash = Some(Node {
+                value: Value::Object(Map::new()),
+                size: 2,
+                clean: false,
+            });
+            return Err(Error::Stop);
+        }
+        Ok(self.map_in_place())
+    }
+
+    /// `{variant: inner}` where `inner` is written by `f` one level down.
+    fn wrap(
+        self,
+        name: &'static str,
+        f: impl FnOnce(Ser<'_>) -> Result<Node, Error>,
+    ) -> Result<Node, Error> {
+        let depth = self.depth;
+        if depth > MAX_DEPTH {
+            // Nested too deep: written empty with its one member counted.
+            self.st.left_out(1);
+            return Ok(Node {
+                value: Value::Object(Map::new()),
+                size: 2,
+                clean: false,
+            });
+        }
+        self.st.path.push(Step::Key(name.to_owned()));
+        let inner = match f(Ser {
+            st: self.st,
+            depth: depth + 1,
+        }) {
+            Ok(node) => Ok(node),
+            Err(Error::Stop) => self.st.stash.take().ok_or(Error::Whole),
+            Err(e) => Err(e),
+        };
+        self.st.path.pop();
+        Ok(variant(depth, name, inner?))
+    }
+}
+
+impl<'a> ser::Serializer for Ser<'a> {
+    type Ok = Node;
+    type Error = Error;
+    type SerializeSeq = SeqSer<'a>;
+    type SerializeTuple = SeqSer<'a>;
+    type SerializeTupleStruct = SeqSer<'a>;
+    type SerializeTupleVariant = VariantSer<'a, SeqSer<'a>>;
+    type SerializeMap = MapSer<'a>;
+    type SerializeStruct = MapSer<'a>;
+    type SerializeStructVariant = VariantSer<'a, MapSer<'a>>;
+
+    fn serialize_bool(self, v: bool) -> Result<Node, Error> {
+        Ok(Node::leaf(Value::Bool(v), if v { 4 } else { 5 }))
+    }
+    fn serialize_i8(self, v: i8) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_i16(self, v: i16) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_i32(self, v: i32) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_i64(self, v: i64) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_u8(self, v: u8) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_u16(self, v: u16) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_u32(self, v: u32) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_u64(self, v: u64) -> Result<Node, Error> {
+        Ok(Self::number(v.into()))
+    }
+    fn serialize_i128(self, _: i128) -> Result<Node, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_u128(self, _: u128) -> Result<Node, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_f32(self, v: f32) -> Result<Node, Error> {
+        match Value::from(v) {
+            Value::Number(n) => Ok(Self::number(n)),
+            other => Ok(Node::leaf(other, 4)),
+        }
+    }
+    fn serialize_f64(self, v: f64) -> Result<Node, Error> {
+        match Value::from(v) {
+            Value::Number(n) => Ok(Self::number(n)),
+            other => Ok(Node::leaf(other, 4)),
+        }
+    }
+    fn serialize_char(self, v: char) -> Result<Node, Error> {
+        Ok(self.st.string(v.encode_utf8(&mut [0; 4])))
+    }
+    fn serialize_str(self, v: &str) -> Result<Node, Error> {
+        Ok(self.st.string(v))
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Node, Error> {
+        use ser::SerializeSeq as _;
+        let mut seq = self.seq(Some(v.len()))?;
+        for b in v {
+            seq.serialize_element(b)?;
+        }
+        seq.end()
+    }
+    fn serialize_none(self) -> Result<Node, Error> {
+        Ok(Node::leaf(Value::Null, 4))
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Node, Error> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<Node, Error> {
+        Ok(Node::leaf(Value::Null, 4))
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<Node, Error> {
+        Ok(Node::leaf(Value::Null, 4))
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<Node, Error> {
+        Ok(self.st.string(variant))
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<Node, Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<Node, Error> {
+        self.wrap(variant, |ser| value.serialize(ser))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqSer<'a>, Error> {
+        self.seq(len)
+    }
+    fn serialize_tuple(self, len: usize) -> Result<SeqSer<'a>, Error> {
+        self.seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<SeqSer<'a>, Error> {
+        self.seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantSer<'a, SeqSer<'a>>, Error> {
+        let depth = self.depth;
+        let Some(ser) = self.enter(variant) else {
+            return Ok(VariantSer::deep(variant));
+        };
+        let inner = ser.seq_in_place(Some(len));
+        Ok(VariantSer {
+            name: variant,
+            depth,
+            inner: Some(inner),
+            _state: std::marker::PhantomData,
+        })
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<MapSer<'a>, Error> {
+        self.map(len)
+    }
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<MapSer<'a>, Error> {
+        // `serde_json`'s raw values and arbitrary-precision numbers travel as structs of
+        // these names: `to_value` parses them, which only the whole value mirrors.
+        if name.starts_with("$serde_json::private::") {
+            return Err(Error::Whole);
+        }
+        self.map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<VariantSer<'a, MapSer<'a>>, Error> {
+        let depth = self.depth;
+        let Some(ser) = self.enter(variant) else {
+            return Ok(VariantSer::deep(variant));
+        };
+        let inner = ser.map_in_place();
+        Ok(VariantSer {
+            name: variant,
+            depth,
+            inner: Some(inner),
+            _state: std::marker::PhantomData,
+        })
+    }
+}
+
+/// A tuple or struct variant being written: `{variant: [...]}` or `{variant: {...}}`,
+/// the inner container one level down; `inner` is `None` when the object itself is
+/// nested too deep (written empty, its one member counted).
+struct VariantSer<'a, S> {
+    name: &'static str,
+    depth: usize,
+    inner: Option<S>,
+    #[allow(dead_code, reason = "ties the inner writer's lifetime")]
+    _state: std::marker::PhantomData<&'a mut State>,
+}
+
+impl<S> VariantSer<'_, S> {
+    fn deep(name: &'static str) -> Self {
+        Self {
+            name,
+            depth: 0,
+            inner: None,
+            _state: std::marker::PhantomData,
+        }
+    }
+}
+
+fn empty_object() -> Node {
+    Node {
+        value: Value::Object(Map::new()),
+        size: 2,
+        clean: false,
+    }
+}
+
+impl ser::SerializeTupleVariant for VariantSer<'_, SeqSer<'_>> {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        match &mut self.inner {
+            Some(inner) => ser::SerializeSeq::serialize_element(inner, v),
+            None => Ok(()),
+        }
+    }
+    fn end(self) -> Result<Node, Error> {
+        let Some(inner) = self.inner else {
+            return Ok(empty_object());
+        };
+        let (node, st) = inner.finish();
+        st.path.pop();
+        Ok(variant(self.depth, self.name, node))
+    }
+}
+
+impl ser::SerializeStructVariant for VariantSer<'_, MapSer<'_>> {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        k: &'static str,
+        v: &T,
+    ) -> Result<(), Error> {
+        match &mut self.inner {
+            Some(inner) => inner.member(k.to_owned(), v),
+            None => Ok(()),
+        }
+    }
+    fn end(self) -> Result<Node, Error> {
+        let Some(inner) = self.inner else {
+            return Ok(empty_object());
+        };
+        let (node, st) = inner.finish();
+        st.path.pop();
+        Ok(variant(self.depth, self.name, node))
+    }
+}
+
+/// An array being written: items up to the cap and the budget, the rest counted.
+struct SeqSer<'a> {
+    ser: Ser<'a>,
+    /// Nested too deep: nothing is written, the items are counted.
+    deep: bool,
+    len: Option<usize>,
+    items: Vec<Value>,
+    count: usize,
+    /// The size `measure_clean` gives the items held, separators and brackets included.
+    size: usize,
+    clean: bool,
+    /// No further item is kept.
+    done: bool,
+    /// Whether a known length lets it stop its caller's loop once done.
+    stops: bool,
+}
+
+impl<'a> SeqSer<'a> {
+    fn finish(mut self) -> (Node, &'a mut State) {
+        let node = self.node();
+        (node, self.ser.st)
+    }
+
+    fn node(&mut self) -> Node {
+        let full = self.len.unwrap_or(self.count).max(self.count);
+        if self.deep {
+            if full > 0 {
+                self.ser.st.left_out(full);
+            }
+            return Node {
+                value: Value::Array(Vec::new()),
+                size: 2,
+                clean: false,
+            };
+        }
+        if full > self.items.len() {
+            self.ser.st.left_out(full);
+        }
+        let clean = self.clean && full <= self.ser.st.limits.array_len;
+        Node {
+            value: Value::Array(std::mem::take(&mut self.items)),
+            size: self.size,
+            clean,
+        }
+    }
+}
+
+impl ser::SerializeSeq for SeqSer<'_> {
+    type Ok = Node;
+    type Error = Error;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        if self.done || self.deep {
+            if self.stops && !self.deep && self.len.is_some_and(|n| n > self.count) {
+                // Known length: stop the array's own loop, the node kept for the caller.
+                let node = self.node();
+                self.ser.st.stash = Some(node);
+                return Err(Error::Stop);
+            }
+            self.count += 1;
+            return Ok(());
+        }
+        let i = self.count;
+        self.count += 1;
+        let depth = self.ser.depth + 1;
+        self.ser.st.path.push(Step::Index(i));
+        let node = self.ser.st.child(value, depth);
+        self.ser.st.path.pop();
+        let node = node?;
+        if depth > MAX_DEPTH && is_container(&node.value) {
+            // Kept in place so the indices stay; the engine drops it.
+            self.clean = false;
+        } else {
+            self.size += usize::from(!self.items.is_empty()) + node.size;
+            self.clean &= node.clean;
+        }
+        self.items.push(node.value);
+        let st = &self.ser.st;
+        self.done = self.items.len() >= st.limits.array_len || self.size > st.budget;
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<Node, Error> {
+        Ok(self.node())
+    }
+}
+
+impl ser::SerializeTuple for SeqSer<'_> {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqSer<'_> {
+    type Ok = Node;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<Node, Error> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+/// An object being written: every member (the engine weighs them all), each value
+/// within the budget.
+struct MapSer<'a> {
+    ser: Ser<'a>,
+    deep: bool,
+    map: Map<String, Value>,
+    count: usize,
+    size: usize,
+    clean: bool,
+    key: Option<String>,
+}
+
+impl<'a> MapSer<'a> {
+    fn finish(mut self) -> (Node, &'a mut State) {
+        let node = self.node();
+        (node, self.ser.st)
+    }
+
+    fn node(&mut self) -> Node {
+        if self.deep {
+            if self.count > 0 {
+                self.ser.st.left_out(self.count);
+            }
+            return empty_object();
+        }
+        Node {
+            value: Value::Object(std::mem::take(&mut self.map)),
+            size: self.size,
+            clean: self.clean,
+        }
+    }
+
+    fn member<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), Error> {
+        self.count += 1;
+        if self.deep {
+            return Ok(());
+        }
+        if self.map.contains_key(&key) {
+            // A key given twice: `to_value` keeps the last value at the first place.
+            return Err(Error::Whole);
+        }
+        let depth = self.ser.depth + 1;
+        self.ser.st.path.push(Step::Key(key));
+        let node = self.ser.st.child(value, depth);
+        let Some(Step::Key(key)) = self.ser.st.path.pop() else {
+            return Err(Error::Whole);
+        };
+        let node = node?;
+        if depth > MAX_DEPTH && is_container(&node.value) {
+            self.clean = false;
+        } else {
+            self.size += usize::from(!self.map.is_empty()) + escaped_len(&key) + 3 + node.size;
+            self.clean &= node.clean;
+        }
+        self.map.insert(key, node.value);
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for MapSer<'_> {
+    type Ok = Node;
+    type Error = Error;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.key = Some(key.serialize(KeySer)?);
+        Ok(())
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        let key = self.key.take().ok_or(Error::Whole)?;
+        self.member(key, value)
+    }
+
+    fn end(self) -> Result<Node, Error> {
+        ser::SerializeStruct::end(self)
+    }
+}
+
+impl ser::SerializeStruct for MapSer<'_> {
+    type Ok = Node;
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.member(key.to_owned(), value)
+    }
+
+    fn end(mut self) -> Result<Node, Error> {
+        Ok(self.node())
+    }
+}
+
+/// A map key as `to_value` writes it: strings, and integers as their digits; anything
+/// else is left to the whole value.
+struct KeySer;
+
+macro_rules! key_int {
+    ($($f:ident: $t:ty),*) => {$(
+        fn $f(self, v: $t) -> Result<String, Error> {
+            Ok(v.to_string())
+        }
+    )*};
+}
+
+macro_rules! key_whole {
+    ($($f:ident: $t:ty),*) => {$(
+        fn $f(self, _: $t) -> Result<String, Error> {
+            Err(Error::Whole)
+        }
+    )*};
+}
+
+impl ser::Serializer for KeySer {
+    type Ok = String;
+    type Error = Error;
+    type SerializeSeq = Impossible<String, Error>;
+    type SerializeTuple = Impossible<String, Error>;
+    type SerializeTupleStruct = Impossible<String, Error>;
+    type SerializeTupleVariant = Impossible<String, Error>;
+    type SerializeMap = Impossible<String, Error>;
+    type SerializeStruct = Impossible<String, Error>;
+    type SerializeStructVariant = Impossible<String, Error>;
+
+    key_int!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+        serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
+    key_whole!(serialize_bool: bool, serialize_i128: i128, serialize_u128: u128,
+        serialize_f32: f32, serialize_f64: f64, serialize_bytes: &[u8]);
+
+    fn serialize_char(self, v: char) -> Result<String, Error> {
+        Ok(v.to_string())
+    }
+    fn serialize_str(self, v: &str) -> Result<String, Error> {
+        Ok(v.to_owned())
+    }
+    fn serialize_none(self) -> Result<String, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<String, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_unit(self) -> Result<String, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<String, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<String, Error> {
+        Ok(variant.to_owned())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<String, Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<String, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Error> {
+        Err(Error::Whole)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Err(Error::Whole)
+    }
+}
