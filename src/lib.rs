@@ -58,6 +58,8 @@ pub use neuralis_core::tool::{AbortSignal, ToolContext};
 #[doc = include_str!("../docs/tool.md")]
 pub mod tool_reference {}
 
+pub mod testing;
+
 // Not public API: the paths `#[derive(ToolInput)]` expands to.
 #[doc(hidden)]
 pub mod __private {
