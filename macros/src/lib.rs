@@ -40,13 +40,13 @@ pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
     tools::tools(args.into(), item.into()).into()
 }
 
-/// A handler's `ToolDescriptor`, by the handler's path. See `neuralis::testing::descriptor!`.
+/// (Expanded by `neuralis-macros`.)
 #[proc_macro]
 pub fn testing_descriptor(input: TokenStream) -> TokenStream {
     testing::descriptor(input.into()).into()
 }
 
-/// A package builder holding the tools of these handlers. See `neuralis::testing::handlers!`.
+/// (Expanded by `neuralis-macros`.)
 #[proc_macro]
 pub fn testing_handlers(input: TokenStream) -> TokenStream {
     testing::handlers(input.into()).into()
