@@ -49,6 +49,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Value, json};
 
+use neuralis_core::dispatch::output::ERROR_META;
 use neuralis_core::dispatch::{
     Approval, AskReason, CallOptions, LogLevel, LogMessage, LogSink, Package, PackageBuilder,
     Progress, ProgressSink, SessionContext, block_on,
@@ -721,14 +722,20 @@ impl TestResult {
     /// ```
     #[must_use]
     pub fn refusal(&self) -> Option<&str> {
+        self.details()?.get("error")?.as_str()
+    }
+
+    /// The details of an `isError` result: its `structuredContent`, or for a tool with an
+    /// output schema, where the pipeline keeps them instead (`_meta.neuralis.error`).
+    fn details(&self) -> Option<&Value> {
         if !self.result.is_error {
             return None;
         }
-        self.result
-            .structured_content
-            .as_ref()?
-            .get("error")?
-            .as_str()
+        self.result.structured_content.as_ref().or_else(|| {
+            self.result
+                .neuralis_meta()
+                .and_then(|own| own.get(ERROR_META))
+        })
     }
 
     /// The JSON pointers of the arguments that failed validation (or deserialization), in
@@ -764,9 +771,7 @@ impl TestResult {
         if self.refusal() != Some("invalid-arguments") {
             return Vec::new();
         }
-        self.result
-            .structured_content
-            .as_ref()
+        self.details()
             .and_then(|s| s.get("errors"))
             .and_then(Value::as_array)
             .map(|errors| {
