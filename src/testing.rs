@@ -36,23 +36,27 @@
 //! blocks on a std-only executor); a handler that needs tokio is called with
 //! [`TestClient::call_async`] from a `#[tokio::test]`.
 //!
-//! **Approvals.** A call whose approval posture asks (it sends a key of the tool's
-//! `askOnKeys`, or the tool's category is `unknown`) needs a person's confirmation. By
-//! default the client is one that cannot confirm: such a call gets an `isError` result
-//! saying it needs approval and was not run, and the handler never runs.
-//! [`TestClient::approving`] makes the client answer every ask: `true` confirms (the call
-//! runs), `false` declines (the call is refused). [`TestResult::asked`] says whether the
-//! call asked, and why.
+//! **Approvals.** The client calls with the approval gate on
+//! ([`ApprovalPolicy::Ask`](crate::dispatch::ApprovalPolicy::Ask), what the MCP server does
+//! by default): a call whose posture asks (it sends a key of the tool's `askOnKeys`, or
+//! the tool's category is `unknown`) needs a person's confirmation. By default the client
+//! is one that cannot confirm: such a call gets the `isError` result saying it needs
+//! approval and was not run, and the handler never runs. [`TestClient::approving`] makes
+//! the client answer every ask: `true` confirms (the call runs), `false` declines (the
+//! call is refused). [`TestResult::asked`] says whether the call asked, and why. A
+//! handler's own questions (`cx.elicit`, `cx.confirm`, `cx.sample`, `cx.roots`) go to the
+//! [`Asker`] given with [`TestClient::asker`].
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use neuralis_core::dispatch::output::ERROR_META;
 use neuralis_core::dispatch::{
-    Approval, AskReason, CallOptions, LogLevel, LogMessage, LogSink, Package, PackageBuilder,
-    Progress, ProgressSink, SessionContext, block_on,
+    Answer, ApprovalPolicy, AskError, AskReason, Asker, BoxFuture, CallOptions, Capability,
+    Elicited, LogLevel, LogMessage, LogSink, Package, PackageBuilder, Progress, ProgressSink,
+    Question, SessionContext, block_on,
 };
 use neuralis_core::result::{BOUND_META, Content, ContentBlock, ToolResult, iframe_payload};
 use neuralis_core::tool::ToolDescriptor;
@@ -145,13 +149,26 @@ pub fn package<'a>(descriptors: impl IntoIterator<Item = &'a ToolDescriptor>) ->
 
 /// A caller of a [`Package`], for tests: who calls (a user and the features granted to
 /// it) and whether it answers approval requests. See the [module docs](self).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 #[must_use]
 pub struct TestClient {
     package: Arc<Package>,
     user: String,
     grants: Vec<String>,
     approving: Option<bool>,
+    asker: Option<Arc<dyn Asker>>,
+}
+
+impl std::fmt::Debug for TestClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestClient")
+            .field("package", &self.package)
+            .field("user", &self.user)
+            .field("grants", &self.grants)
+            .field("approving", &self.approving)
+            .field("asker", &self.asker.is_some())
+            .finish()
+    }
 }
 
 impl TestClient {
@@ -171,6 +188,7 @@ impl TestClient {
             user: "test-user".to_owned(),
             grants: Vec::new(),
             approving: None,
+            asker: None,
         }
     }
 
@@ -227,10 +245,13 @@ impl TestClient {
         self
     }
 
-    /// Answers every approval request: `true` confirms (the call runs), `false` declines
-    /// (the call gets an `isError` result and its handler never runs). Without it, the
-    /// client cannot confirm, and a call that asks is refused as declined ones are, with a
-    /// message saying the client could not confirm.
+    /// Answers every approval request of the pipeline's gate
+    /// ([`ApprovalPolicy::Ask`](crate::dispatch::ApprovalPolicy::Ask), as the MCP server
+    /// asks by default): `true` confirms (the call runs), `false` declines (the call gets
+    /// the gate's `isError` result and its handler never runs). Without it, the client is
+    /// one that cannot confirm (no elicitation), and a call that asks gets the result
+    /// such a client gets: needs approval, not run. The handler's own questions go to
+    /// [`asker`](Self::asker).
     ///
     /// ```
     /// # use neuralis::testing::{TestClient, handlers};
@@ -258,6 +279,47 @@ impl TestClient {
     /// ```
     pub fn approving(mut self, confirm: bool) -> Self {
         self.approving = Some(confirm);
+        self
+    }
+
+    /// Answers the handler's own questions ([`ToolContext::elicit`](crate::ToolContext::elicit),
+    /// `confirm`, `sample`, `roots`) with `asker`, and the approval gate's too unless
+    /// [`approving`](Self::approving) answers them. Without one, the client declares no
+    /// capability: every question fails with
+    /// [`AskError::Unsupported`](crate::dispatch::AskError::Unsupported).
+    ///
+    /// ```
+    /// # use neuralis::testing::{TestClient, handlers};
+    /// # use neuralis::{ToolContext, ToolInput, tool};
+    /// # use serde_json::json;
+    /// use neuralis::dispatch::{Answer, AskError, Asker, BoxFuture, Elicited, Question};
+    ///
+    /// # #[derive(ToolInput, serde::Deserialize)]
+    /// # pub struct Nothing {}
+    /// /// Empty the bin, if the person agrees.
+    /// #[tool(annotations(destructive, category = "write"))]
+    /// pub async fn bin_empty(_: Nothing, cx: &ToolContext) -> Result<&'static str, String> {
+    ///     match cx.confirm("empty", "Empty the bin?").await {
+    ///         Ok(true) => Ok("emptied"),
+    ///         Ok(false) => Ok("kept"),
+    ///         Err(e) => Err(e.to_string()),
+    ///     }
+    /// }
+    ///
+    /// /// A person who says yes to every form.
+    /// struct Yes;
+    /// impl Asker for Yes {
+    ///     fn ask<'a>(&'a self, _: &'a str, _: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+    ///         Box::pin(async { Ok(Answer::Elicit(Elicited::Accept(Default::default()))) })
+    ///     }
+    /// }
+    ///
+    /// let client = TestClient::new(handlers!(bin_empty).build().expect("a valid package"));
+    /// assert!(client.call("bin_empty", json!({})).is_error(), "nobody to ask");
+    /// assert_eq!(client.asker(Yes).call("bin_empty", json!({})).text(), "emptied");
+    /// ```
+    pub fn asker(mut self, asker: impl Asker) -> Self {
+        self.asker = Some(Arc::new(asker));
         self
     }
 
@@ -395,25 +457,24 @@ impl TestClient {
         let name = name.to_owned();
         async move {
             let session = self.session();
-            let asked = match self.package.approval(&name, &args, &session) {
-                Ok(Approval::Ask(reason)) => Some(reason),
-                Ok(Approval::Floor(_)) | Err(_) => None,
-            };
             let heard = Heard::default();
-            let result = match (&asked, self.approving) {
-                (Some(reason), answer) if answer != Some(true) => {
-                    not_approved(&name, reason, answer.is_none())
-                }
-                _ => {
-                    let options = CallOptions::new()
-                        .progress(heard.progress_sink())
-                        .log(heard.log_sink());
-                    self.package
-                        .dispatch_with(&name, args.clone(), &session, options)
-                        .await
-                }
+            let asker = TestAsker {
+                approving: self.approving,
+                inner: self.asker.clone(),
+                approval: Mutex::new(None),
             };
+            let asker = Arc::new(asker);
+            let options = CallOptions::new()
+                .approval(ApprovalPolicy::Ask)
+                .shared_asker(Arc::clone(&asker) as Arc<dyn Asker>)
+                .progress(heard.progress_sink())
+                .log(heard.log_sink());
+            let result = self
+                .package
+                .dispatch_with(&name, args.clone(), &session, options)
+                .await;
             let (progress, logs) = heard.take();
+            let asked = lock(&asker.approval).take();
             TestResult {
                 tool: name,
                 args,
@@ -426,26 +487,46 @@ impl TestClient {
     }
 }
 
-/// The result of a call that asked for approval and did not get it: `isError`, the
-/// handler never ran. (The wording a client that cannot confirm gets, and one that
-/// declined.)
-fn not_approved(tool: &str, reason: &AskReason, cannot_confirm: bool) -> ToolResult {
-    let why = match reason {
-        AskReason::UnknownCategory => "its category is `unknown`".to_owned(),
-        AskReason::Keys(keys) => {
-            let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
-            format!("it sends {}", keys.join(", "))
+/// The asker of one call: the approval gate's question answered as
+/// [`TestClient::approving`] says (a client that cannot confirm without it), the others
+/// put to the test's own asker, if any.
+struct TestAsker {
+    approving: Option<bool>,
+    inner: Option<Arc<dyn Asker>>,
+    /// Why the gate asked, once it did.
+    approval: Mutex<Option<AskReason>>,
+}
+
+impl Asker for TestAsker {
+    fn ask<'a>(
+        &'a self,
+        key: &'a str,
+        question: Question,
+    ) -> BoxFuture<'a, Result<Answer, AskError>> {
+        if let Question::Approve(request) = &question {
+            *lock(&self.approval) = Some(request.reason.clone());
+            if let Some(confirm) = self.approving {
+                let answer = if confirm {
+                    Elicited::Accept(serde_json::Map::new())
+                } else {
+                    Elicited::Decline
+                };
+                return Box::pin(std::future::ready(Ok(Answer::Elicit(answer))));
+            }
         }
-    };
-    let answer = if cannot_confirm {
-        "this client cannot confirm it"
-    } else {
-        "the person declined it"
-    };
-    ToolResult::error(format!(
-        "the call to `{tool}` needs a person's approval ({why}) and was not run: {answer}"
-    ))
-    .with_structured(json!({"ok": false, "error": "approval-required"}))
+        match &self.inner {
+            Some(inner) => inner.ask(key, question),
+            None => {
+                let unsupported = AskError::Unsupported(question.capability());
+                Box::pin(std::future::ready(Err(unsupported)))
+            }
+        }
+    }
+
+    fn supports(&self, capability: Capability) -> bool {
+        self.inner.as_ref().is_some_and(|a| a.supports(capability))
+            || (capability == Capability::Elicitation && self.approving.is_some())
+    }
 }
 
 /// Where a call's progress reports and log messages go while it runs.
@@ -476,9 +557,9 @@ impl Heard {
     }
 }
 
-/// A sink's list (a handler that panicked while sending leaves it usable).
-fn lock<T>(list: &Mutex<Vec<T>>) -> std::sync::MutexGuard<'_, Vec<T>> {
-    list.lock().unwrap_or_else(PoisonError::into_inner)
+/// A recorder's value (a handler that panicked while sending leaves it usable).
+fn lock<T>(value: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    value.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// What one call of a [`TestClient`] gave: the result as the pipeline returned it

@@ -2,10 +2,12 @@
 //! macro-built tools called as a caller would, each view of the result read back.
 #![allow(missing_docs)]
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-use neuralis::dispatch::{AskReason, LogLevel};
+use neuralis::dispatch::{
+    APPROVAL_KEY, Answer, AskError, AskReason, Asker, BoxFuture, Elicited, LogLevel, Question,
+};
 use neuralis::result::BoundCaps;
 use neuralis::testing::{TestClient, descriptor, handlers};
 use neuralis::{ToolContext, ToolInput, ToolOutput, tool};
@@ -293,7 +295,16 @@ fn an_ask_is_refused_declined_and_approved() {
     assert_eq!(nobody.refusal(), Some("approval-required"));
     assert_eq!(nobody.asked(), Some(&AskReason::Keys(vec!["purge".into()])));
     assert!(
-        nobody.text().contains("cannot confirm"),
+        nobody
+            .text()
+            .contains("needs approval (it sends `purge`) and was not run"),
+        "{}",
+        nobody.text()
+    );
+    assert!(
+        nobody
+            .text()
+            .contains("did not declare the `elicitation` capability"),
         "{}",
         nobody.text()
     );
@@ -303,7 +314,11 @@ fn an_ask_is_refused_declined_and_approved() {
         .approving(false)
         .call("vault_remove", purge.clone());
     assert_eq!(declined.refusal(), Some("approval-required"));
-    assert!(declined.text().contains("declined"), "{}", declined.text());
+    assert!(
+        declined.text().ends_with("the person declined"),
+        "{}",
+        declined.text()
+    );
     assert_eq!(REMOVED.load(Ordering::SeqCst), before, "no handler ran");
 
     let approved = client.clone().approving(true).call("vault_remove", purge);
@@ -314,6 +329,13 @@ fn an_ask_is_refused_declined_and_approved() {
         Some(&AskReason::Keys(vec!["purge".into()]))
     );
     assert_eq!(REMOVED.load(Ordering::SeqCst), before + 1);
+
+    // Invalid arguments are refused before anybody is asked.
+    let invalid = client.call("vault_remove", json!({"purge": true}));
+    assert_eq!(
+        (invalid.refusal(), invalid.asked()),
+        (Some("invalid-arguments"), None)
+    );
 
     // Without the key the call does not ask, approving or not.
     let quiet = client.call("vault_remove", json!({"name": "db"}));
@@ -405,4 +427,85 @@ fn a_method_is_named_through_its_service() {
     assert_eq!((r.asked(), r.text().as_str()), (None, "2 notes for ada"));
     assert_eq!(client.session().user_id(), "ada");
     assert_eq!(client.list(), ["notes_add", "search"]);
+}
+
+/// Empty the bin, if the person agrees.
+#[tool(annotations(destructive, category = "write"))]
+pub async fn bin_empty(_: Nothing, cx: &ToolContext) -> Result<&'static str, String> {
+    match cx.confirm("empty", "Empty the bin?").await {
+        Ok(true) => Ok("emptied"),
+        Ok(false) => Ok("kept"),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Answers every form (accepts or declines), and records the keys it was asked by.
+#[derive(Clone, Default)]
+struct Person {
+    keys: Arc<Mutex<Vec<String>>>,
+    accept: bool,
+}
+
+impl Person {
+    fn keys(&self) -> Vec<String> {
+        self.keys.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+impl Asker for Person {
+    fn ask<'a>(&'a self, key: &'a str, _: Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+        self.keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(key.to_owned());
+        let answer = if self.accept {
+            Elicited::Accept(Default::default())
+        } else {
+            Elicited::Decline
+        };
+        Box::pin(async move { Ok(Answer::Elicit(answer)) })
+    }
+}
+
+#[test]
+fn a_handlers_questions_go_to_the_tests_asker() {
+    let client = TestClient::new(handlers!(bin_empty).build().expect("a valid package"));
+    let nobody = client.clone().approving(true).call("bin_empty", json!({}));
+    assert!(
+        nobody.is_error(),
+        "approving answers the gate only: {nobody:?}"
+    );
+    assert!(nobody.text().contains("`elicitation`"), "{}", nobody.text());
+
+    let person = Person {
+        accept: true,
+        ..Person::default()
+    };
+    let r = client
+        .clone()
+        .asker(person.clone())
+        .call("bin_empty", json!({}));
+    assert_eq!((r.text().as_str(), r.asked()), ("emptied", None));
+    assert_eq!(person.keys(), ["empty"]);
+
+    let no = Person::default();
+    assert_eq!(client.asker(no).call("bin_empty", json!({})).text(), "kept");
+}
+
+#[test]
+fn without_approving_the_gate_asks_the_tests_asker() {
+    let person = Person {
+        accept: true,
+        ..Person::default()
+    };
+    let client = TestClient::new(handlers!(vault_remove).build().expect("a valid package"))
+        .asker(person.clone());
+    let purge = json!({"name": "x", "purge": true});
+    let r = client.call("vault_remove", purge.clone());
+    assert_eq!(r.text(), "removed x");
+    assert_eq!(person.keys(), [APPROVAL_KEY]);
+    // `approving` answers before the asker is asked.
+    let r = client.approving(false).call("vault_remove", purge);
+    assert_eq!(r.refusal(), Some("approval-required"));
+    assert_eq!(person.keys().len(), 1);
 }
