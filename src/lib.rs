@@ -58,6 +58,13 @@ pub use neuralis_core::tool::{AbortSignal, ToolContext};
 #[doc = include_str!("../docs/tool.md")]
 pub mod tool_reference {}
 
+pub mod testing;
+
+// The Rust snippets of README.md, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 // Not public API: the paths `#[derive(ToolInput)]` expands to.
 #[doc(hidden)]
 pub mod __private {

@@ -35,7 +35,7 @@ pub fn check_bytes_with(name: &str, bytes: &[u8], options: &CheckOptions) -> Rep
 }
 
 /// Checks an already parsed tool document named `name`: every rule of sections 1, 2 and
-/// 4 of `CONTRACT.md` except `duplicate-tool` (a build-time rule), all violations at once,
+/// 4 of `docs/contract.md` except `duplicate-tool` (a build-time rule), all violations at once,
 /// each with the RFC 6901 pointer of the offending key or value, in a fixed order.
 ///
 /// The checks recurse as deep as the value goes: for untrusted input, start from bytes

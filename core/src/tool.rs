@@ -8,9 +8,16 @@
 //!
 //! | handler returns | result |
 //! |---|---|
-//! | `ToolResult` | as is |
-//! | any `T: Serialize` | `structuredContent` with its JSON text as the content |
+//! | `ToolResult`, a `ContentBlock` or a list of them | as is |
+//! | `String`, `&str` | one text block |
+//! | `()` | `{"ok": true}` as `structuredContent` and text |
+//! | `serde_json::Value` | read as a result ([`normalize_result`](crate::result::normalize_result)) |
+//! | `T: ToolOutput + Serialize` | `structuredContent` with its JSON text as the content, and the tool's `outputSchema` |
+//! | [`Json<T>`](crate::dispatch::Json) with `T: Serialize` | the same, without an output schema |
 //! | `Result<T, E>` with `E: Display` | `Ok` as above; `Err` an `isError` result with the error's text |
+//!
+//! Any other return type (a type that is only `Serialize`) is a `handler-signature` error
+//! when the crate compiles.
 //!
 //! The arguments are expected to have passed the pipeline's checks already (feature
 //! gate, defaults, schema validation); the adapter only reports a deserialization failure

@@ -296,9 +296,23 @@ fn an_error_result_of_a_typed_tool_has_no_structured_content() {
         result.for_model()["content"][0]["text"],
         "the shelf is empty"
     );
+    assert_eq!(
+        result.neuralis_meta().and_then(|m| m.get("error")),
+        Some(&json!({"ok": false, "error": "empty"})),
+        "the details stay for the UI"
+    );
     let result = package.dispatch_blocking("things", json!({"bogus": 1}), &session());
     assert!(result.is_error);
     assert_eq!(result.structured_content, None);
+    let details = result.neuralis_meta().and_then(|m| m.get("error"));
+    assert_eq!(
+        details.map(|d| &d["error"]),
+        Some(&json!("invalid-arguments"))
+    );
+    assert_eq!(
+        details.map(|d| &d["errors"][0]["pointer"]),
+        Some(&json!("/bogus"))
+    );
     let text = result.for_model()["content"][0]["text"].to_string();
     assert!(text.contains("`/bogus`"), "{text}");
     assert!(

@@ -7,6 +7,7 @@
 mod expand;
 mod fallback;
 mod output;
+mod testing;
 mod tool;
 mod tools;
 
@@ -37,6 +38,18 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
     tools::tools(args.into(), item.into()).into()
+}
+
+/// (Expanded by `neuralis-macros`.)
+#[proc_macro]
+pub fn testing_descriptor(input: TokenStream) -> TokenStream {
+    testing::descriptor(input.into()).into()
+}
+
+/// (Expanded by `neuralis-macros`.)
+#[proc_macro]
+pub fn testing_handlers(input: TokenStream) -> TokenStream {
+    testing::handlers(input.into()).into()
 }
 
 #[cfg(test)]

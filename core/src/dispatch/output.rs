@@ -34,6 +34,11 @@ use super::validation::Checker;
 use crate::output::{ToolOutput, is_object_schema, output_root};
 use crate::result::ToolResult;
 
+/// The key under `_meta.neuralis` where an `isError` result of a tool with an output
+/// schema keeps the `structuredContent` it cannot send (the refusal's id and the failing
+/// arguments' pointers, a handler's own details).
+pub const ERROR_META: &str = "error";
+
 /// What a tool declares of its successful results (MCP `outputSchema`): the schema of
 /// their `structuredContent`, whose root is always an object, and whether the handler's
 /// value is wrapped as `{"result": <value>}` to fit it (an output that is not an object:
@@ -123,10 +128,13 @@ impl OutputSchema {
     /// The handler's result as it leaves: a wrapped output's value under `result`; an
     /// `isError` result without `structuredContent` (its details are in the text), which
     /// could not match the output schema and which some clients (the MCP Inspector)
-    /// check against it all the same.
+    /// check against it all the same. The details stay, for the UI and the host, under
+    /// `_meta.neuralis.error` (never read by the model, never checked against the schema).
     pub(super) fn shape(&self, mut result: ToolResult) -> ToolResult {
         if result.is_error {
-            result.structured_content = None;
+            if let Some(details) = result.structured_content.take() {
+                result = result.with_neuralis_meta(ERROR_META, details);
+            }
             return result;
         }
         if self.output.wrapped

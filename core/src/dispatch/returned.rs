@@ -205,8 +205,17 @@ impl<T> ViaSerialize for Returned<'_, T> {
 /// assert!((&&&OutputProbe::<Vec<u32>>::NEW).__neuralis_output().is_some());
 /// assert!((&&&OutputProbe::<Result<Vec<u32>, String>>::NEW).__neuralis_output().is_some());
 /// assert!((&&&OutputProbe::<String>::NEW).__neuralis_output().is_none());
+/// // A `Result` of a type that converts itself: `String` is a `ToolOutput` too, but the
+/// // text is what the handler sends.
+/// assert!((&&&OutputProbe::<Result<String, String>>::NEW).__neuralis_output().is_none());
+/// assert!((&&&OutputProbe::<Result<serde_json::Value, String>>::NEW).__neuralis_output().is_none());
 /// assert!((&&&OutputProbe::<neuralis_core::dispatch::Json<u8>>::NEW).__neuralis_output().is_none());
 /// ```
+///
+/// The probe is called as `(&&&OutputProbe::<R>::NEW).__neuralis_output()` and the methods
+/// take `&self`, so method resolution tries `Self = &&OutputProbe` first (the receiver
+/// itself), then `&&&OutputProbe` (its autoref), then `&OutputProbe` and `OutputProbe`:
+/// the impls sit on those types in the order of the choices above.
 pub struct OutputProbe<T>(PhantomData<fn() -> T>);
 
 impl<T> OutputProbe<T> {
@@ -220,7 +229,7 @@ pub trait ViaIntoOutput {
     fn __neuralis_output(&self) -> Option<Output>;
 }
 
-impl<T: IntoToolResult> ViaIntoOutput for &&&OutputProbe<T> {
+impl<T: IntoToolResult> ViaIntoOutput for &&OutputProbe<T> {
     fn __neuralis_output(&self) -> Option<Output> {
         None
     }
@@ -232,7 +241,7 @@ pub trait ViaResultOutput {
     fn __neuralis_output(&self) -> Option<Output>;
 }
 
-impl<T: ToolOutput + Serialize, E> ViaResultOutput for &&OutputProbe<Result<T, E>> {
+impl<T: ToolOutput + Serialize, E> ViaResultOutput for &&&OutputProbe<Result<T, E>> {
     fn __neuralis_output(&self) -> Option<Output> {
         Some(Output::of::<T>())
     }
