@@ -16,24 +16,29 @@ mod http;
 mod tools;
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use neuralis::dispatch::SessionContext;
 
 neuralis::package!();
 
+/// The command line: `examples/serve`'s HTTP options (`--http ADDR`, `--allow-host`,
+/// `--stateless`...), each also read from `NEURALIS_<FLAG>`.
+#[derive(clap::Parser)]
+#[command(name = "neuralis-example-conformance", version, about)]
+struct Cli {
+    #[command(flatten)]
+    http: http::Options,
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
-    let options = match options(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(problem) => {
-            eprintln!(
-                "error: {problem}\nusage: neuralis-example-conformance --http ADDR \
-                 [--allow-host HOST]... [--stateless]"
-            );
-            return ExitCode::from(2);
-        }
-    };
+    let cli = <Cli as clap::Parser>::parse();
+    if cli.http.addr.is_none() {
+        eprintln!(
+            "error: `--http ADDR` is required\nusage: neuralis-example-conformance --http ADDR [OPTIONS]"
+        );
+        return ExitCode::from(2);
+    }
     let package = match neuralis_package::package() {
         Ok(p) => p,
         Err(e) => {
@@ -42,44 +47,13 @@ async fn main() -> ExitCode {
         }
     };
     let session = SessionContext::builder("local-user").build();
-    match http::serve(package, session, options).await {
+    match http::serve(package, session, cli.http).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }
-}
-
-/// The command line, read into `examples/serve`'s HTTP options.
-fn options(mut args: impl Iterator<Item = String>) -> Result<http::Options, String> {
-    let mut addr = None;
-    let mut allow_hosts = Vec::new();
-    let mut stateless = false;
-    while let Some(arg) = args.next() {
-        let mut value = |what: &str| args.next().ok_or(format!("`{arg}` needs {what}"));
-        match arg.as_str() {
-            "--http" => {
-                let a = value("an address such as 127.0.0.1:8080")?;
-                addr = Some(
-                    a.parse()
-                        .map_err(|e| format!("`--http {a}`: not an address ({e})"))?,
-                );
-            }
-            "--allow-host" => allow_hosts.push(value("a host name")?),
-            "--stateless" => stateless = true,
-            other => return Err(format!("unknown argument `{other}`")),
-        }
-    }
-    Ok(http::Options {
-        addr: addr.ok_or("`--http ADDR` is required")?,
-        tokens: None,
-        allow_hosts,
-        max_body: 4 * 1024 * 1024,
-        grace: Duration::from_secs(10),
-        resource: None,
-        stateless,
-    })
 }
 
 #[cfg(test)]
@@ -105,9 +79,13 @@ mod tests {
     }
 
     #[test]
-    fn the_command_line_needs_an_address() {
-        let args = |a: &[&str]| super::options(a.iter().map(|s| (*s).to_owned()));
-        assert!(args(&[]).is_err());
+    fn the_command_line_reads_serves_http_options() {
+        use clap::Parser;
+        let args = |a: &[&str]| {
+            super::Cli::try_parse_from(
+                std::iter::once("neuralis-example-conformance").chain(a.iter().copied()),
+            )
+        };
         assert!(args(&["--http", "nowhere"]).is_err());
         assert!(args(&["--http", "127.0.0.1:0", "--bogus"]).is_err());
         let o = args(&[
@@ -117,8 +95,9 @@ mod tests {
             "mcp.local",
             "--stateless",
         ])
-        .expect("valid");
+        .expect("valid")
+        .http;
         assert_eq!(o.allow_hosts, ["mcp.local"]);
-        assert!(o.stateless && o.tokens.is_none());
+        assert!(o.stateless && o.tokens.is_none() && o.addr.is_some());
     }
 }
