@@ -501,6 +501,29 @@ impl Hosted {
         self
     }
 
+    /// What a call whose approval posture asks gets (see [`McpServer::with_approval`];
+    /// default: ask a person through the client).
+    #[must_use]
+    pub fn with_approval(mut self, policy: neuralis_core::dispatch::ApprovalPolicy) -> Self {
+        self.server = self.server.with_approval(policy);
+        self
+    }
+
+    /// The key that seals 2026-07-28 `requestState`s, the same on every replica (see
+    /// [`McpServer::with_request_state_key`]).
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Config`] for a key shorter than 32 bytes.
+    pub fn with_request_state_key(
+        mut self,
+        key: impl Into<Vec<u8>>,
+        ttl: std::time::Duration,
+    ) -> Result<Self, crate::Error> {
+        self.server = self.server.with_request_state_key(key, ttl)?;
+        Ok(self)
+    }
+
     /// Names `metadata`'s document in every `401` challenge
     /// (`WWW-Authenticate: Bearer resource_metadata="..."`); the host serves the document
     /// at [`ProtectedResource::well_known_path`] ([`ProtectedResource::response`]).

@@ -15,6 +15,7 @@
 //!
 //! tokio lives here, never in `neuralis-core`.
 
+mod ask;
 mod forward;
 #[cfg(feature = "http")]
 pub mod http;
@@ -25,6 +26,7 @@ mod jwks;
 mod jwt;
 mod lines;
 mod logging;
+mod mrtr;
 mod serve;
 mod wire;
 
@@ -43,6 +45,8 @@ pub enum Error {
     Serve(String),
     /// A request to an external MCP server failed.
     Client(String),
+    /// The server's configuration is refused (a `requestState` key too short...).
+    Config(String),
 }
 
 impl fmt::Display for Error {
@@ -50,6 +54,7 @@ impl fmt::Display for Error {
         match self {
             Error::Serve(e) => write!(f, "the MCP server stopped: {e}"),
             Error::Client(e) => write!(f, "the MCP server could not be reached: {e}"),
+            Error::Config(e) => write!(f, "the MCP server's configuration is refused: {e}"),
         }
     }
 }

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use neuralis_core::catalog::ToolEntry;
 use neuralis_core::dispatch::{
-    AbortController, CallOptions, LogMessage, LogSink, Package, Progress, ProgressSink,
-    SessionContext,
+    AbortController, ApprovalPolicy, Asker, CallOptions, LogMessage, LogSink, Package, Progress,
+    ProgressSink, SessionContext,
 };
 use neuralis_core::result::ToolResult;
 use rmcp::model::{
@@ -22,8 +22,10 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::Error;
+use crate::ask::PeerAsker;
 use crate::lines::LineTransport;
 use crate::logging::SessionLevel;
+use crate::mrtr::{Round, RoundAsker, States};
 
 /// The MCP `tools/list` entry of a tool: `name`, `title`, `description`, `inputSchema` and
 /// `annotations`.
@@ -154,8 +156,22 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 /// it does; on 2026-07-28 each request asks for itself with
 /// `_meta["io.modelcontextprotocol/logLevel"]`, and a request without it gets nothing.
 ///
+/// **Approvals and questions.** A call whose approval posture asks
+/// ([`Package::approval`]: a sent `askOnKeys` key, category `unknown`) runs only once a
+/// person confirms it, under the policy the owner chose with
+/// [`with_approval`](Self::with_approval) (default [`ApprovalPolicy::Ask`]): the server
+/// sends a confirm form that names the tool and the keys that triggered it, as an
+/// `elicitation/create` request during the call before 2026-07-28 (to a client that
+/// declared `elicitation`), as an `InputRequiredResult` round on 2026-07-28. Declined,
+/// cancelled, or a client that cannot answer a form: an `isError` result saying the call
+/// needs approval and was not run; the handler never runs. A handler's own questions
+/// ([`ToolContext::elicit`], `sample`, `roots`) go the same two ways; on 2026-07-28 the
+/// handler runs again from the start with the answers (see the `requestState` key,
+/// [`with_request_state_key`](Self::with_request_state_key)).
+///
 /// [`ToolContext::progress`]: neuralis_core::dispatch::ToolContext::progress
 /// [`ToolContext::log`]: neuralis_core::dispatch::ToolContext::log
+/// [`ToolContext::elicit`]: neuralis_core::dispatch::ToolContext::elicit
 ///
 /// ```no_run
 /// use neuralis_core::dispatch::{Package, SessionContext};
@@ -177,6 +193,10 @@ pub struct McpServer {
     log_level: SessionLevel,
     /// How long a client may keep a `tools/list` answer (`ttlMs`).
     list_ttl: Duration,
+    /// What a call whose posture asks gets.
+    approval: ApprovalPolicy,
+    /// The key and expiry of the `requestState`s of 2026-07-28.
+    states: States,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -241,7 +261,79 @@ impl McpServer {
             in_flight: Arc::default(),
             log_level: SessionLevel::default(),
             list_ttl: DEFAULT_LIST_TTL,
+            approval: ApprovalPolicy::Ask,
+            states: States::random(),
         }
+    }
+
+    /// What a call whose approval posture asks gets (see [`ApprovalPolicy`]):
+    ///
+    /// - [`ApprovalPolicy::Ask`], the default: the server asks a person through the
+    ///   client, and runs the call only on a confirm;
+    /// - [`ApprovalPolicy::Refuse`]: such calls are refused, nobody is asked (a server
+    ///   whose clients cannot show a form, and that will not run them unconfirmed);
+    /// - [`ApprovalPolicy::Trust`]: such calls run unasked, because the platform in front
+    ///   of this server runs its own guard on the tools' posture (it reads
+    ///   `x-neuralis`, which never goes over MCP). Choose it only for such a platform.
+    ///
+    /// [`ApprovalPolicy::Host`] means the same as `Trust` here: the server is the host.
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{ApprovalPolicy, Package, SessionContext};
+    /// use neuralis_mcp::McpServer;
+    ///
+    /// let package = Package::builder().build().expect("an empty package");
+    /// let server = McpServer::new(package, SessionContext::builder("u").build())
+    ///     .with_approval(ApprovalPolicy::Refuse);
+    /// assert_eq!(server.approval(), ApprovalPolicy::Refuse);
+    /// ```
+    #[must_use]
+    pub fn with_approval(mut self, policy: ApprovalPolicy) -> Self {
+        self.approval = policy;
+        self
+    }
+
+    /// The approval policy (see [`with_approval`](Self::with_approval)).
+    #[must_use]
+    pub fn approval(&self) -> ApprovalPolicy {
+        self.approval
+    }
+
+    /// The key that seals the `requestState` of a 2026-07-28 call that asks (at least 32
+    /// bytes of secret, high-entropy material), and how long a state opens (`ttl`).
+    ///
+    /// Without it, each process draws a random key when the server is built: its states
+    /// open on that process only, which is right for one replica. Stateless replicas
+    /// behind a load balancer, where a round's retry may reach another replica, are all
+    /// given the same key (and the same clock, for the expiry). A state is bound to the
+    /// caller's verified user id, the tool and the arguments: replayed by another caller,
+    /// for other arguments, after `ttl`, or altered, it is refused (`-32602`) and nothing
+    /// runs. Within `ttl`, the same caller may send the same retry again (a state is not
+    /// single-use): keep `ttl` short (the default is 15 minutes).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use neuralis_core::dispatch::{Package, SessionContext};
+    /// use neuralis_mcp::McpServer;
+    ///
+    /// let package = Package::builder().build().expect("an empty package");
+    /// let server = McpServer::new(package, SessionContext::builder("u").build());
+    /// let shared = server.clone().with_request_state_key(*b"a-32-byte-key-shared-by-replicas", Duration::from_secs(300));
+    /// assert!(shared.is_ok());
+    /// assert!(server.with_request_state_key(*b"short", Duration::from_secs(300)).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] for a key shorter than 32 bytes.
+    pub fn with_request_state_key(
+        mut self,
+        key: impl Into<Vec<u8>>,
+        ttl: std::time::Duration,
+    ) -> Result<Self, Error> {
+        self.states = States::with_key(key.into(), ttl)
+            .map_err(|e| Error::Config(format!("the requestState key: {e}")))?;
+        Ok(self)
     }
 
     /// How long a client may treat a `tools/list` answer as fresh: its `ttlMs` on
@@ -482,7 +574,8 @@ impl McpServer {
     }
 
     /// Runs one `tools/call`; `progress` receives the handler's reports and `log` its log
-    /// messages when the client asked for them.
+    /// messages when the client asked for them; the gate and the handler ask through
+    /// `asker`.
     async fn call(
         &self,
         request: CallToolRequestParams,
@@ -490,9 +583,17 @@ impl McpServer {
         id: RequestId,
         progress: Option<ProgressSink>,
         log: Option<LogSink>,
+        asker: Arc<dyn Asker>,
     ) -> ToolResult {
         let controller = AbortController::new();
-        let mut options = CallOptions::new().abort(controller.signal());
+        let approval = match self.approval {
+            ApprovalPolicy::Host => ApprovalPolicy::Trust,
+            other => other,
+        };
+        let mut options = CallOptions::new()
+            .abort(controller.signal())
+            .approval(approval)
+            .shared_asker(asker);
         if let Some(sink) = progress {
             options = options.progress(sink);
         }
@@ -649,6 +750,28 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let session = self.caller(&context)?;
         let id = context.id.clone();
+        // Questions: requests to the client during the call before 2026-07-28; on
+        // 2026-07-28 a round that ends in an `InputRequiredResult` (see `mrtr`).
+        let capabilities = context.client_capabilities();
+        let round: Option<Arc<Round>> = if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            Some(Arc::new(self.states.open(
+                &request,
+                &session,
+                capabilities.clone(),
+            )?))
+        } else {
+            None
+        };
+        let asker: Arc<dyn Asker> = match &round {
+            Some(round) => Arc::new(RoundAsker(Arc::clone(round))),
+            None => Arc::new(PeerAsker {
+                peer: context.peer.clone(),
+                capabilities,
+            }),
+        };
         // One channel for the call's progress reports and log messages, so that they go
         // out in the order the handler made them; none when the client asked for neither.
         let mut progress = context
@@ -677,15 +800,23 @@ impl ServerHandler for McpServer {
         } else {
             (None, None, None)
         };
-        let call = self.call(request, &session, id.clone(), reports, logs);
+        let call = self.call(request, &session, id.clone(), reports, logs, asker);
         tokio::pin!(call);
         let mut aborted = false;
         // rmcp cancels the request's token on `notifications/cancelled` (and when the
-        // connection closes); `on_cancelled` aborts through the map as well.
+        // connection closes); `on_cancelled` aborts through the map as well. A round that
+        // cannot answer a question suspends: the run is dropped (after every question it
+        // asked in the same poll is in), and the round's questions answer the request.
         let result = loop {
             tokio::select! {
                 biased;
-                result = &mut call => break result,
+                result = &mut call => break Some(result),
+                () = async {
+                    match &round {
+                        Some(round) => round.suspended.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => break None,
                 () = context.ct.cancelled(), if !aborted => {
                     aborted = true;
                     self.abort(&id);
@@ -705,7 +836,14 @@ impl ServerHandler for McpServer {
                 relay(item, progress.as_mut(), &context.peer).await;
             }
         }
-        Ok(crate::wire::call_tool_result(result).into())
+        match (result, round) {
+            (Some(result), _) => Ok(crate::wire::call_tool_result(result).into()),
+            (None, Some(round)) => Ok(self.states.suspend(&round)?.into()),
+            (None, None) => Err(ErrorData::internal_error(
+                "a call suspended with no round",
+                None,
+            )),
+        }
     }
 
     /// `logging/setLevel`: the connection's later calls send their log messages from this

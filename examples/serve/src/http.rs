@@ -138,7 +138,9 @@ pub async fn serve(
     package: Package,
     session: SessionContext,
     options: Options,
+    asking: &crate::Asking,
 ) -> Result<(), String> {
+    let (approval, state_key) = asking.settings()?;
     // Two steps: stop accepting (the calls in flight go on), then, after the grace
     // period, end what rmcp still serves (open event streams, calls still running).
     let stop_accepting = CancellationToken::new();
@@ -187,7 +189,14 @@ pub async fn serve(
     };
     match hosted {
         Ok(hosted) => {
-            let mut hosted = hosted.with_server_info(name, version);
+            let mut hosted = hosted
+                .with_server_info(name, version)
+                .with_approval(approval);
+            if let Some((key, ttl)) = state_key {
+                hosted = hosted
+                    .with_request_state_key(key, ttl)
+                    .map_err(|e| e.to_string())?;
+            }
             if let Some(resource) = &options.resource {
                 let mut metadata = ProtectedResource::new(resource.clone());
                 if let Some(issuer) = &options.issuer {
@@ -207,6 +216,7 @@ pub async fn serve(
         }
         Err(package) => {
             let server = McpServer::new(package, session).with_server_info(name, version);
+            let server = asking.apply(server)?;
             router = router.nest_service("/mcp", server.http_service_with(config));
         }
     }

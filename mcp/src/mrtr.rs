@@ -1,0 +1,512 @@
+//! Questions on MCP 2026-07-28 (SEP-2322, multi-round-trip requests): a call that asks
+//! answers with an `InputRequiredResult` (the questions as `inputRequests`, keyed by the
+//! keys the handler gave them, and a sealed `requestState`); the client retries the same
+//! `tools/call` with `inputResponses` and the state, and the call runs again from the
+//! start, every question it asks again answered by key.
+//!
+//! **Resume model.** The handler is run again from the start on every round, not
+//! suspended and resumed: a 2026-07-28 server keeps nothing between requests (stateless
+//! replicas behind a load balancer may each take one round), and a future cannot be
+//! sealed into a string. So the state carries the answers, never the handler's progress,
+//! and a handler does nothing irreversible before its last question.
+//!
+//! **The state** (`rmcp`'s [`RequestStateCodec`], HMAC-SHA256) carries the answers so far
+//! and the keys of the questions still open, each with a digest of its question. It is
+//! bound, as associated data, to the caller's verified user id, the tool, and a digest of
+//! the arguments as sent, and stamped with an expiry: a state sent by another caller, for
+//! another tool or other arguments, after its expiry, or altered, does not open, and the
+//! call is refused with `-32602` before anything runs. It is signed, not encrypted: the
+//! client that gave the answers can read them back.
+//!
+//! **Answers.** A handler's question is answered by the retry's `inputResponses` under its
+//! key (with or without a state, as SEP-2322 allows: a client may answer ahead), or by
+//! the state's earlier answers when its question is the same; an answer that does not read
+//! as one to its question is asked again. The approval gate's confirm is taken only from
+//! a retry whose state shows the server asked it: a client cannot approve a call nobody
+//! showed it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use neuralis_core::dispatch::{
+    Answer, AskError, Asker, BoxFuture, Capability, Question, SessionContext,
+};
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, InputRequests, InputRequiredResult,
+    RequestStateCodec, RequestStateError, SealOptions,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest as _, Sha256};
+use tokio::sync::Notify;
+
+use crate::ask::{declared, input_request, read_answer, required};
+
+/// How long a `requestState` opens by default: long enough for a person to read a form.
+pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
+
+/// The key and expiry of a server's `requestState`s.
+#[derive(Clone)]
+pub(crate) struct States {
+    codec: Arc<RequestStateCodec>,
+    pub(crate) ttl: Duration,
+    /// Whether the owner gave the key (replicas given the same one share states).
+    pub(crate) configured: bool,
+}
+
+impl std::fmt::Debug for States {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("States")
+            .field("ttl", &self.ttl)
+            .field("configured", &self.configured)
+            .finish_non_exhaustive()
+    }
+}
+
+impl States {
+    /// A random key of this process: states open on this process only.
+    pub(crate) fn random() -> Self {
+        let mut key = [0u8; 32];
+        if getrandom::fill(&mut key).is_err() {
+            // No OS entropy: std's per-process random hash keys instead (128 random bits).
+            use std::hash::{BuildHasher, Hasher};
+            for (i, chunk) in key.chunks_mut(8).enumerate() {
+                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                h.write_usize(i);
+                chunk.copy_from_slice(&h.finish().to_le_bytes());
+            }
+        }
+        Self {
+            codec: Arc::new(RequestStateCodec::new_unchecked(key.to_vec())),
+            ttl: DEFAULT_TTL,
+            configured: false,
+        }
+    }
+
+    /// The owner's key (at least 32 bytes).
+    pub(crate) fn with_key(key: Vec<u8>, ttl: Duration) -> Result<Self, String> {
+        let codec = RequestStateCodec::try_new(key).map_err(|e| e.to_string())?;
+        Ok(Self {
+            codec: Arc::new(codec),
+            ttl,
+            configured: true,
+        })
+    }
+
+    /// The round of `request` by `session`: its state opened (when it carries one) and its
+    /// `inputResponses`.
+    ///
+    /// # Errors
+    ///
+    /// `-32602` for a state that does not open for this caller, tool and arguments, or
+    /// has expired.
+    pub(crate) fn open(
+        &self,
+        request: &CallToolRequestParams,
+        session: &SessionContext,
+        capabilities: Option<ClientCapabilities>,
+    ) -> Result<Round, ErrorData> {
+        let binding = binding(session, request);
+        let sealed = match &request.request_state {
+            None => Sealed::default(),
+            Some(state) => self
+                .codec
+                .open_json_with::<Sealed>(state, binding.as_bytes())
+                .map_err(refused)?,
+        };
+        Ok(Round {
+            inner: Mutex::new(Inner {
+                answered: sealed.answered,
+                pending: sealed.pending,
+                responses: request
+                    .input_responses
+                    .clone()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect(),
+                asked: BTreeMap::new(),
+                missing: Vec::new(),
+            }),
+            suspended: Notify::new(),
+            capabilities,
+            binding,
+        })
+    }
+
+    /// What a suspended round answers: `-32021` when a question needs a capability the
+    /// client did not declare, otherwise the `InputRequiredResult` of its open questions
+    /// with the state of the answers so far.
+    pub(crate) fn suspend(&self, round: &Round) -> Result<InputRequiredResult, ErrorData> {
+        let inner = round.lock();
+        if !inner.missing.is_empty() {
+            return Err(ErrorData::missing_required_client_capability(required(
+                &inner.missing,
+            )));
+        }
+        let mut requests = InputRequests::new();
+        let mut pending = BTreeMap::new();
+        for (key, (digest, question)) in &inner.asked {
+            let request = input_request(question)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            requests.insert(key.clone(), request);
+            pending.insert(key.clone(), digest.clone());
+        }
+        let sealed = Sealed {
+            answered: inner.answered.clone(),
+            pending,
+        };
+        let state = self
+            .codec
+            .seal_json_with(
+                &sealed,
+                &SealOptions::new()
+                    .associated_data(round.binding.as_bytes())
+                    .ttl(self.ttl),
+            )
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+}
+
+/// The refusal of a state that does not open.
+fn refused(e: RequestStateError) -> ErrorData {
+    let (reason, why) = match e {
+        RequestStateError::Expired => ("expired", "it has expired: call the tool again"),
+        _ => (
+            "invalid",
+            "it was not issued by this server for this caller, tool and arguments, or it was altered",
+        ),
+    };
+    ErrorData::invalid_params(
+        format!("the `requestState` is refused: {why}"),
+        Some(serde_json::json!({"reason": reason})),
+    )
+}
+
+/// What a state is bound to: the caller's verified user id, the tool, and the SHA-256 of
+/// the arguments as sent (in canonical form: keys sorted, no spaces).
+fn binding(session: &SessionContext, request: &CallToolRequestParams) -> String {
+    let mut canonical = String::new();
+    match &request.arguments {
+        Some(args) => write_canonical(&Value::Object(args.clone()), &mut canonical),
+        None => canonical.push_str("{}"),
+    }
+    format!(
+        "neuralis/mrtr/1\n{}\n{}\n{}",
+        session.user_id(),
+        request.name,
+        hex(&Sha256::digest(canonical.as_bytes()))
+    )
+}
+
+/// `value` as JSON with every object's keys sorted.
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(&map[key], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// A question's digest: the first 16 bytes of the SHA-256 of its JSON.
+fn digest(question: &Question) -> String {
+    hex(&Sha256::digest(question.to_json().to_string().as_bytes())[..16])
+}
+
+/// What a `requestState` carries.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Sealed {
+    /// The answers so far, by key.
+    #[serde(rename = "a", default)]
+    answered: BTreeMap<String, Recorded>,
+    /// The questions of the last round, by key: their digests.
+    #[serde(rename = "p", default)]
+    pending: BTreeMap<String, String>,
+}
+
+/// One answer, with the digest of its question.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Recorded {
+    #[serde(rename = "d")]
+    digest: String,
+    #[serde(rename = "v")]
+    answer: Value,
+}
+
+/// One round of a call on 2026-07-28: what it knows, and the questions it could not
+/// answer. Its [`RoundAsker`] answers the handler's questions or suspends the call.
+pub(crate) struct Round {
+    inner: Mutex<Inner>,
+    /// Notified when a question cannot be answered in this round.
+    pub(crate) suspended: Notify,
+    capabilities: Option<ClientCapabilities>,
+    binding: String,
+}
+
+struct Inner {
+    answered: BTreeMap<String, Recorded>,
+    /// The open questions of the state this round came with.
+    pending: BTreeMap<String, String>,
+    /// This request's `inputResponses`.
+    responses: BTreeMap<String, Value>,
+    /// This round's unanswered questions, by key.
+    asked: BTreeMap<String, (String, Question)>,
+    /// Capabilities the client lacks for questions of this round.
+    missing: Vec<Capability>,
+}
+
+impl Round {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The answer to `question` under `key`, if this round has one.
+    fn answer(&self, key: &str, question: &Question) -> Option<Answer> {
+        let d = digest(question);
+        let mut inner = self.lock();
+        if let Some(recorded) = inner.answered.get(key)
+            && recorded.digest == d
+            && let Ok(answer) = read_answer(question, &recorded.answer)
+        {
+            return Some(answer);
+        }
+        let asked_here = inner.pending.get(key).map(|p| *p == d);
+        // The gate's confirm only when the state shows the server asked it; any other
+        // question also when the client answers ahead, unless the state asked another
+        // question under its key.
+        let take = match question {
+            Question::Approve(_) => asked_here == Some(true),
+            _ => asked_here != Some(false),
+        };
+        if !take {
+            return None;
+        }
+        let response = inner.responses.get(key)?;
+        let answer = read_answer(question, response).ok()?;
+        let recorded = Recorded {
+            digest: d,
+            answer: response.clone(),
+        };
+        inner.answered.insert(key.to_owned(), recorded);
+        Some(answer)
+    }
+}
+
+/// The asker of a call on 2026-07-28 (see the [module docs](self)).
+pub(crate) struct RoundAsker(pub(crate) Arc<Round>);
+
+impl Asker for RoundAsker {
+    fn ask<'a>(
+        &'a self,
+        key: &'a str,
+        question: Question,
+    ) -> BoxFuture<'a, Result<Answer, AskError>> {
+        let round = &self.0;
+        if let Some(answer) = round.answer(key, &question) {
+            return Box::pin(async move { Ok(answer) });
+        }
+        let capability = question.capability();
+        if !self.supports(capability) {
+            // The gate's confirm, unanswerable, refuses the call; a handler's question
+            // ends it with `-32021`.
+            if matches!(question, Question::Approve(_)) {
+                return Box::pin(async move { Err(AskError::Unsupported(capability)) });
+            }
+            let mut inner = round.lock();
+            if !inner.missing.contains(&capability) {
+                inner.missing.push(capability);
+            }
+        } else if let Err(e) = input_request(&question) {
+            return Box::pin(async move { Err(e) });
+        } else {
+            round
+                .lock()
+                .asked
+                .insert(key.to_owned(), (digest(&question), question));
+        }
+        round.suspended.notify_one();
+        // The call ends here: the server answers this round and drops the run.
+        Box::pin(std::future::pending())
+    }
+
+    fn supports(&self, capability: Capability) -> bool {
+        declared(self.0.capabilities.as_ref(), capability)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use neuralis_core::dispatch::{ApprovalRequest, AskReason, Elicited, Form};
+    use serde_json::json;
+
+    fn call(args: Value) -> CallToolRequestParams {
+        let mut request = CallToolRequestParams::new("purge");
+        request.arguments = args.as_object().cloned();
+        request
+    }
+
+    fn caps() -> Option<ClientCapabilities> {
+        serde_json::from_value(json!({"elicitation": {}})).ok()
+    }
+
+    fn form() -> Question {
+        Question::Elicit(Form::new(
+            "Name?",
+            json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+        ))
+    }
+
+    #[test]
+    fn canonical_arguments_ignore_key_order() {
+        let mut a = String::new();
+        write_canonical(&json!({"b": [1, {"y": 2, "x": 1}], "a": "s"}), &mut a);
+        assert_eq!(a, r#"{"a":"s","b":[1,{"x":1,"y":2}]}"#);
+        let u = SessionContext::builder("u").build();
+        assert_eq!(
+            binding(&u, &call(json!({"a": 1, "b": 2}))),
+            binding(&u, &call(json!({"b": 2, "a": 1})))
+        );
+        assert_ne!(
+            binding(&u, &call(json!({"a": 1}))),
+            binding(&u, &call(json!({"a": 2})))
+        );
+        assert_ne!(
+            binding(&u, &call(json!({}))),
+            binding(&SessionContext::builder("v").build(), &call(json!({})))
+        );
+    }
+
+    #[test]
+    fn a_state_opens_only_for_its_caller_tool_and_arguments_and_before_its_expiry() {
+        let states = States::with_key(vec![7; 32], Duration::from_secs(60)).expect("key");
+        let ada = SessionContext::builder("ada").build();
+        let request = call(json!({"key": "k"}));
+        let round = states.open(&request, &ada, caps()).expect("no state");
+        let asker = RoundAsker(Arc::new(round));
+        drop(asker.ask("name", form()));
+        let result = states.suspend(&asker.0).expect("a round");
+        let state = result.request_state.clone().expect("state");
+        assert!(
+            result
+                .input_requests
+                .expect("requests")
+                .contains_key("name")
+        );
+
+        let mut retry = request.clone();
+        retry.request_state = Some(state.clone());
+        assert!(states.open(&retry, &ada, caps()).is_ok());
+        // Another caller, other arguments, another tool, an altered state, another key.
+        let bob = SessionContext::builder("bob").build();
+        assert!(states.open(&retry, &bob, caps()).is_err());
+        let mut other = call(json!({"key": "other"}));
+        other.request_state = Some(state.clone());
+        assert!(states.open(&other, &ada, caps()).is_err());
+        let mut tool = retry.clone();
+        tool.name = "other_tool".into();
+        assert!(states.open(&tool, &ada, caps()).is_err());
+        let mut altered = retry.clone();
+        altered.request_state = Some(format!("{state}x"));
+        let err = states.open(&altered, &ada, caps()).err().expect("refused");
+        assert_eq!(err.code.0, -32602);
+        let replica = States::with_key(vec![7; 32], Duration::from_secs(60)).expect("key");
+        assert!(replica.open(&retry, &ada, caps()).is_ok());
+        assert!(States::random().open(&retry, &ada, caps()).is_err());
+        // Expired.
+        let brief = States::with_key(vec![7; 32], Duration::from_millis(1)).expect("key");
+        let round = brief.open(&request, &ada, caps()).expect("no state");
+        let asker = RoundAsker(Arc::new(round));
+        drop(asker.ask("name", form()));
+        let state = brief.suspend(&asker.0).expect("a round").request_state;
+        std::thread::sleep(Duration::from_millis(20));
+        let mut late = request.clone();
+        late.request_state = state;
+        let err = brief.open(&late, &ada, caps()).err().expect("expired");
+        assert_eq!(err.data.expect("data")["reason"], "expired");
+    }
+
+    #[test]
+    fn the_gate_takes_a_confirm_only_when_the_state_asked_it() {
+        let states = States::random();
+        let ada = SessionContext::builder("ada").build();
+        let approve = Question::Approve(ApprovalRequest::new(
+            "purge",
+            AskReason::Keys(vec!["force".into()]),
+        ));
+        let accept = json!({"action": "accept"});
+        // Answered ahead, with no state: not taken.
+        let mut ahead = call(json!({}));
+        ahead.input_responses = Some([("neuralis.approval".to_owned(), accept.clone())].into());
+        let round = states.open(&ahead, &ada, caps()).expect("round");
+        assert!(round.answer("neuralis.approval", &approve).is_none());
+        // A handler's question is.
+        ahead.input_responses = Some([("name".to_owned(), json!({"action": "decline"}))].into());
+        let round = states.open(&ahead, &ada, caps()).expect("round");
+        assert_eq!(
+            round.answer("name", &form()),
+            Some(Answer::Elicit(Elicited::Decline))
+        );
+        // Asked, then answered: taken.
+        let asker = RoundAsker(Arc::new(
+            states.open(&call(json!({})), &ada, caps()).expect("round"),
+        ));
+        drop(asker.ask("neuralis.approval", approve.clone()));
+        let mut retry = call(json!({}));
+        retry.request_state = states.suspend(&asker.0).expect("round").request_state;
+        retry.input_responses = Some([("neuralis.approval".to_owned(), accept)].into());
+        let round = states.open(&retry, &ada, caps()).expect("round");
+        assert!(matches!(
+            round.answer("neuralis.approval", &approve),
+            Some(Answer::Elicit(Elicited::Accept(_)))
+        ));
+    }
+
+    #[test]
+    fn a_question_the_client_cannot_answer_is_minus_32021() {
+        let states = States::random();
+        let ada = SessionContext::builder("ada").build();
+        let round = states.open(&call(json!({})), &ada, caps()).expect("round");
+        let asker = RoundAsker(Arc::new(round));
+        drop(asker.ask("roots", Question::Roots));
+        let err = states.suspend(&asker.0).expect_err("-32021");
+        assert_eq!(err.code.0, -32021);
+        assert_eq!(
+            err.data.expect("data")["requiredCapabilities"],
+            json!({"roots": {}})
+        );
+    }
+}

@@ -1,0 +1,569 @@
+//! Approvals and handlers that ask, read off the wire over stdio-like line I/O: before
+//! 2026-07-28 each question is a request to the client during the call; on 2026-07-28
+//! an `InputRequiredResult` round, retried with `inputResponses` and the sealed
+//! `requestState`, the handler run again from the start.
+
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use neuralis_core::dispatch::{
+    ApprovalPolicy, ElicitForm, Elicited, Package, SamplingRequest, SessionContext, ToolContext,
+    async_fn_cx, sync_fn,
+};
+use neuralis_core::input::{Composer, ToolInput};
+use neuralis_mcp::McpServer;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+
+fn tool(xn: Value) -> String {
+    json!({
+        "type": "object", "additionalProperties": false, "description": "A tool.",
+        "properties": {"key": {"type": "string"}, "force": {"type": "boolean"}},
+        "x-neuralis": xn,
+    })
+    .to_string()
+}
+
+#[derive(serde::Deserialize)]
+struct Who {
+    name: String,
+}
+
+impl ToolInput for Who {
+    fn schema_in(_: &mut Composer) -> Value {
+        json!({"type": "object", "additionalProperties": false,
+               "properties": {"name": {"type": "string", "minLength": 1}}, "required": ["name"]})
+    }
+}
+
+impl ElicitForm for Who {}
+
+async fn ask_name(_: Value, cx: &ToolContext) -> String {
+    match cx.elicit::<Who>("who", "Who are you?").await {
+        Ok(Elicited::Accept(who)) => format!("hello {}", who.name),
+        Ok(other) => format!("no name: {}", other.action()),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+async fn ask_llm(_: Value, cx: &ToolContext) -> Result<String, String> {
+    let sampled = cx
+        .sample(
+            "capital",
+            SamplingRequest::user("What is the capital of France?", 20),
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(format!("LLM said: {}", sampled.text))
+}
+
+async fn ask_twice(_: Value, cx: &ToolContext) -> Result<String, String> {
+    let first = cx
+        .confirm("first", "Step 1?")
+        .await
+        .map_err(|e| e.to_string())?;
+    let second = cx
+        .elicit::<Who>("second", "Step 2: who?")
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(format!(
+        "first {first}, second {}",
+        second.accepted().map_or("-".into(), |w| w.name)
+    ))
+}
+
+async fn ask_both(_: Value, cx: &ToolContext) -> Result<String, String> {
+    let (a, b) = tokio::join!(cx.confirm("a", "A?"), cx.roots("b"));
+    let roots = b.map_err(|e| e.to_string())?;
+    Ok(format!(
+        "a {}, roots {}",
+        a.map_err(|e| e.to_string())?,
+        roots.len()
+    ))
+}
+
+/// `purge` (asks on `force`) counts its runs in `runs`.
+fn package(runs: &Arc<AtomicUsize>) -> Package {
+    let runs = Arc::clone(runs);
+    let read = json!({"annotations": {"category": "read"}});
+    Package::builder()
+        .tool(
+            "purge",
+            tool(
+                json!({"annotations": {"category": "write", "destructiveHint": true},
+                        "askOnKeys": ["force"]}),
+            ),
+            sync_fn(move |_: Value| {
+                runs.fetch_add(1, Ordering::SeqCst);
+                "purged"
+            }),
+        )
+        .tool("ask_name", tool(read.clone()), async_fn_cx(ask_name))
+        .tool("ask_llm", tool(read.clone()), async_fn_cx(ask_llm))
+        .tool("ask_twice", tool(read.clone()), async_fn_cx(ask_twice))
+        .tool("ask_both", tool(read), async_fn_cx(ask_both))
+        .build()
+        .unwrap()
+}
+
+struct Lines {
+    reader: BufReader<ReadHalf<DuplexStream>>,
+    writer: WriteHalf<DuplexStream>,
+    next: u64,
+}
+
+impl Lines {
+    fn start(server: McpServer) -> Self {
+        let (client, server_io) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_io);
+        tokio::spawn(server.serve_io(read, write));
+        let (reader, writer) = tokio::io::split(client);
+        Self {
+            reader: BufReader::new(reader),
+            writer,
+            next: 100,
+        }
+    }
+
+    async fn write(&mut self, message: Value) {
+        let line = format!("{message}\n");
+        self.writer.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    /// Sends `method` with `params`; answers every request of the server on the way with
+    /// `answer` (it sees the request); the requests and the response.
+    async fn send(
+        &mut self,
+        method: &str,
+        params: Value,
+        answer: &dyn Fn(&Value) -> Value,
+    ) -> (Vec<Value>, Value) {
+        self.next += 1;
+        let id = self.next;
+        self.write(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        let mut asked = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert_ne!(self.reader.read_line(&mut line).await.unwrap(), 0);
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message.get("method").is_some() && message.get("id").is_some() {
+                let result = answer(&message);
+                self.write(json!({"jsonrpc": "2.0", "id": message["id"], "result": result}))
+                    .await;
+                asked.push(message);
+            } else if message["id"] == json!(id) {
+                return (asked, message);
+            }
+        }
+    }
+
+    async fn legacy(server: McpServer, capabilities: Value) -> Self {
+        let mut lines = Self::start(server);
+        let (_, init) = lines
+            .send(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": capabilities,
+                       "clientInfo": {"name": "test", "version": "0"}}),
+                &|_| json!({}),
+            )
+            .await;
+        assert!(init.get("result").is_some(), "{init}");
+        lines
+            .write(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        lines
+    }
+}
+
+fn text(response: &Value) -> &str {
+    response["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+}
+
+fn server(runs: &Arc<AtomicUsize>) -> McpServer {
+    McpServer::new(package(runs), SessionContext::builder("u").build())
+}
+
+fn call(name: &str, args: Value) -> Value {
+    json!({"name": name, "arguments": args})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_a_confirm_runs_the_call_a_decline_does_not() {
+    let runs = Arc::default();
+    let mut client = Lines::legacy(server(&runs), json!({"elicitation": {}})).await;
+    let forced = call("purge", json!({"key": "k", "force": true}));
+    let (asked, response) = client
+        .send(
+            "tools/call",
+            forced.clone(),
+            &|_| json!({"action": "decline"}),
+        )
+        .await;
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0]["method"], "elicitation/create");
+    let message = asked[0]["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`purge`") && message.contains("`force`"),
+        "{message}"
+    );
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert!(
+        text(&response).contains("needs approval (it sends `force`) and was not run"),
+        "{response}"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+
+    let (asked, response) = client
+        .send(
+            "tools/call",
+            forced,
+            &|_| json!({"action": "accept", "content": {}}),
+        )
+        .await;
+    assert_eq!(asked.len(), 1);
+    assert_eq!(text(&response), "purged", "{response}");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+    // Without the key: nobody is asked.
+    let (asked, response) = client
+        .send("tools/call", call("purge", json!({"key": "k"})), &|_| {
+            json!({})
+        })
+        .await;
+    assert!(asked.is_empty());
+    assert_eq!(text(&response), "purged");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_a_client_without_elicitation_gets_the_refusal_and_is_asked_nothing() {
+    let runs = Arc::default();
+    let mut client = Lines::legacy(server(&runs), json!({})).await;
+    let (asked, response) = client
+        .send(
+            "tools/call",
+            call("purge", json!({"key": "k", "force": true})),
+            &|_| json!({}),
+        )
+        .await;
+    assert!(asked.is_empty(), "{asked:?}");
+    assert_eq!(response["result"]["isError"], true);
+    assert!(
+        text(&response).contains("nobody could confirm it"),
+        "{response}"
+    );
+    assert_eq!(
+        response["result"]["structuredContent"]["outcome"],
+        "unconfirmed"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    // The handler's own question: an error it handles.
+    let (_, response) = client
+        .send("tools/call", call("ask_llm", json!({})), &|_| json!({}))
+        .await;
+    assert_eq!(response["result"]["isError"], true);
+    assert!(
+        text(&response).contains("did not declare the `sampling` capability"),
+        "{response}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_refuse_and_trust_ask_nobody() {
+    let runs = Arc::default();
+    for (policy, refused) in [
+        (ApprovalPolicy::Refuse, true),
+        (ApprovalPolicy::Trust, false),
+    ] {
+        let mut client = Lines::legacy(
+            server(&runs).with_approval(policy),
+            json!({"elicitation": {}}),
+        )
+        .await;
+        let (asked, response) = client
+            .send(
+                "tools/call",
+                call("purge", json!({"key": "k", "force": true})),
+                &|_| json!({"action": "accept"}),
+            )
+            .await;
+        assert!(asked.is_empty());
+        assert_eq!(response["result"]["isError"], refused, "{response}");
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_handlers_elicit_sample_and_ask_twice() {
+    let runs = Arc::default();
+    let mut client = Lines::legacy(
+        server(&runs),
+        json!({"elicitation": {}, "sampling": {}, "roots": {}}),
+    )
+    .await;
+    let answer = |request: &Value| match request["method"].as_str() {
+        Some("sampling/createMessage") => json!({"role": "assistant", "model": "m",
+            "content": {"type": "text", "text": "Paris"}}),
+        Some("roots/list") => json!({"roots": [{"uri": "file:///w"}]}),
+        _ => json!({"action": "accept", "content": {"name": "Ada"}}),
+    };
+    let (asked, response) = client
+        .send("tools/call", call("ask_name", json!({})), &answer)
+        .await;
+    assert_eq!(text(&response), "hello Ada", "{response}");
+    assert_eq!(
+        asked[0]["params"]["requestedSchema"],
+        json!({"type": "object", "properties": {"name": {"type": "string", "minLength": 1}},
+               "required": ["name"]})
+    );
+    let (asked, response) = client
+        .send("tools/call", call("ask_llm", json!({})), &answer)
+        .await;
+    assert_eq!(text(&response), "LLM said: Paris", "{response}");
+    assert_eq!(
+        asked[0]["params"]["messages"][0]["content"]["text"],
+        "What is the capital of France?"
+    );
+    let (asked, response) = client
+        .send("tools/call", call("ask_twice", json!({})), &answer)
+        .await;
+    assert_eq!(text(&response), "first true, second Ada", "{response}");
+    assert_eq!(asked.len(), 2);
+    let (asked, response) = client
+        .send("tools/call", call("ask_both", json!({})), &answer)
+        .await;
+    assert_eq!(text(&response), "a true, roots 1", "{response}");
+    assert_eq!(asked.len(), 2);
+}
+
+// ---- 2026-07-28 ----
+
+fn modern(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"}
+    })
+}
+
+fn modern_call(name: &str, args: Value, capabilities: Value) -> Value {
+    json!({"name": name, "arguments": args, "_meta": modern(capabilities)})
+}
+
+/// `params` retried with `responses` and the state of `previous`.
+fn retry(params: &Value, previous: &Value, responses: Value) -> Value {
+    let mut params = params.clone();
+    params["inputResponses"] = responses;
+    params["requestState"] = previous["result"]["requestState"].clone();
+    params
+}
+
+fn no_requests(_: &Value) -> Value {
+    panic!("a 2026-07-28 server sends no requests")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_a_confirm_is_a_round_and_runs_the_call_once() {
+    let runs = Arc::default();
+    let mut client = Lines::start(server(&runs));
+    let forced = modern_call(
+        "purge",
+        json!({"key": "k", "force": true}),
+        json!({"elicitation": {}}),
+    );
+    let (_, first) = client
+        .send("tools/call", forced.clone(), &no_requests)
+        .await;
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    let request = &result["inputRequests"]["neuralis.approval"];
+    assert_eq!(request["method"], "elicitation/create", "{first}");
+    assert!(
+        request["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`force`")
+    );
+    assert!(result["requestState"].is_string());
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+
+    let declined = retry(
+        &forced,
+        &first,
+        json!({"neuralis.approval": {"action": "decline"}}),
+    );
+    let (_, response) = client.send("tools/call", declined, &no_requests).await;
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+
+    let accepted = retry(
+        &forced,
+        &first,
+        json!({"neuralis.approval": {"action": "accept", "content": {}}}),
+    );
+    let (_, response) = client
+        .send("tools/call", accepted.clone(), &no_requests)
+        .await;
+    assert_eq!(text(&response), "purged", "{response}");
+    assert_eq!(response["result"]["resultType"], "complete");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+    // Answered ahead, with no state: the server asks.
+    let mut ahead = forced.clone();
+    ahead["inputResponses"] = json!({"neuralis.approval": {"action": "accept"}});
+    let (_, response) = client.send("tools/call", ahead, &no_requests).await;
+    assert_eq!(response["result"]["resultType"], "input_required");
+    // The state for other arguments, or altered: refused before anything runs.
+    let mut other = accepted.clone();
+    other["arguments"] = json!({"key": "other", "force": true});
+    let (_, response) = client.send("tools/call", other, &no_requests).await;
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    let mut altered = accepted.clone();
+    altered["requestState"] = json!(format!("{}x", accepted["requestState"].as_str().unwrap()));
+    let (_, response) = client.send("tools/call", altered, &no_requests).await;
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    // Other arguments on the retry, invalid ones too: refused by the state, unrun.
+    let mut invalid = accepted;
+    invalid["arguments"] = json!({"key": 1, "force": true});
+    let (_, response) = client.send("tools/call", invalid, &no_requests).await;
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_without_elicitation_the_gate_refuses_and_a_handler_gets_minus_32021() {
+    let runs = Arc::default();
+    let mut client = Lines::start(server(&runs));
+    let (_, response) = client
+        .send(
+            "tools/call",
+            modern_call("purge", json!({"key": "k", "force": true}), json!({})),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(response["result"]["isError"], true, "{response}");
+    assert_eq!(
+        response["result"]["structuredContent"]["outcome"],
+        "unconfirmed"
+    );
+    let (_, response) = client
+        .send(
+            "tools/call",
+            modern_call("ask_llm", json!({}), json!({"elicitation": {}})),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(response["error"]["code"], -32021, "{response}");
+    assert_eq!(
+        response["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}})
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_handlers_elicit_sample_and_ask_twice_in_rounds() {
+    let all = json!({"elicitation": {}, "sampling": {}, "roots": {}});
+    let runs = Arc::default();
+    let mut client = Lines::start(server(&runs));
+
+    let params = modern_call("ask_name", json!({}), all.clone());
+    let (_, first) = client
+        .send("tools/call", params.clone(), &no_requests)
+        .await;
+    assert_eq!(
+        first["result"]["inputRequests"]["who"]["params"]["requestedSchema"]["required"],
+        json!(["name"])
+    );
+    let (_, done) = client
+        .send(
+            "tools/call",
+            retry(
+                &params,
+                &first,
+                json!({"who": {"action": "accept", "content": {"name": "Ada"}}}),
+            ),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(text(&done), "hello Ada", "{done}");
+
+    let params = modern_call("ask_llm", json!({}), all.clone());
+    let (_, first) = client
+        .send("tools/call", params.clone(), &no_requests)
+        .await;
+    assert_eq!(
+        first["result"]["inputRequests"]["capital"]["method"],
+        "sampling/createMessage"
+    );
+    let sampled = json!({"capital": {"role": "assistant", "model": "m",
+        "content": {"type": "text", "text": "Paris"}, "stopReason": "endTurn"}});
+    let (_, done) = client
+        .send("tools/call", retry(&params, &first, sampled), &no_requests)
+        .await;
+    assert_eq!(text(&done), "LLM said: Paris", "{done}");
+
+    // Two questions one after the other: two rounds, each state different.
+    let params = modern_call("ask_twice", json!({}), all.clone());
+    let (_, first) = client
+        .send("tools/call", params.clone(), &no_requests)
+        .await;
+    let keys = |r: &Value| {
+        r["result"]["inputRequests"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    assert_eq!(keys(&first), ["first"]);
+    let (_, second) = client
+        .send(
+            "tools/call",
+            retry(&params, &first, json!({"first": {"action": "accept"}})),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(keys(&second), ["second"], "{second}");
+    assert_ne!(
+        second["result"]["requestState"],
+        first["result"]["requestState"]
+    );
+    let (_, done) = client
+        .send(
+            "tools/call",
+            retry(
+                &params,
+                &second,
+                json!({"second": {"action": "accept", "content": {"name": "Bo"}}}),
+            ),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(text(&done), "first true, second Bo", "{done}");
+
+    // Two questions joined: one round with both.
+    let params = modern_call("ask_both", json!({}), all);
+    let (_, first) = client
+        .send("tools/call", params.clone(), &no_requests)
+        .await;
+    assert_eq!(keys(&first), ["a", "b"]);
+    assert_eq!(
+        first["result"]["inputRequests"]["b"]["method"],
+        "roots/list"
+    );
+    let (_, done) = client
+        .send(
+            "tools/call",
+            retry(
+                &params,
+                &first,
+                json!({"a": {"action": "accept"}, "b": {"roots": []}, "extra": 12}),
+            ),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(text(&done), "a true, roots 0", "{done}");
+}
