@@ -69,6 +69,7 @@ golden! {
     renamed: Renamed;
     cases: Cases;
     enums: Enums;
+    meanings: Meanings;
     flattened: Flattened;
     wrappers: Wrappers;
     recursive: Recursive;
@@ -106,6 +107,7 @@ mod output {
         renamed: Renamed;
         cases: Cases;
         enums: Enums;
+        meanings: Meanings;
         units: Units;
         external: External;
         internal: Internal;

@@ -643,6 +643,65 @@ fn generics_recursion_and_aliases_follow_the_run_time_impls() {
     assert_eq!(doc["properties"]["tags"]["uniqueItems"], true);
 }
 
+/// The build script writes the documented values' meanings as the derive does
+/// (`tests/snapshots/meanings.json`): after the enum's own description, and after a
+/// field's, also when that is only known from a file (`include_str!`).
+#[test]
+fn variant_meanings_follow_the_run_time_composition() {
+    let pkg = Pkg::new(&[
+        (
+            "src/lib.rs",
+            r#"
+        /// How loudly to alert.
+        #[derive(ToolInput)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Level {
+            /// Paging the on-call engineer.
+            Page,
+            /// A message in the [team channel](https://example.com/chat).
+            ///
+            /// Never at night.
+            Notify,
+            Log,
+            #[schema(description = "Nothing at all.")]
+            Silent,
+        }
+        #[derive(ToolInput)]
+        pub struct In {
+            /// The field's own words, then the values' meanings.
+            pub level: Level,
+            pub bare: Level,
+            #[doc = include_str!("level.md")]
+            pub filed: Level,
+        }
+        /// Alert.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn alert(input: In) -> String { String::new() }
+        "#,
+        ),
+        ("src/level.md", "From the file.\n"),
+    ]);
+    pkg.run();
+    let p = &pkg.tool("alert")["properties"];
+    let meanings = "`page`: Paging the on-call engineer; `notify`: A message in the team channel; `silent`: Nothing at all.";
+    assert_eq!(
+        p["level"]["description"],
+        format!("The field's own words, then the values' meanings.\n\n{meanings}")
+    );
+    assert_eq!(
+        p["bare"]["description"],
+        format!("How loudly to alert.\n\n{meanings}")
+    );
+    assert_eq!(
+        p["filed"]["description"],
+        format!("From the file.\n\n{meanings}")
+    );
+    assert_eq!(
+        p["level"]["enum"],
+        serde_json::json!(["page", "notify", "log", "silent"])
+    );
+}
+
 #[test]
 fn a_crate_without_tools_creates_nothing_and_watches_no_missing_path() {
     let pkg = Pkg::new(&[("src/lib.rs", "pub fn plain() {}")]);

@@ -35,6 +35,89 @@ pub fn join_doc(parts: &[&str]) -> String {
     plain_text(body.join("\n").trim_matches('\n'))
 }
 
+/// The meanings of an enum's documented values, as the one paragraph a model reads beside
+/// the portable `enum` (which stays a plain list of strings, the one construct every
+/// provider keeps): each documented value in declaration order as `` `value`: meaning ``,
+/// joined with `; `, ending with a period. A meaning is the first paragraph of the
+/// variant's doc comment (as [`join_doc`] gives it) on one line, without its closing
+/// period; a variant with no doc comment is left out, and `None` means none had one.
+///
+/// ```
+/// use neuralis_model::doc::variant_meanings;
+/// assert_eq!(
+///     variant_meanings([("page", "Paging the on-call engineer."), ("log", ""),
+///                       ("notify", "A message in the\nteam channel.\n\nNever at night.")]),
+///     Some("`page`: Paging the on-call engineer; `notify`: A message in the team channel.".into())
+/// );
+/// assert_eq!(variant_meanings([("a", "")]), None);
+/// ```
+#[must_use]
+pub fn variant_meanings<'a>(
+    variants: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<String> {
+    let mut out = String::new();
+    for (value, doc) in variants {
+        let first = doc.split("\n\n").next().unwrap_or_default();
+        let line = first.split_whitespace().collect::<Vec<_>>().join(" ");
+        let meaning = line.strip_suffix('.').unwrap_or(&line);
+        if meaning.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push('`');
+        out.push_str(value);
+        out.push_str("`: ");
+        out.push_str(meaning);
+    }
+    if out.is_empty() {
+        return None;
+    }
+    out.push('.');
+    Some(out)
+}
+
+/// `description` with `meanings` ([`variant_meanings`]) as its last paragraph; `meanings`
+/// alone when there is no description.
+///
+/// ```
+/// use neuralis_model::doc::with_meanings;
+/// assert_eq!(with_meanings(Some("How to alert."), "`page`: Paging."), "How to alert.\n\n`page`: Paging.");
+/// assert_eq!(with_meanings(None, "`page`: Paging."), "`page`: Paging.");
+/// ```
+#[must_use]
+pub fn with_meanings(description: Option<&str>, meanings: &str) -> String {
+    match description.filter(|d| !d.is_empty()) {
+        Some(d) => format!("{d}\n\n{meanings}"),
+        None => meanings.to_owned(),
+    }
+}
+
+/// The meanings paragraph ([`variant_meanings`]) that ends `description`, for a schema
+/// whose `enum` is `values`: its last paragraph when it opens with one of the values as
+/// `` `value`: ``. A description set over the schema (a field's own doc comment) keeps it,
+/// so the values' meanings reach the model whichever description it reads.
+///
+/// ```
+/// use neuralis_model::doc::meanings_in;
+/// use serde_json::json;
+/// let values = [json!("page"), json!("notify")];
+/// assert_eq!(meanings_in("Alerts.\n\n`notify`: A message.", &values), Some("`notify`: A message."));
+/// assert_eq!(meanings_in("`page`: Paging.", &values), Some("`page`: Paging."));
+/// assert_eq!(meanings_in("Alerts.\n\n`other`: x.", &values), None);
+/// ```
+#[must_use]
+pub fn meanings_in<'a>(description: &'a str, values: &[serde_json::Value]) -> Option<&'a str> {
+    let last = description.rsplit("\n\n").next().unwrap_or(description);
+    let rest = last.strip_prefix('`')?;
+    values
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .any(|v| rest.strip_prefix(v).is_some_and(|r| r.starts_with("`: ")))
+        .then_some(last)
+}
+
 /// Markdown links as their text, the way a reader of the rendered docs sees them:
 ///
 /// - an inline link `[text](target)` and a reference link `[text][label]` or

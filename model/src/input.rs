@@ -674,14 +674,31 @@ pub mod private {
     }
 
     /// [`overlay`] with the keywords as a map (the build script's static view, which
-    /// has them as values, not as the derive's text).
+    /// has them as values, not as the derive's text). A `description` set over an enum
+    /// whose own description ends with its values' meanings
+    /// ([`variant_meanings`](crate::doc::variant_meanings)) keeps them as its last
+    /// paragraph.
     #[must_use]
-    pub fn overlay_map(schema: Value, extra: Map<String, Value>) -> Value {
+    pub fn overlay_map(schema: Value, mut extra: Map<String, Value>) -> Value {
         if extra.is_empty() {
             return schema;
         }
         match schema {
             Value::Object(mut map) if !map.contains_key("$ref") => {
+                if let (
+                    Some(Value::String(new)),
+                    Some(Value::String(old)),
+                    Some(Value::Array(values)),
+                ) = (
+                    extra.get_mut("description"),
+                    map.get("description"),
+                    map.get("enum"),
+                ) && let Some(meanings) = crate::doc::meanings_in(old, values)
+                    && !new.ends_with(meanings)
+                {
+                    let joined = crate::doc::with_meanings(Some(new.as_str()), meanings);
+                    *new = joined;
+                }
                 map.extend(extra);
                 Value::Object(map)
             }

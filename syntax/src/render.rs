@@ -267,6 +267,38 @@ fn variant_body(v: &Variant) -> Plan {
     }
 }
 
+/// The meanings of the documented unit variants (their doc comments, or
+/// `#[schema(description = "...")]`) as the last paragraph of the `enum` schema's
+/// description ([`variant_meanings`](neuralis_model::doc::variant_meanings)): the values
+/// stay a portable list of strings, and a field's own description keeps the paragraph
+/// (`overlay`). A doc comment known only when the crate compiles (`include_str!`) gives
+/// no meaning.
+fn describe_values(schema: &mut Map<String, Value>, units: &[&Variant]) {
+    let docs: Vec<(&str, String)> = units
+        .iter()
+        .map(|v| {
+            let text = v
+                .schema
+                .description
+                .as_ref()
+                .map(|d| d.value.clone())
+                .or_else(|| v.docs.text())
+                .unwrap_or_default();
+            (v.name.value.as_str(), text)
+        })
+        .collect();
+    let Some(meanings) =
+        neuralis_model::doc::variant_meanings(docs.iter().map(|(n, d)| (*n, d.as_str())))
+    else {
+        return;
+    };
+    let text = neuralis_model::doc::with_meanings(
+        schema.get("description").and_then(Value::as_str),
+        &meanings,
+    );
+    schema.insert("description".into(), Value::String(text));
+}
+
 fn render_enum(
     cont: &Container,
     variants: &[&Variant],
@@ -342,6 +374,7 @@ fn render_enum(
     if unit_only {
         fixed.insert("enum".into(), Value::Array(names(variants)));
         fixed.extend(keywords);
+        describe_values(&mut fixed, variants);
         let plan = Plan::Fixed(Value::Object(fixed));
         return match docs {
             Some(d) => Plan::Described(Box::new(plan), d),
@@ -356,6 +389,7 @@ fn render_enum(
     let mut branches = Vec::new();
     if !units.is_empty() {
         fixed.insert("enum".into(), Value::Array(names(&units)));
+        describe_values(&mut fixed, &units);
         branches.push(Plan::Fixed(Value::Object(fixed)));
     }
     for v in variants.iter().filter(|v| v.style != Style::Unit) {

@@ -226,6 +226,51 @@ pub struct Enums {
     pub untagged: Untagged,
 }
 
+/// How loudly to alert.
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Paging the on-call engineer.
+    Page,
+    /// A message in the [team channel](https://example.com/chat).
+    ///
+    /// Never at night.
+    Notify,
+    Log,
+    #[schema(description = "Nothing at all.")]
+    Silent,
+}
+
+/// An enum with unit and data variants: the unit branch lists its values' meanings.
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum Escalation {
+    /// Wait for office hours.
+    Later,
+    /// After this many minutes.
+    After(u16),
+}
+
+/// What the documented values of an enum mean reaches the model beside the portable
+/// `enum`, whichever description it reads.
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[schema(root)]
+pub struct Meanings {
+    /// The field's own words, then the values' meanings.
+    pub level: Level,
+    pub bare: Level,
+    /// Optional, with its own words.
+    pub maybe: Option<Level>,
+    /// A list of them: the items carry the meanings.
+    pub many: Vec<Level>,
+    #[schema(description = "Set by the attribute.")]
+    pub described: Level,
+    #[doc = include_str!("doc.txt")]
+    pub filed: Level,
+    pub escalation: Escalation,
+}
+
 /// Flattened fields are merged into the root, which stays closed.
 #[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[schema(root)]

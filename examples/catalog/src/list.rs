@@ -6,15 +6,19 @@ use serde::{Deserialize, Serialize};
 use crate::store::{self, Item, Status};
 
 /// Which items to list.
+///
+/// The variants have no doc comments, so the tool file stays the seed's complete example
+/// byte for byte (a documented variant's meaning is appended to the field's description:
+/// see `Status`, which `catalog_edit` reads).
 #[derive(ToolInput, Deserialize, Clone, Copy, Default, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 pub enum Filter {
-    /// Active items.
+    // Active items.
     #[default]
     Active,
-    /// Archived items.
+    // Archived items.
     Archived,
-    /// Every item.
+    // Every item.
     All,
 }
 
