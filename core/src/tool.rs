@@ -45,7 +45,7 @@ use crate::catalog::ToolMeta;
 use crate::dispatch::Call;
 pub use crate::dispatch::{AbortSignal, BoxFuture, ServiceType, ToolContext};
 use crate::input::RootKey;
-use crate::result::ToolResult;
+use crate::result::{ToolBound, ToolResult};
 
 /// The adapter of a synchronous handler.
 pub type SyncCall = fn(Value, &ToolContext) -> Result<ToolResult, CallError>;
@@ -134,6 +134,10 @@ impl crate::dispatch::Handler for ToolDescriptor {
         (self.output)()
     }
 
+    fn bound(&self) -> ToolBound {
+        self.bound
+    }
+
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         match self.handler {
             Adapter::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
@@ -169,6 +173,9 @@ pub struct ToolDescriptor {
     /// The output the handler's return type declares (MCP `outputSchema`): `Some` for a
     /// type deriving `ToolOutput`, or a `Result` of one.
     pub output: fn() -> Option<crate::dispatch::Output>,
+    /// `bound(...)`: the tool's own caps and the argument that asks for more (the
+    /// toolkit's, so never in `x_neuralis`).
+    pub bound: ToolBound,
     /// The call adapter.
     pub handler: Adapter,
 }
@@ -225,7 +232,7 @@ pub mod private {
     };
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};
-    pub use crate::result::ToolResult;
+    pub use crate::result::{ToolBound, ToolResult};
     pub use crate::shape::{
         Bounds, KeyShape, Lit, Message, Shape, default_fits, default_message, misfit_message,
         undeclared_key_message,

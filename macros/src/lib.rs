@@ -4,6 +4,7 @@
 //! Use the derive through `neuralis::ToolInput`; this crate's output names paths
 //! under `::neuralis::__private`, which only the facade provides.
 
+mod bound;
 mod expand;
 mod fallback;
 mod output;

@@ -100,6 +100,7 @@ pub(crate) fn stub(
             cancellable: false,
             service: ::core::option::Option::None,
             output: #p::no_output,
+            bound: #p::ToolBound::NONE,
             handler: #p::Adapter::Sync(#p::unavailable),
         };
     }
@@ -163,6 +164,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
     };
     let convert = convert(&p, &sig.output, handler.span());
     let output_fn = output_fn(&p, &sig.output);
+    let bound = crate::bound::descriptor_bound(&p, tool);
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
@@ -211,6 +213,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             cancellable: #cancellable,
             service: #service_type,
             output: #output_fn,
+            bound: #bound,
             handler: #adapter,
         };
         #asserts
@@ -260,7 +263,7 @@ fn convert(p: &TokenStream, output: &syn::ReturnType, handler: Span) -> TokenStr
         (&&#p::Returned(&__out)).__neuralis_split().split(__out)
     };
     let kind = quote_spanned! {kind=>
-        (&&#p::Returned(&__v)).__neuralis_kind().convert(__v)
+        (&&#p::Returned(&__v)).__neuralis_kind().convert(__v, __cx)
     };
     quote! {
         {
@@ -383,6 +386,7 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
             }
         });
     }
+    out.extend(crate::bound::more_assert(p, tool, input, &ty_name));
     let asserts = out
         .into_iter()
         .map(|a| quote!(#(#cfgs)* const _: () = { #a };));

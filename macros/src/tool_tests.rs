@@ -95,7 +95,7 @@ fn result_handler() {
         text.contains(".__neuralis_split()")
             && text.contains(".split(__out)")
             && text.contains(".__neuralis_kind()")
-            && text.contains(".convert(__v)"),
+            && text.contains(".convert(__v, __cx)"),
         "a `Result` is split, then its value converted, by trait dispatch: {text}"
     );
     assert!(!text.contains("error_result"), "{text}");

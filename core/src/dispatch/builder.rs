@@ -291,7 +291,10 @@ impl PackageBuilder {
                 }
             };
             index.insert(entry.name.clone(), tools.len());
+            let bound = handler.bound();
             tools.push(Slot {
+                caps: bound.caps(&self.caps),
+                more: bound.more,
                 root_members: root_members(&entry.schema),
                 name: Arc::from(entry.name.as_str()),
                 cancellable: entry.meta.annotations.cancellable == Some(true),

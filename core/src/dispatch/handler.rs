@@ -22,7 +22,7 @@ use super::progress::{Progress, ProgressSink};
 use super::session::SessionContext;
 use super::state::{ServiceType, StateMap};
 use super::{ArgumentError, arguments_result};
-use crate::result::{ContentBlock, ToolResult, normalize_result};
+use crate::result::{ContentBlock, ToolBound, ToolResult, TypedBound, normalize_result};
 
 /// A boxed, sendable future: what an async handler hands the pipeline.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -72,6 +72,12 @@ pub trait Handler: Send + Sync + 'static {
     fn service(&self) -> Option<ServiceType> {
         None
     }
+
+    /// The tool's own caps beside the package's, and the argument that asks for more
+    /// (see [`ToolBound`]); none by default. `#[tool(bound(...))]` fills it.
+    fn bound(&self) -> ToolBound {
+        ToolBound::NONE
+    }
 }
 
 /// What a handler gets besides its input: the verified session, the abort signal (only
@@ -88,6 +94,9 @@ pub struct ToolContext {
     pub(super) progress: Option<ProgressSink>,
     pub(super) log: Option<LogSink>,
     pub(super) asker: Option<Arc<dyn Asker>>,
+    /// How the handler's typed value is bounded as it is serialized: the tool's caps,
+    /// whether its output goes under `result`, the argument that asks for more.
+    pub(super) bound: TypedBound<'static>,
 }
 
 /// The level methods of [`ToolContext`]: `$name(message)` is `log(LogLevel::$level,
@@ -131,6 +140,7 @@ impl ToolContext {
             progress: None,
             log: None,
             asker: None,
+            bound: TypedBound::default(),
         }
     }
 
@@ -172,6 +182,11 @@ impl ToolContext {
     pub fn with_state<T: Any + Send + Sync>(mut self, state: Arc<T>) -> Self {
         Arc::make_mut(&mut self.state).replace_arc(state);
         self
+    }
+
+    /// How the handler's typed value is bounded as it is serialized.
+    pub(crate) fn typed_bound(&self) -> &TypedBound<'static> {
+        &self.bound
     }
 
     /// The tool being called.

@@ -159,6 +159,10 @@ struct Slot {
     cancellable: bool,
     validator: Checker,
     output: Option<output::OutputSchema>,
+    /// The package's caps with the tool's own (`Handler::bound`).
+    caps: BoundCaps,
+    /// The argument that asks for more, which a typed result's marker names.
+    more: Option<&'static str>,
 }
 
 impl fmt::Debug for Package {

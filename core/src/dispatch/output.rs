@@ -141,7 +141,9 @@ impl OutputSchema {
             && !result.is_error
             && let Some(value) = result.structured_content.take()
         {
-            result.structured_content = Some(json!({ "result": value }));
+            let mut wrapped = serde_json::Map::new();
+            wrapped.insert(crate::result::RESULT.to_owned(), value);
+            result.structured_content = Some(Value::Object(wrapped));
         }
         result
     }
@@ -168,6 +170,31 @@ impl OutputSchema {
             .first_error(structured)
             .map(|(pointer, message)| (format!("/structuredContent{pointer}"), message))
     }
+}
+
+/// Whether bounding may be why `result` breaks its schema at `pointer`: a cut it records
+/// (`_meta.neuralis.bound`) is at that place, above it or below it, or a cut is not
+/// listed. A typed value is bounded while it is serialized, so the pipeline never sees
+/// it whole: this tells a schema it no longer meets once cut (an array below its
+/// `minItems`, a clipped string off its `pattern`, a member dropped) from the tool's bug.
+pub(super) fn cut_at(result: &ToolResult, pointer: &str) -> bool {
+    let Some(record) = result
+        .neuralis_meta()
+        .and_then(|n| n.get(crate::result::BOUND_META))
+    else {
+        return false;
+    };
+    let listed = record.get("at").and_then(Value::as_array);
+    let total = record.get("cuts").and_then(Value::as_u64).unwrap_or(0);
+    if listed.is_none_or(|l| (l.len() as u64) < total) {
+        return true;
+    }
+    let under = |a: &str, b: &str| a == b || a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
+    listed.into_iter().flatten().any(|cut| {
+        cut.get("pointer")
+            .and_then(Value::as_str)
+            .is_some_and(|p| under(pointer, p) || under(p, pointer))
+    })
 }
 
 /// A result that broke its tool's output schema: the tool's bug, for the host to see.

@@ -12,13 +12,13 @@ use serde_json::{Map, Value};
 use super::approval::posture;
 use super::ask::{NotApproved, form_answer, not_approved_result};
 use super::errors::{ArgumentError, arguments_result, cancelled_result, panic_result};
-use super::output::{OutputMismatch, mismatch_result};
+use super::output::{self, OutputMismatch, mismatch_result};
 use super::{
     APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, AskError, Call,
     CallOptions, Elicited, Package, Question, SessionContext, Slot, ToolContext, block_on,
 };
 use crate::contract::json;
-use crate::result::{ToolResult, bound_result_owned};
+use crate::result::{ToolResult, TypedBound, bound_result_owned};
 
 impl Package {
     /// Runs one call through the pipeline (see the [module docs](super)) and returns the
@@ -139,7 +139,7 @@ impl Package {
                         message: e.to_string(),
                     };
                     let refused = arguments_result(&slot.name, "they are not JSON", &[error]);
-                    return bound_result_owned(refused, &self.caps).0;
+                    return bound_result_owned(refused, &slot.caps).0;
                 }
             }
         };
@@ -168,15 +168,18 @@ impl Package {
     ) -> ToolResult {
         let result = self.run(slot, args, session, options).await;
         let Some(output) = &slot.output else {
-            return bound_result_owned(result, &self.caps).0;
+            return bound_result_owned(result, &slot.caps).0;
         };
-        // The handler's own result first: a mismatch there is the tool's bug. Then, only
-        // when bounding cut something, the result that leaves.
+        // The handler's own result first (a typed value arrives bounded: it was bounded
+        // as it was serialized): a mismatch there is the tool's bug, unless it is where
+        // that bounding cut. Then, only when bounding cuts something here, the result
+        // that leaves.
         let result = output.shape(result);
         if let Some((pointer, message)) = output.violation(&result) {
-            return self.output_mismatch(slot, pointer, message, false);
+            let after_bounding = output::cut_at(&result, &pointer);
+            return self.output_mismatch(slot, pointer, message, after_bounding);
         }
-        let (bounded, cuts) = bound_result_owned(result, &self.caps);
+        let (bounded, cuts) = bound_result_owned(result, &slot.caps);
         if !cuts.is_empty()
             && let Some((pointer, message)) = output.violation(&bounded)
         {
@@ -205,7 +208,7 @@ impl Package {
             message,
             after_bounding,
         });
-        bound_result_owned(mismatch_result(after_bounding), &self.caps).0
+        bound_result_owned(mismatch_result(after_bounding), &slot.caps).0
     }
 
     /// The pipeline of a tool the session may call, before bounding.
@@ -280,6 +283,11 @@ impl Package {
             progress,
             log,
             asker,
+            bound: TypedBound {
+                caps: slot.caps,
+                wrapped: slot.output.as_ref().is_some_and(|o| o.output.is_wrapped()),
+                more: slot.more,
+            },
         };
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
             Ok(call) => call,

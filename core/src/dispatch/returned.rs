@@ -8,26 +8,31 @@
 //!    value goes on as it is. A `Result` is never serialized whole.
 //! 2. **kind**, on what goes on:
 //!    - a type that converts itself ([`IntoToolResult`]: a [`ToolResult`], a `type`
-//!      alias of one, `String`, [`Value`], [`Json<T>`]...) converts through it;
+//!      alias of one, `String`, [`Value`], [`Json<T>`](super::Json)...) converts through it;
 //!    - any other type must be `Serialize` and derive `ToolOutput`, so that the tool
 //!      declares what it returns (its MCP `outputSchema`); else `handler-signature`,
-//!      naming both fixes (derive `ToolOutput`, or return [`Json<T>`] to send it
-//!      untyped).
+//!      naming both fixes (derive `ToolOutput`, or return [`Json<T>`](super::Json) to send it
+//!      untyped). Such a value is bounded as it is serialized
+//!      ([`bound_typed`](crate::result::bound_typed)) with the call's caps (the tool's,
+//!      from the [`ToolContext`]): it never becomes a whole `Value`, and its text is the
+//!      JSON of what is kept.
 //!
 //! ```
 //! use neuralis_core::tool::private::{
 //!     Returned, ViaIntoToolResult as _, ViaPlain as _, ViaResult as _, ViaSerialize as _,
 //! };
+//! use neuralis_core::dispatch::{SessionContext, ToolContext};
 //! use neuralis_core::result::ToolResult;
 //!
+//! let cx = ToolContext::new("t", SessionContext::builder("u").build());
 //! let out: Vec<u32> = vec![1, 2];
 //! let split = (&&Returned(&out)).__neuralis_split().split(out);
-//! let r = split.map(|v| (&&Returned(&v)).__neuralis_kind().convert(v));
+//! let r = split.map(|v| (&&Returned(&v)).__neuralis_kind().convert(v, &cx));
 //! assert_eq!(r.ok().and_then(|r| r.structured_content), Some(serde_json::json!([1, 2])));
 //!
 //! type Reply = ToolResult;
 //! let out: Reply = ToolResult::text("as is");
-//! let r = (&&Returned(&out)).__neuralis_kind().convert(out);
+//! let r = (&&Returned(&out)).__neuralis_kind().convert(out, &cx);
 //! assert_eq!(r.structured_content, None);
 //!
 //! // A `Result` whose error also derives `Serialize` is still a result.
@@ -48,9 +53,11 @@ use std::marker::PhantomData;
 
 use serde::Serialize;
 
-use super::{IntoToolResult, Json, Output};
+use serde_json::Value;
+
+use super::{IntoToolResult, Output, ToolContext};
 use crate::output::ToolOutput;
-use crate::result::ToolResult;
+use crate::result::{RESULT, ToolResult, bound_typed};
 
 /// A borrow of a handler's return value, probed for how it converts.
 pub struct Returned<'a, T>(pub &'a T);
@@ -131,8 +138,8 @@ impl<T> ViaPlain for Returned<'_, T> {
 pub struct IntoKind;
 
 impl IntoKind {
-    /// The result.
-    pub fn convert<T: IntoToolResult>(self, value: T) -> ToolResult {
+    /// The result (bounded later, by the pipeline).
+    pub fn convert<T: IntoToolResult>(self, value: T, _cx: &ToolContext) -> ToolResult {
         value.into_tool_result()
     }
 }
@@ -141,9 +148,9 @@ impl IntoKind {
 pub struct SerializeKind;
 
 impl SerializeKind {
-    /// The result.
-    pub fn convert<T: HandlerReturn>(self, value: T) -> ToolResult {
-        value.__neuralis_into_result()
+    /// The result, bounded as it is serialized with the call's caps.
+    pub fn convert<T: HandlerReturn>(self, value: T, cx: &ToolContext) -> ToolResult {
+        value.__neuralis_into_result(cx)
     }
 }
 
@@ -154,14 +161,24 @@ impl SerializeKind {
     note = "derive `ToolOutput` (and `Serialize`) on `{Self}`, so that the tool declares what it returns; or return `neuralis::Json<{Self}>` to send it without an output schema; or return a `ToolResult`, a `String` or a `serde_json::Value`"
 )]
 pub trait HandlerReturn {
-    /// The result.
-    fn __neuralis_into_result(self) -> ToolResult;
+    /// The result, bounded as it is serialized with the call's caps.
+    fn __neuralis_into_result(self, cx: &ToolContext) -> ToolResult;
 }
 
 #[diagnostic::do_not_recommend]
 impl<T: Serialize + ToolOutput> HandlerReturn for T {
-    fn __neuralis_into_result(self) -> ToolResult {
-        Json(self).into_tool_result()
+    fn __neuralis_into_result(self, cx: &ToolContext) -> ToolResult {
+        let how = cx.typed_bound();
+        let (mut result, _) = bound_typed(&self, how);
+        if how.wrapped && !result.is_error {
+            // Bounded as `{"result": value}`, as it is sent; the pipeline wraps the value
+            // again (`Output`), as it wraps every handler's.
+            result.structured_content = match result.structured_content {
+                Some(Value::Object(mut m)) => m.remove(RESULT),
+                _ => None,
+            };
+        }
+        result
     }
 }
 
@@ -193,7 +210,7 @@ impl<T> ViaSerialize for Returned<'_, T> {
 /// specialization, receiver `&&&OutputProbe` first):
 ///
 /// 1. a type that converts itself ([`IntoToolResult`]: a `ToolResult`, `String`, a
-///    `Value`, a [`Json<T>`], a `Result` of those...) declares none: its
+///    `Value`, a [`Json<T>`](super::Json), a `Result` of those...) declares none: its
 ///    `structuredContent` is whatever it makes;
 /// 2. a `Result<T, E>` whose `T` derives `ToolOutput` declares `T`'s (errors are not
 ///    checked: they are `isError` results);

@@ -204,6 +204,61 @@ impl ToolResult {
     }
 }
 
+/// A tool's own bounding, beside the package's [`BoundCaps`]: the caps it sets (each
+/// `None` keeps the package's) and the input argument a caller sends to get what was left
+/// out, which a typed result's truncation marker names. What `#[tool(bound(...))]`
+/// declares; a hand-written [`Handler`](crate::dispatch::Handler) returns it from
+/// `Handler::bound`. It is the toolkit's, not the platform's: it never enters the tool
+/// file's `x-neuralis`.
+///
+/// ```
+/// use neuralis_core::result::{BoundCaps, ToolBound};
+///
+/// let tool = ToolBound { array_len: Some(50), more: Some("cursor"), ..ToolBound::NONE };
+/// let caps = tool.caps(&BoundCaps::default());
+/// assert_eq!(caps.array_len, 50);
+/// assert_eq!(caps.text_chars, BoundCaps::default().text_chars);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolBound {
+    /// [`BoundCaps::text_chars`] for this tool.
+    pub text_chars: Option<usize>,
+    /// [`BoundCaps::array_len`] for this tool.
+    pub array_len: Option<usize>,
+    /// [`BoundCaps::string_chars`] for this tool.
+    pub string_chars: Option<usize>,
+    /// [`BoundCaps::structured_bytes`] for this tool.
+    pub structured_bytes: Option<usize>,
+    /// [`BoundCaps::blob_bytes`] for this tool.
+    pub blob_bytes: Option<usize>,
+    /// The input argument that asks for more (a root property of the tool's input).
+    pub more: Option<&'static str>,
+}
+
+impl ToolBound {
+    /// No caps of its own, no argument for more.
+    pub const NONE: Self = Self {
+        text_chars: None,
+        array_len: None,
+        string_chars: None,
+        structured_bytes: None,
+        blob_bytes: None,
+        more: None,
+    };
+
+    /// The caps of the tool: the package's `caps` with this tool's own.
+    #[must_use]
+    pub fn caps(&self, package: &BoundCaps) -> BoundCaps {
+        BoundCaps {
+            text_chars: self.text_chars.unwrap_or(package.text_chars),
+            array_len: self.array_len.unwrap_or(package.array_len),
+            string_chars: self.string_chars.unwrap_or(package.string_chars),
+            structured_bytes: self.structured_bytes.unwrap_or(package.structured_bytes),
+            blob_bytes: self.blob_bytes.unwrap_or(package.blob_bytes),
+        }
+    }
+}
+
 /// How [`bound_typed`] sends a typed value: its caps, whether it goes under `result`,
 /// and the argument a caller sends to get what was left out.
 ///
@@ -480,6 +535,8 @@ fn marker(structured: &Tally, text: &Tally, how: &TypedBound<'_>, room: usize) -
             places.push((at, c.kind, c.original, c.kept));
         }
     }
+    // Outer places first: the counts the model most needs.
+    places.sort_by_key(|(at, ..)| at.matches('/').count());
     let mut tail: Vec<String> = Vec::new();
     let strings = structured.strings_clipped + text.strings_clipped;
     if strings > 0 {

@@ -40,7 +40,7 @@ mod types;
 mod utf16;
 
 pub use bound::{
-    BoundCaps, BoundStats, MARKER_RESERVE, TypedBound, bound_result, bound_result_owned,
+    BoundCaps, BoundStats, MARKER_RESERVE, ToolBound, TypedBound, bound_result, bound_result_owned,
     bound_typed, bound_value, normalize_and_bound,
 };
 pub use card::{CARD_MARKER, CardMatch, CardSource, DEFAULT_CARD, check_card, resolve_card};
@@ -53,6 +53,9 @@ pub use types::{
     TextContent, ToolResult,
 };
 pub use utf16::{truncation_marker, utf16_len, utf16_prefix_end};
+
+/// The member a wrapped output's value is sent under (`{"result": <value>}`).
+pub(crate) use sketch::RESULT;
 
 /// The toolkit's own namespace under `_meta`.
 pub const NEURALIS_META: &str = "neuralis";

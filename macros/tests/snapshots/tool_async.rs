@@ -23,6 +23,9 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
         }
         __neuralis_output
     },
+    bound: ::neuralis::__private::ToolBound {
+        ..::neuralis::__private::ToolBound::NONE
+    },
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,
@@ -52,7 +55,7 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
                         ::core::result::Result::Ok(__v) => {
                             (&&::neuralis::__private::Returned(&__v))
                                 .__neuralis_kind()
-                                .convert(__v)
+                                .convert(__v, __cx)
                         }
                         ::core::result::Result::Err(__e) => *__e,
                     }

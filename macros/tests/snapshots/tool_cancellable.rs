@@ -24,6 +24,9 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
         }
         __neuralis_output
     },
+    bound: ::neuralis::__private::ToolBound {
+        ..::neuralis::__private::ToolBound::NONE
+    },
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,
@@ -56,7 +59,7 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
                         ::core::result::Result::Ok(__v) => {
                             (&&::neuralis::__private::Returned(&__v))
                                 .__neuralis_kind()
-                                .convert(__v)
+                                .convert(__v, __cx)
                         }
                         ::core::result::Result::Err(__e) => *__e,
                     }

@@ -16,5 +16,6 @@ pub(crate) static __neuralis_tool_broken: ::neuralis::__private::ToolDescriptor 
     cancellable: false,
     service: ::core::option::Option::None,
     output: ::neuralis::__private::no_output,
+    bound: ::neuralis::__private::ToolBound::NONE,
     handler: ::neuralis::__private::Adapter::Sync(::neuralis::__private::unavailable),
 };

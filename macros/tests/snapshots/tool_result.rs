@@ -26,6 +26,9 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
         }
         __neuralis_output
     },
+    bound: ::neuralis::__private::ToolBound {
+        ..::neuralis::__private::ToolBound::NONE
+    },
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,
@@ -49,7 +52,7 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
                     ::core::result::Result::Ok(__v) => {
                         (&&::neuralis::__private::Returned(&__v))
                             .__neuralis_kind()
-                            .convert(__v)
+                            .convert(__v, __cx)
                     }
                     ::core::result::Result::Err(__e) => *__e,
                 }

@@ -35,6 +35,9 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
         }
         __neuralis_output
     },
+    bound: ::neuralis::__private::ToolBound {
+        ..::neuralis::__private::ToolBound::NONE
+    },
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Value,
@@ -67,7 +70,7 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
                         ::core::result::Result::Ok(__v) => {
                             (&&::neuralis::__private::Returned(&__v))
                                 .__neuralis_kind()
-                                .convert(__v)
+                                .convert(__v, __cx)
                         }
                         ::core::result::Result::Err(__e) => *__e,
                     }
@@ -119,6 +122,9 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
         }
         __neuralis_output
     },
+    bound: ::neuralis::__private::ToolBound {
+        ..::neuralis::__private::ToolBound::NONE
+    },
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Value,
@@ -144,7 +150,7 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
                     ::core::result::Result::Ok(__v) => {
                         (&&::neuralis::__private::Returned(&__v))
                             .__neuralis_kind()
-                            .convert(__v)
+                            .convert(__v, __cx)
                     }
                     ::core::result::Result::Err(__e) => *__e,
                 }

@@ -284,6 +284,10 @@ rules! {
     HandlerSignature = "handler-signature", Error, 7,
         "the handler's signature is not one the toolkit can call",
         "take the input by value and optionally `&ToolContext`; return a type deriving `ToolOutput`, a `ToolResult` (or `Json<T>` for an untyped value), or a `Result` of either whose error is `Display`";
+    /// A malformed `bound(...)` in `#[tool]`.
+    BoundAttr = "bound-attr", Error, 7,
+        "malformed `bound(...)` argument of `#[tool]`",
+        "give caps as positive integers (`text_chars`, `array_len`, `string_chars`, `structured_bytes`, `blob_bytes`) and `more` as the serde name of a root property of the tool's input, for example `bound(array_len = 50, more = \"cursor\")`";
     // Build emitter
     /// A file in `tools/` that no handler produces.
     StaleToolFile = "stale-tool-file", Warning, 1,

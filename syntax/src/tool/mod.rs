@@ -26,6 +26,7 @@
 //! );
 //! ```
 
+pub mod bound;
 mod check;
 mod parse;
 mod render;
@@ -80,6 +81,9 @@ pub struct Tool {
     pub xn: XNeuralis,
     /// Where each key of the block, and each entry of its lists, was written.
     pub written: Written,
+    /// `bound(...)`: the tool's own caps and the argument that asks for more (the
+    /// toolkit's, never in the block).
+    pub bound: bound::Bound,
 }
 
 /// One `defaults(key = value)` entry.

@@ -35,6 +35,7 @@ fn accepted(level: Level) -> Vec<&'static str> {
     let mut keys = level.attrs().to_vec();
     if level == Level::Block {
         keys.insert(0, NAME);
+        keys.push(super::bound::BOUND);
         keys.push(CRATE);
     }
     keys
@@ -124,6 +125,7 @@ pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn, mode: sig:
         krate: None,
         xn: XNeuralis::default(),
         written: Written::default(),
+        bound: super::bound::Bound::default(),
     };
     let mut block = Block::default();
     let parser = syn::meta::parser(|meta| top(cx, &mut tool, &mut block, &meta));
@@ -249,6 +251,7 @@ fn top(cx: &Ctxt, tool: &mut Tool, block: &mut Block, meta: &ParseNestedMeta) ->
                 }
             }
         }
+        super::bound::BOUND => super::bound::parse(cx, meta, &mut tool.bound)?,
         _ => entry(cx, &mut tool.written, block, Level::Block, meta)?,
     }
     Ok(())
@@ -599,7 +602,7 @@ fn defaults(cx: &Ctxt, list: &Key, input: ParseStream) -> syn::Result<Vec<Defaul
     Ok(out)
 }
 
-fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+pub(super) fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         let _: Expr = meta.value()?.parse()?;
     } else if meta.input.peek(syn::token::Paren) {

@@ -1,0 +1,48 @@
+//! `#[tool(bound(...))]` in the expansion: the descriptor's `ToolBound`, and the `const`
+//! assertion that `more` names a root property of the input (`bound-attr`), which needs
+//! the input type's root keys as `askonkeys-undeclared` does.
+
+use neuralis_syntax::tool::Tool;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+/// The descriptor's `bound`: the caps the attribute gives and its `more`, the rest
+/// `ToolBound::NONE`.
+pub(crate) fn descriptor_bound(p: &TokenStream, tool: &Tool) -> TokenStream {
+    let caps = tool.bound.caps.iter().map(|(name, value)| {
+        let field = format_ident!("{}", name);
+        let n = proc_macro2::Literal::u64_unsuffixed(value.value);
+        quote_spanned!(value.span=> #field: ::core::option::Option::Some(#n),)
+    });
+    let more = tool.bound.more.as_ref().map(|m| {
+        let name = &m.value;
+        quote!(more: ::core::option::Option::Some(#name),)
+    });
+    quote!(#p::ToolBound { #(#caps)* #more ..#p::ToolBound::NONE })
+}
+
+/// `bound-attr` on `more`: it names a root property of `input` (after serde renaming and
+/// flatten), at the name's token.
+pub(crate) fn more_assert(
+    p: &TokenStream,
+    tool: &Tool,
+    input: &syn::Type,
+    ty_name: &str,
+) -> Option<TokenStream> {
+    let more = tool.bound.more.as_ref()?;
+    let keys = quote_spanned!(more.span=> <#input as #p::ToolInput>::ROOT_KEYS);
+    let shapes = quote_spanned!(more.span=> <#input as #p::ToolInput>::ROOT_SHAPES);
+    let head = format!(
+        "{}: `bound(more = ...)` names `{}`, which is not a root property of `{ty_name}`",
+        neuralis_model::RuleId::BoundAttr,
+        more.value,
+    );
+    let tail = "\n= help: name the input's argument that asks for more (a cursor, a page, an offset) by its serde name";
+    let name = &more.value;
+    Some(quote_spanned! {more.span=>
+        if !#p::has_root_key(#keys, #name) {
+            let __m = #p::undeclared_key_message(#shapes, #name, #head, #tail);
+            ::core::panic!("{}", __m.as_str());
+        }
+    })
+}

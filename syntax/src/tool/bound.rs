@@ -1,0 +1,174 @@
+//! `bound(...)` in `#[tool(...)]`: the tool's own caps beside the package's
+//! (`PackageBuilder::caps`), and the input argument a caller sends to get what a typed
+//! result left out. The toolkit's own (`bound-attr`): it goes into the handler's
+//! descriptor, never into the tool file's `x-neuralis`, whose keys are the platform's.
+//!
+//! ```
+//! use neuralis_syntax::{Ctxt, tool::parse_tool};
+//!
+//! let item: syn::ItemFn = syn::parse_quote! {
+//!     /// Lists the audit log.
+//!     fn audit_export(input: Export) -> Entries { todo!() }
+//! };
+//! let cx = Ctxt::new();
+//! let args = quote::quote!(annotations(category = "read"), bound(array_len = 50, more = "cursor"));
+//! let tool = parse_tool(&cx, args, &item);
+//! cx.check().expect("no errors");
+//! assert_eq!(tool.bound.cap("array_len"), Some(50));
+//! assert_eq!(tool.bound.more.as_ref().map(|m| m.value.as_str()), Some("cursor"));
+//! assert!(!tool.x_neuralis().to_string().contains("array_len"));
+//! ```
+
+use neuralis_model::RuleId;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Expr, Lit};
+
+use crate::attr::{Spanned, did_you_mean};
+use crate::report::Ctxt;
+
+/// The attribute's key.
+pub const BOUND: &str = "bound";
+
+/// The caps a tool may set, as `BoundCaps` names its fields.
+pub const CAPS: [&str; 5] = [
+    "text_chars",
+    "array_len",
+    "string_chars",
+    "structured_bytes",
+    "blob_bytes",
+];
+
+/// The key naming the argument that asks for more.
+pub const MORE: &str = "more";
+
+/// What `bound(...)` declares.
+#[derive(Debug, Clone, Default)]
+pub struct Bound {
+    /// Whether `bound(...)` was written.
+    pub written: bool,
+    /// The caps given (a name of [`CAPS`]), each at its value's token.
+    pub caps: Vec<(&'static str, Spanned<u64>)>,
+    /// `more = "cursor"`: the root property (serde name) a caller sends for more.
+    pub more: Option<Spanned<String>>,
+}
+
+impl Bound {
+    /// The cap `name` gives, when given.
+    #[must_use]
+    pub fn cap(&self, name: &str) -> Option<u64> {
+        self.caps
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.value)
+    }
+}
+
+/// Reads `bound(...)` into `bound`, reporting each malformed entry (`bound-attr`) at its
+/// token and reading the rest.
+pub(super) fn parse(cx: &Ctxt, meta: &ParseNestedMeta, bound: &mut Bound) -> syn::Result<()> {
+    let span = meta.path.span();
+    if bound.written {
+        cx.error_at(
+            RuleId::BoundAttr,
+            span,
+            "`bound` is given twice",
+            "give one `bound(...)` with every cap in it",
+        );
+    }
+    bound.written = true;
+    if !meta.input.peek(syn::token::Paren) {
+        super::parse::skip_value(meta)?;
+        cx.error_at(
+            RuleId::BoundAttr,
+            span,
+            "`bound` takes a list: `bound(array_len = 50, more = \"cursor\")`",
+            RuleId::BoundAttr.rule().hint,
+        );
+        return Ok(());
+    }
+    meta.parse_nested_meta(|entry| {
+        let key = entry
+            .path
+            .get_ident()
+            .map_or_else(String::new, ToString::to_string);
+        let at = entry.path.span();
+        let expr: Option<Expr> = if entry.input.peek(syn::Token![=]) {
+            Some(entry.value()?.parse()?)
+        } else {
+            super::parse::skip_value(&entry)?;
+            None
+        };
+        let Some(expr) = expr else {
+            cx.error_at(
+                RuleId::BoundAttr,
+                at,
+                format_args!("`{key}` takes a value: `{key} = ...`"),
+                RuleId::BoundAttr.rule().hint,
+            );
+            return Ok(());
+        };
+        if key == MORE {
+            match &expr {
+                Expr::Lit(syn::ExprLit {
+                    lit: Lit::Str(s), ..
+                }) if !s.value().is_empty() => {
+                    if bound.more.is_some() {
+                        cx.error_at(
+                            RuleId::BoundAttr,
+                            at,
+                            "`more` is given twice",
+                            "name one argument",
+                        );
+                    }
+                    bound.more = Some(Spanned::new(s.value(), s.span()));
+                }
+                _ => cx.error(
+                    RuleId::BoundAttr,
+                    &expr,
+                    "`more` takes the serde name of a root property of the input, for example `more = \"cursor\"`",
+                ),
+            }
+            return Ok(());
+        }
+        let Some(name) = CAPS.iter().copied().find(|c| *c == key) else {
+            let mut keys = CAPS.to_vec();
+            keys.push(MORE);
+            let help = did_you_mean(&key, &keys).map_or_else(
+                || format!("the keys of `bound(...)` are `{}`", keys.join("`, `")),
+                |k| format!("did you mean `{k}`?"),
+            );
+            cx.error_at(
+                RuleId::BoundAttr,
+                at,
+                format_args!("unknown key `{key}` in `bound(...)`"),
+                help,
+            );
+            return Ok(());
+        };
+        let value = match &expr {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Int(n), ..
+            }) => n.base10_parse::<u64>().ok().filter(|n| *n > 0),
+            _ => None,
+        };
+        let Some(value) = value else {
+            cx.error(
+                RuleId::BoundAttr,
+                &expr,
+                format_args!("`{name}` takes a positive integer, for example `{name} = 50`"),
+            );
+            return Ok(());
+        };
+        if bound.cap(name).is_some() {
+            cx.error_at(
+                RuleId::BoundAttr,
+                at,
+                format_args!("`{name}` is given twice"),
+                "give each cap once",
+            );
+        }
+        bound.caps.push((name, Spanned::new(value, expr.span())));
+        Ok(())
+    })
+}
