@@ -367,19 +367,7 @@ impl Walker<'_> {
                 Item::Union(u) if self.cfg.is_active(&u.attrs) => {
                     self.add_type(module, &u.ident, TypeItem::Other, is_pub(&u.vis));
                 }
-                Item::Use(u) if self.cfg.is_active(&u.attrs) => {
-                    let mut out = Vec::new();
-                    let mut prefix = Vec::new();
-                    if u.leading_colon.is_some() {
-                        prefix.push("::".to_owned());
-                    }
-                    flatten_use(&u.tree, &mut prefix, None, &mut out);
-                    let public = is_pub(&u.vis);
-                    for entry in &mut out {
-                        entry.public = public;
-                    }
-                    self.krate.modules[module].uses.extend(out);
-                }
+                Item::Use(u) if self.cfg.is_active(&u.attrs) => self.add_use(module, &u),
                 Item::Fn(mut f) if self.cfg.is_active(&f.attrs) => {
                     if let Some(pos) = f.attrs.iter().position(is_tool_attr) {
                         let attr = f.attrs.remove(pos);
@@ -393,22 +381,7 @@ impl Walker<'_> {
                 }
                 Item::Impl(i) if self.cfg.is_active(&i.attrs) => self.impl_tools(module, i),
                 Item::ExternCrate(e) if self.cfg.is_active(&e.attrs) => {
-                    let name = e
-                        .rename
-                        .as_ref()
-                        .map_or_else(|| e.ident.to_string(), |(_, r)| r.to_string());
-                    let path = if e.ident == "self" {
-                        vec!["crate".to_owned()]
-                    } else {
-                        vec!["::".to_owned(), e.ident.to_string()]
-                    };
-                    self.krate.modules[module].uses.push(Use {
-                        alias: Some(name.clone()),
-                        path,
-                        public: is_pub(&e.vis),
-                        span: Some(e.ident.span()),
-                    });
-                    self.krate.extern_crates.push(name);
+                    self.add_extern_crate(module, &e);
                 }
                 // `macro_rules!` defines a macro, not items, and the toolkit's own define
                 // `neuralis_package` at most; any other invocation may define any name.
@@ -416,45 +389,92 @@ impl Walker<'_> {
                     self.krate.modules[module].macros = true;
                 }
                 Item::Mod(m) if self.cfg.is_active(&m.attrs) => {
-                    let name = m.ident.to_string();
-                    let mut mod_path = self.krate.modules[module].path.clone();
-                    mod_path.push(name.clone());
-                    let explicit = path_attr(&m.attrs);
-                    match m.content {
-                        Some((_, inner)) => {
-                            let child_dir = match &explicit {
-                                Some(p) => dir.join(p),
-                                None => dir.join(&name),
-                            };
-                            let child = self.new_module(mod_path, Some(module), file);
-                            self.items(child, file, inner, file_dir, &child_dir, true);
-                        }
-                        None => {
-                            let (path, child_dir) = match &explicit {
-                                // Outside inline modules `#[path]` is relative to the
-                                // file's directory, inside them to the module directory;
-                                // the file then reads like a `mod.rs`.
-                                Some(p) => {
-                                    let base = if inline { dir } else { file_dir };
-                                    let path = base.join(p);
-                                    let d =
-                                        path.parent().map(Path::to_path_buf).unwrap_or_default();
-                                    (path, d)
-                                }
-                                None => {
-                                    let flat = dir.join(format!("{name}.rs"));
-                                    if flat.is_file() {
-                                        (flat, dir.join(&name))
-                                    } else {
-                                        (dir.join(&name).join("mod.rs"), dir.join(&name))
-                                    }
-                                }
-                            };
-                            self.load_file(&path, mod_path, Some(module), child_dir);
-                        }
-                    }
+                    self.add_mod(module, file, m, file_dir, dir, inline);
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// A `use` item: its paths, flattened, with its visibility.
+    fn add_use(&mut self, module: usize, u: &syn::ItemUse) {
+        let mut out = Vec::new();
+        let mut prefix = Vec::new();
+        if u.leading_colon.is_some() {
+            prefix.push("::".to_owned());
+        }
+        flatten_use(&u.tree, &mut prefix, None, &mut out);
+        let public = is_pub(&u.vis);
+        for entry in &mut out {
+            entry.public = public;
+        }
+        self.krate.modules[module].uses.extend(out);
+    }
+
+    /// An `extern crate` item: the crate's name in scope (`self` is the crate itself).
+    fn add_extern_crate(&mut self, module: usize, e: &syn::ItemExternCrate) {
+        let name = e
+            .rename
+            .as_ref()
+            .map_or_else(|| e.ident.to_string(), |(_, r)| r.to_string());
+        let path = if e.ident == "self" {
+            vec!["crate".to_owned()]
+        } else {
+            vec!["::".to_owned(), e.ident.to_string()]
+        };
+        self.krate.modules[module].uses.push(Use {
+            alias: Some(name.clone()),
+            path,
+            public: is_pub(&e.vis),
+            span: Some(e.ident.span()),
+        });
+        self.krate.extern_crates.push(name);
+    }
+
+    /// A `mod` item: an inline module's items, or the file rustc reads for it.
+    fn add_mod(
+        &mut self,
+        module: usize,
+        file: usize,
+        m: syn::ItemMod,
+        file_dir: &Path,
+        dir: &Path,
+        inline: bool,
+    ) {
+        let name = m.ident.to_string();
+        let mut mod_path = self.krate.modules[module].path.clone();
+        mod_path.push(name.clone());
+        let explicit = path_attr(&m.attrs);
+        match m.content {
+            Some((_, inner)) => {
+                let child_dir = match &explicit {
+                    Some(p) => dir.join(p),
+                    None => dir.join(&name),
+                };
+                let child = self.new_module(mod_path, Some(module), file);
+                self.items(child, file, inner, file_dir, &child_dir, true);
+            }
+            None => {
+                let (path, child_dir) = match &explicit {
+                    // Outside inline modules `#[path]` is relative to the
+                    // file's directory, inside them to the module directory;
+                    // the file then reads like a `mod.rs`.
+                    Some(p) => {
+                        let base = if inline { dir } else { file_dir };
+                        let path = base.join(p);
+                        let d = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                        (path, d)
+                    }
+                    None => {
+                        let flat = dir.join(format!("{name}.rs"));
+                        if flat.is_file() {
+                            (flat, dir.join(&name))
+                        } else {
+                            (dir.join(&name).join("mod.rs"), dir.join(&name))
+                        }
+                    }
+                };
+                self.load_file(&path, mod_path, Some(module), child_dir);
             }
         }
     }

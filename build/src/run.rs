@@ -17,6 +17,14 @@ use crate::{Builder, Cfg, Error, Summary, deps, manifest, table, tool};
 impl Builder {
     /// Runs the emitter without printing (see [`Summary::cargo_lines`]).
     ///
+    /// The run goes in stages, each taking what the one before produced: read the inputs
+    /// (where the crate, its manifest and the outputs are), discover the crate (its
+    /// source, and its dependencies' through their tables), compose each tool's document,
+    /// check it against the contract, write `tools/` and the tables, and print the rerun
+    /// lines. A run without inputs stops there; past that point a tool that fails a stage
+    /// drops out of the next (its error collected, its file kept), so the tools that pass
+    /// are still written, and the run fails at the end with every error found.
+    ///
     /// # Errors
     ///
     /// A contract error in a produced document, `duplicate-tool`, a type that cannot be
@@ -24,30 +32,44 @@ impl Builder {
     /// that cannot be written: every one found.
     pub fn run(&self) -> Result<Summary, Error> {
         let mut run = Run::default();
+        let Some(inputs) = self.inputs(&mut run) else {
+            return run.finish();
+        };
+        let found = self.discover(&mut run, &inputs);
+        let decls = self.read_tools(&found.krate, &mut run);
+        let mut composed = compose(&mut run, &found.krate, decls);
+        let produced = check(&mut run, &found.krate, &inputs.options, &mut composed);
+        self.write(&mut run, &inputs, &found, &composed, &produced);
+        rerun_lines(&mut run, &inputs, &found, &composed.extra_files);
+        run.summary.tools = produced.keys().cloned().collect();
+        run.finish()
+    }
+
+    /// Stage 1: where the crate is (its manifest directory, manifest and root file), where
+    /// the outputs go, and what it is built with; `None` outside a build script with no
+    /// manifest directory given.
+    fn inputs(&self, run: &mut Run) -> Option<Inputs> {
         let manifest_dir = match &self.manifest_dir {
             Some(d) => d.clone(),
-            None => match std::env::var_os("CARGO_MANIFEST_DIR") {
-                Some(d) => PathBuf::from(d),
-                None => {
+            None => {
+                let Some(d) = std::env::var_os("CARGO_MANIFEST_DIR") else {
                     run.diags.push(Diag::new(
                         Severity::Error,
                         None,
                         "neuralis-build: `CARGO_MANIFEST_DIR` is not set: call `emit()` from a build script, or set `Builder::manifest_dir`",
                     ));
-                    return run.finish();
-                }
-            },
-        };
-        let manifest = match manifest::read(&manifest_dir) {
-            Ok(m) => m,
-            Err(e) => {
-                run.warn(&format!(
-                    "neuralis-build: cannot read the manifest ({}); dependencies are known by their libraries' names only",
-                    one_line(&e)
-                ));
-                None
+                    return None;
+                };
+                PathBuf::from(d)
             }
         };
+        let manifest = manifest::read(&manifest_dir).unwrap_or_else(|e| {
+            run.warn(&format!(
+                "neuralis-build: cannot read the manifest ({}); dependencies are known by their libraries' names only",
+                one_line(&e)
+            ));
+            None
+        });
         let root = match (
             &self.root,
             manifest.as_ref().and_then(|m| m.lib_path.as_ref()),
@@ -63,185 +85,83 @@ impl Builder {
                 }
             }
         };
-        let tools_dir = manifest_dir.join(self.tools_dir.as_deref().unwrap_or(Path::new("tools")));
-        let out_dir = self
-            .out_dir
-            .clone()
-            .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from));
-        let cfg = self.cfg.clone().unwrap_or_else(Cfg::from_env);
-        let mut krate = Crate::read(&root, &cfg);
+        let tools_dir = self.tools_dir.as_deref().unwrap_or(Path::new("tools"));
+        Some(Inputs {
+            tools_dir: manifest_dir.join(tools_dir),
+            out_dir: (self.out_dir.clone())
+                .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from)),
+            cfg: self.cfg.clone().unwrap_or_else(Cfg::from_env),
+            options: CheckOptions {
+                cards: self.cards.clone(),
+                profile: self.profile,
+            },
+            manifest,
+            root,
+        })
+    }
+
+    /// Stage 2: the crate's source as rustc would read it under its `cfg`, with its
+    /// dependencies' published tables and source; what cannot be read is the compiler's
+    /// to report.
+    fn discover(&self, run: &mut Run, inputs: &Inputs) -> Found {
+        let mut krate = Crate::read(&inputs.root, &inputs.cfg);
         let tables = self.tables.clone().unwrap_or_else(deps::tables_from_env);
-        let loaded = deps::load(&mut krate, manifest.as_ref(), &tables);
+        let loaded = deps::load(&mut krate, inputs.manifest.as_ref(), &tables);
         for w in &loaded.warnings {
             run.warn(&format!("neuralis-build: {w}"));
         }
-        let options = CheckOptions {
-            cards: self.cards.clone(),
-            profile: self.profile,
-        };
         for u in &krate.unreadable {
-            let mut d = Diag::new(
-                Severity::Warning,
-                None,
-                &format!("not read: {}", one_line(&u.reason)),
-            )
-            .at(Place::File(display_path(&u.path)))
-            .note("the compiler reports why".into());
+            let reason = format!("not read: {}", one_line(&u.reason));
+            let mut d = Diag::new(Severity::Warning, None, &reason)
+                .at(Place::File(display_path(&u.path)))
+                .note("the compiler reports why".into());
             d.compiler_reports = true;
             run.diags.push(d);
         }
-
-        let mut extra_files = Vec::new();
-        // Tool names whose file must be kept even though nothing was produced now.
-        let mut claimed = BTreeSet::new();
-        let mut produced: BTreeMap<String, Produced> = BTreeMap::new();
-        let decls = self.read_tools(&krate, &mut run, &mut claimed);
-        for (name, group) in &decls {
-            if group.len() > 1 {
-                let places: Vec<String> = group
-                    .iter()
-                    .map(|d| {
-                        format!(
-                            "`{}` ({})",
-                            d.decl.handler_display(),
-                            d.decl.name_loc.display(&krate)
-                        )
-                    })
-                    .collect();
-                run.error(
-                    &krate,
-                    &group[1].decl.name_loc,
-                    RuleId::DuplicateTool,
-                    &format!("tool `{name}` is claimed by {}", places.join(" and ")),
-                    RuleId::DuplicateTool.rule().hint,
-                );
-                claimed.insert(name.clone());
-                continue;
-            }
-            let d = &group[0];
-            let module = krate.tools[d.index].module;
-            let mut composer = StaticView::new(&krate);
-            match compose_tool(&mut composer, module, &d.decl) {
-                Ok((doc, locations)) => {
-                    extra_files.append(&mut composer.extra_files);
-                    let locations: Vec<(String, Loc)> = locations
-                        .into_iter()
-                        .chain(d.decl.locations.clone())
-                        .collect();
-                    match run.check(&krate, name, &doc, &locations, &d.decl.name_loc, &options) {
-                        Ok(()) => {
-                            produced.insert(
-                                name.clone(),
-                                Produced {
-                                    text: to_canonical_string(&doc),
-                                    handler: format!(
-                                        "{}::{}",
-                                        krate.module_name(module),
-                                        d.decl.handler_display()
-                                    ),
-                                    descriptor: format!(
-                                        "{}::{}",
-                                        krate.module_name(module),
-                                        neuralis_syntax::tool::descriptor_name(
-                                            &d.decl.handler,
-                                            d.decl.service.as_ref().map(|(i, _)| i)
-                                        )
-                                    ),
-                                    service: d.decl.service.as_ref().map(|(_, s)| s.clone()),
-                                    krate: d.decl.krate.clone(),
-                                },
-                            );
-                        }
-                        Err(()) => {
-                            claimed.insert(name.clone());
-                        }
-                    }
-                }
-                Err(Problem::Skip { reason, loc }) => {
-                    run.skip(name, &reason, Some(loc.place(&krate)));
-                    claimed.insert(name.clone());
-                }
-                Err(Problem::Unlinked {
-                    loc,
-                    first,
-                    message,
-                }) => {
-                    let mut d = Diag::new(Severity::Warning, None, &message).at(loc.place(&krate));
-                    d.once = Some(format!("unlinked {first}"));
-                    run.summary
-                        .skipped
-                        .push(format!("skipped {name}: {}", d.line()));
-                    run.diags.push(d);
-                    claimed.insert(name.clone());
-                }
-                Err(Problem::Unresolved { loc, message, help }) => {
-                    run.error(&krate, &loc, RuleId::UnsupportedType, &message, &help);
-                    claimed.insert(name.clone());
-                }
-            }
+        Found {
+            krate,
+            tables: loaded.files,
         }
+    }
 
+    /// Stage 5: the tool files that passed (`tools/`, stamped with the newest input's
+    /// time), the package table and the crate's type table in `OUT_DIR`.
+    fn write(
+        &self,
+        run: &mut Run,
+        inputs: &Inputs,
+        found: &Found,
+        composed: &Composed,
+        produced: &BTreeMap<String, Produced>,
+    ) {
         // Written files take the time of the newest input, not the clock: cargo stamps a
         // build script's run with its start time and would see its own output as a
         // change, rerunning the script and recompiling the crate on the next build.
-        let stamp = krate
-            .sources
-            .iter()
-            .map(|s| s.path.as_path())
-            .chain(extra_files.iter().map(PathBuf::as_path))
+        let stamp = (found.krate.sources.iter().map(|s| s.path.as_path()))
+            .chain(composed.extra_files.iter().map(PathBuf::as_path))
             .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
             .max();
-        run.write_tools(&tools_dir, &produced, &claimed, self.prune, stamp);
-        if let Some(out) = &out_dir {
-            let tables = table::package(&tools_dir, &produced);
+        let tools_dir = &inputs.tools_dir;
+        run.write_tools(tools_dir, produced, &composed.claimed, self.prune, stamp);
+        if let Some(out) = &inputs.out_dir {
+            let tables = table::package(tools_dir, produced);
             run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
-            self.publish(&mut run, &krate, manifest.as_ref(), &root, &cfg, out);
+            self.publish(run, &found.krate, inputs, out);
         }
-        for s in &krate.sources {
-            run.lines
-                .push(format!("cargo:rerun-if-changed={}", s.path.display()));
-        }
-        for u in &krate.unreadable {
-            run.lines
-                .push(format!("cargo:rerun-if-changed={}", u.path.display()));
-        }
-        for f in extra_files
-            .iter()
-            .chain(&loaded.files)
-            .chain(manifest.iter().flat_map(|m| &m.files))
-        {
-            run.lines
-                .push(format!("cargo:rerun-if-changed={}", f.display()));
-        }
-        // A path that does not exist would make cargo rerun the script on every build.
-        if tools_dir.exists() {
-            run.lines
-                .push(format!("cargo:rerun-if-changed={}", tools_dir.display()));
-        }
-        run.summary.tools = produced.keys().cloned().collect();
-        run.finish()
     }
 
     /// Writes the crate's type table to `OUT_DIR` and, when the crate declares `links`,
     /// hands it to the dependents' build scripts (`deps`).
-    fn publish(
-        &self,
-        run: &mut Run,
-        krate: &Crate,
-        manifest: Option<&manifest::Manifest>,
-        root: &Path,
-        cfg: &Cfg,
-        out: &Path,
-    ) {
+    fn publish(&self, run: &mut Run, krate: &Crate, inputs: &Inputs, out: &Path) {
         // Outside cargo (no manifest) nothing can depend on the crate.
-        let Some(manifest) = manifest else {
+        let Some(manifest) = &inputs.manifest else {
             return;
         };
         let path = out.join(deps::TABLE_FILE);
-        let Some(text) = deps::table_text(krate, manifest, root, cfg) else {
+        let Some(text) = deps::table_text(krate, manifest, &inputs.root, &inputs.cfg) else {
             run.warn(&format!(
                 "neuralis-build: no type table for dependents: a path is not UTF-8, or `Cargo.toml` names no package ({})",
-                root.display()
+                inputs.root.display()
             ));
             return;
         };
@@ -255,32 +175,68 @@ impl Builder {
         }
     }
 
-    fn read_tools(
-        &self,
-        krate: &Crate,
-        run: &mut Run,
-        claimed: &mut BTreeSet<String>,
-    ) -> BTreeMap<String, Vec<Indexed>> {
-        let mut by_name: BTreeMap<String, Vec<Indexed>> = BTreeMap::new();
+    /// The `#[tool]` declarations by tool name; a handler the macros reject is skipped
+    /// (the compiler reports it) and its name claimed.
+    fn read_tools(&self, krate: &Crate, run: &mut Run) -> Decls {
+        let mut decls = Decls::default();
         for (index, tf) in krate.tools.iter().enumerate() {
             let file = krate.modules[tf.module].file;
             match tool::read(tf, file) {
-                Ok(decl) => by_name
+                Ok(decl) => decls
+                    .by_name
                     .entry(decl.name.clone())
                     .or_default()
                     .push(Indexed { index, decl }),
                 Err(rejected) => {
-                    run.skip(
-                        &rejected.name,
-                        &rejected.reason,
-                        Some(rejected.loc.place(krate)),
-                    );
-                    claimed.insert(rejected.name);
+                    let place = rejected.loc.place(krate);
+                    run.skip(&rejected.name, &rejected.reason, Some(place));
+                    decls.claimed.insert(rejected.name);
                 }
             }
         }
-        by_name
+        decls
     }
+}
+
+/// What the run reads and where it writes (stage 1).
+struct Inputs {
+    manifest: Option<manifest::Manifest>,
+    root: PathBuf,
+    tools_dir: PathBuf,
+    out_dir: Option<PathBuf>,
+    cfg: Cfg,
+    options: CheckOptions,
+}
+
+/// The crate as discovered (stage 2), and the dependencies' tables read.
+struct Found {
+    krate: Crate,
+    tables: Vec<PathBuf>,
+}
+
+/// The handlers' declarations, by tool name, and the names of those skipped.
+#[derive(Default)]
+struct Decls {
+    by_name: BTreeMap<String, Vec<Indexed>>,
+    claimed: BTreeSet<String>,
+}
+
+/// The tools composed (stage 3), before the check.
+struct Composed {
+    tools: Vec<ComposedTool>,
+    /// Tool names whose file must be kept even though nothing is produced now.
+    claimed: BTreeSet<String>,
+    /// Files read besides the crate's source (`include_str!` docs).
+    extra_files: Vec<PathBuf>,
+}
+
+/// One tool's document, where its parts came from, and its handler.
+struct ComposedTool {
+    name: String,
+    doc: Value,
+    locations: Vec<(String, Loc)>,
+    module: usize,
+    decl: tool::ToolDecl,
 }
 
 struct Indexed {
@@ -298,6 +254,148 @@ pub(crate) struct Produced {
     pub(crate) service: Option<String>,
     /// `crate = "..."` of the handler's `#[tool]`.
     pub(crate) krate: Option<String>,
+}
+
+/// Stage 3: each declared tool's document, from the static view of its input type and
+/// its handler; a name claimed twice is `duplicate-tool`, and a tool whose types cannot
+/// be read is skipped or refused (its name claimed).
+fn compose(run: &mut Run, krate: &Crate, decls: Decls) -> Composed {
+    let mut composed = Composed {
+        tools: Vec::new(),
+        claimed: decls.claimed,
+        extra_files: Vec::new(),
+    };
+    for (name, mut group) in decls.by_name {
+        if group.len() > 1 {
+            duplicate(run, krate, &name, &group);
+            composed.claimed.insert(name);
+            continue;
+        }
+        let Indexed { index, decl } = group.remove(0);
+        let module = krate.tools[index].module;
+        let mut view = StaticView::new(krate);
+        match compose_tool(&mut view, module, &decl) {
+            Ok((doc, mut locations)) => {
+                composed.extra_files.append(&mut view.extra_files);
+                locations.extend(decl.locations.iter().cloned());
+                composed.tools.push(ComposedTool {
+                    name,
+                    doc,
+                    locations,
+                    module,
+                    decl,
+                });
+            }
+            Err(problem) => {
+                not_composed(run, krate, &name, problem);
+                composed.claimed.insert(name);
+            }
+        }
+    }
+    composed
+}
+
+/// `duplicate-tool`: every handler that claims `name`, at the second one.
+fn duplicate(run: &mut Run, krate: &Crate, name: &str, group: &[Indexed]) {
+    let places: Vec<String> = group
+        .iter()
+        .map(|d| {
+            let at = d.decl.name_loc.display(krate);
+            format!("`{}` ({at})", d.decl.handler_display())
+        })
+        .collect();
+    run.error(
+        krate,
+        &group[1].decl.name_loc,
+        RuleId::DuplicateTool,
+        &format!("tool `{name}` is claimed by {}", places.join(" and ")),
+        RuleId::DuplicateTool.rule().hint,
+    );
+}
+
+/// Why the tool `name` has no document: skipped (the compiler reports it), left to the
+/// compiler with one warning, or refused (`unsupported-type`).
+fn not_composed(run: &mut Run, krate: &Crate, name: &str, problem: Problem) {
+    match problem {
+        Problem::Skip { reason, loc } => run.skip(name, &reason, Some(loc.place(krate))),
+        Problem::Unlinked {
+            loc,
+            first,
+            message,
+        } => {
+            let mut d = Diag::new(Severity::Warning, None, &message).at(loc.place(krate));
+            d.once = Some(format!("unlinked {first}"));
+            run.summary
+                .skipped
+                .push(format!("skipped {name}: {}", d.line()));
+            run.diags.push(d);
+        }
+        Problem::Unresolved { loc, message, help } => {
+            run.error(krate, &loc, RuleId::UnsupportedType, &message, &help);
+        }
+    }
+}
+
+/// Stage 4: each composed document against the contract (with the build script's
+/// draft-07 subset), each diagnostic at its token; a tool with an error is not produced,
+/// and its name is claimed.
+fn check(
+    run: &mut Run,
+    krate: &Crate,
+    options: &CheckOptions,
+    composed: &mut Composed,
+) -> BTreeMap<String, Produced> {
+    let mut produced = BTreeMap::new();
+    for t in &composed.tools {
+        let checked = run.check(
+            krate,
+            &t.name,
+            &t.doc,
+            &t.locations,
+            &t.decl.name_loc,
+            options,
+        );
+        if checked.is_err() {
+            composed.claimed.insert(t.name.clone());
+            continue;
+        }
+        let module = krate.module_name(t.module);
+        let service = t.decl.service.as_ref();
+        let descriptor =
+            neuralis_syntax::tool::descriptor_name(&t.decl.handler, service.map(|(i, _)| i));
+        let tool = Produced {
+            text: to_canonical_string(&t.doc),
+            handler: format!("{module}::{}", t.decl.handler_display()),
+            descriptor: format!("{module}::{descriptor}"),
+            service: service.map(|(_, s)| s.clone()),
+            krate: t.decl.krate.clone(),
+        };
+        produced.insert(t.name.clone(), tool);
+    }
+    produced
+}
+
+/// Stage 6: `cargo:rerun-if-changed` for every file the run read (the crate's source, the
+/// unreadable ones, `include_str!` docs, the dependencies' tables, the manifests) and the
+/// tools directory when it exists (a path that does not would make cargo rerun the script
+/// on every build).
+fn rerun_lines(run: &mut Run, inputs: &Inputs, found: &Found, extra_files: &[PathBuf]) {
+    let krate = &found.krate;
+    let files = (krate.sources.iter().map(|s| &s.path))
+        .chain(krate.unreadable.iter().map(|u| &u.path))
+        .chain(extra_files)
+        .chain(&found.tables)
+        .chain(inputs.manifest.iter().flat_map(|m| &m.files));
+    for f in files {
+        run.lines
+            .push(format!("cargo:rerun-if-changed={}", f.display()));
+    }
+    if inputs.tools_dir.exists() {
+        run.lines.push(format!(
+            "cargo:rerun-if-changed={}",
+            inputs.tools_dir.display()
+        ));
+    }
 }
 
 /// The root document of one tool: the input's schema, the handler's description, the

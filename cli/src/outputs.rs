@@ -2,16 +2,21 @@
 //!
 //! An output schema is not written into `tools/` (the contract closes a tool file, and a
 //! second file there would load as a tool): it travels with the package's handlers. So
-//! this asks the built package itself: it runs the package's MCP server over stdio, on
-//! protocol 2025-06-18 (the first with `outputSchema`), and prints what its `tools/list`
-//! says, read off the wire.
+//! this asks the built package itself: it runs the package's MCP server over stdio with
+//! rmcp's client, on protocol 2025-06-18 (the first with `outputSchema`), and prints what
+//! its `tools/list` says.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
-use std::sync::mpsc;
+use std::io::Write;
+use std::process::ExitCode;
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams, ProtocolVersion,
+};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Map, Value};
 
 /// Arguments of `neuralis outputs`.
 #[derive(Debug, clap::Args)]
@@ -71,103 +76,63 @@ pub fn run(args: &Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The server's `tools/list` tools, every page.
+/// The server's `tools/list` tools, every page, asked with rmcp's client on a runtime of
+/// its own.
 fn list(args: &Args) -> Result<Vec<Value>, String> {
     let (program, rest) = args
         .command
         .split_first()
         .ok_or("give the package's command after `--`")?;
-    let mut child = Command::new(program)
-        .args(rest)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot run `{program}`: {e}"))?;
-    let result = talk(&mut child, Duration::from_secs(args.timeout.max(1)));
-    // Closing stdin ends a well-behaved server; one that lingers is stopped.
-    drop(child.stdin.take());
-    if !matches!(child.try_wait(), Ok(Some(_))) {
-        std::thread::sleep(Duration::from_millis(100));
-        if !matches!(child.try_wait(), Ok(Some(_))) {
-            let _ = child.kill();
-        }
-    }
-    let _ = child.wait();
-    result
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start a runtime: {e}"))?;
+    let timeout = Duration::from_secs(args.timeout.max(1));
+    runtime.block_on(talk(program, rest, timeout))
 }
 
-fn talk(child: &mut Child, timeout: Duration) -> Result<Vec<Value>, String> {
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let stdout = child.stdout.take().ok_or("no stdout")?;
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let answer = |id: u64, rx: &mpsc::Receiver<String>| -> Result<Value, String> {
-        loop {
-            let line = rx
-                .recv_timeout(timeout)
-                .map_err(|_| format!("no answer to request {id} within {timeout:?}"))?;
-            let Ok(message) = serde_json::from_str::<Value>(&line) else {
-                return Err(format!("the server wrote a line that is not JSON: {line}"));
-            };
-            if message.get("id") == Some(&json!(id)) {
-                if let Some(error) = message.get("error") {
-                    return Err(format!("request {id} failed: {error}"));
-                }
-                return message
-                    .get("result")
-                    .cloned()
-                    .ok_or_else(|| format!("request {id}: an answer with no result"));
-            }
-            // Notifications and requests from the server: not what we wait for.
-        }
-    };
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "neuralis-cli", "version": env!("CARGO_PKG_VERSION")}}}),
-    )?;
-    answer(1, &rx)?;
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    )?;
+/// Starts the server, initializes on 2025-06-18, lists every page (at most 64), and
+/// closes the connection (stdin), which ends a well-behaved server; rmcp stops one that
+/// lingers.
+async fn talk(program: &str, rest: &[String], timeout: Duration) -> Result<Vec<Value>, String> {
+    let mut command = tokio::process::Command::new(program);
+    command.args(rest);
+    let transport =
+        TokioChildProcess::new(command).map_err(|e| format!("cannot run `{program}`: {e}"))?;
+    let client = ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("neuralis-cli", env!("CARGO_PKG_VERSION")),
+    )
+    .with_protocol_version(ProtocolVersion::V_2025_06_18);
+    let client = tokio::time::timeout(timeout, client.serve(transport))
+        .await
+        .map_err(|_| format!("no answer to `initialize` within {timeout:?}"))?
+        .map_err(|e| format!("no answer to `initialize` from `{program}`: {e}"))?;
+    let listed = pages(&client, timeout).await;
+    let _ = client.cancel().await;
+    listed
+}
+
+/// Every page of `tools/list`, each answer within `timeout`.
+async fn pages(
+    client: &RunningService<RoleClient, ClientConfig>,
+    timeout: Duration,
+) -> Result<Vec<Value>, String> {
     let mut tools = Vec::new();
-    let mut cursor: Option<Value> = None;
-    for id in 2..=65 {
-        let params = match &cursor {
-            Some(c) => json!({"cursor": c}),
-            None => json!({}),
-        };
-        send(
-            &mut stdin,
-            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}),
-        )?;
-        let page = answer(id, &rx)?;
-        if let Some(Value::Array(items)) = page.get("tools") {
-            tools.extend(items.iter().cloned());
+    let mut cursor = None;
+    for page in 1..=64 {
+        let params = PaginatedRequestParams::default().with_cursor(cursor.take());
+        let answer = tokio::time::timeout(timeout, client.peer().list_tools(Some(params)))
+            .await
+            .map_err(|_| format!("no answer to `tools/list` (page {page}) within {timeout:?}"))?
+            .map_err(|e| format!("`tools/list` (page {page}) failed: {e}"))?;
+        for tool in answer.tools {
+            tools.push(serde_json::to_value(tool).map_err(|e| e.to_string())?);
         }
-        match page.get("nextCursor") {
-            Some(c) if !c.is_null() => cursor = Some(c.clone()),
-            _ => return Ok(tools),
+        match answer.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => return Ok(tools),
         }
     }
     Err("tools/list did not end within 64 pages".into())
-}
-
-fn send(stdin: &mut ChildStdin, message: &Value) -> Result<(), String> {
-    let mut line = message.to_string();
-    line.push('\n');
-    stdin
-        .write_all(line.as_bytes())
-        .and_then(|()| stdin.flush())
-        .map_err(|e| format!("cannot write to the server: {e}"))
 }

@@ -352,88 +352,58 @@ impl Entry {
     }
 }
 
+// The entry's internals: where the buffers are, the phase a trap leaves, the panic hook.
+// What the entry answers is tested through its public API in `core/tests/wasm_entry.rs`.
 #[cfg(test)]
 mod tests {
-    use serde_json::{Value, json};
+    use serde_json::Value;
 
     use super::*;
     use crate::dispatch::sync_fn;
 
-    #[derive(serde::Deserialize)]
-    struct Echo {
-        text: String,
-    }
-
-    const ECHO: &[u8] = br#"{"type":"object","additionalProperties":false,"description":"Echo.",
-      "properties":{"text":{"type":"string"}},"required":["text"],
-      "x-neuralis":{"annotations":{"category":"read"}}}"#;
-
     fn package() -> Result<Package, BuildError> {
+        #[derive(serde::Deserialize)]
+        struct Echo {
+            text: String,
+        }
+        let echo = br#"{"type":"object","additionalProperties":false,"description":"Echo.",
+          "properties":{"text":{"type":"string"}},"required":["text"],
+          "x-neuralis":{"annotations":{"category":"read"}}}"#;
         Package::builder()
-            .tool("echo", ECHO, sync_fn(|e: Echo| e.text))
+            .tool("echo", &echo[..], sync_fn(|e: Echo| e.text))
             .build()
     }
 
-    fn broken() -> Result<Package, BuildError> {
-        Package::builder().tool_file("echo", ECHO).build()
+    fn entry() -> &'static Entry {
+        Box::leak(Box::new(Entry::new(package)))
     }
 
-    fn leak(build: fn() -> Result<Package, BuildError>) -> &'static Entry {
-        Box::leak(Box::new(Entry::new(build)))
+    fn call() -> Vec<u8> {
+        br#"{"name": "echo", "arguments": {"text": "hi"}, "session": {"userId": "u"}}"#.to_vec()
     }
 
-    fn answer(entry: &'static Entry, request: &Value) -> Value {
-        serde_json::from_str(&entry.call_bytes(request.to_string().as_bytes())).expect("json")
-    }
-
-    fn call(text: &str) -> Value {
-        json!({"name": "echo", "arguments": {"text": text}, "session": {"userId": "u"}})
+    fn output(entry: &Entry) -> String {
+        String::from_utf8(lock(&entry.output).clone()).expect("utf-8")
     }
 
     #[test]
-    fn calls_and_lists_like_call_json() {
-        let entry = leak(package);
-        let native = package().expect("package");
-        for request in [
-            call("hi"),
-            json!({"op": "catalog", "session": {"userId": "u"}}),
-            json!({"name": "echo", "arguments": {"text": 1}, "session": {"userId": "u"}}),
-            json!({"name": "nope", "session": {"userId": "u"}}),
-        ] {
-            assert_eq!(
-                entry.call_bytes(request.to_string().as_bytes()),
-                native.call_json(&request.to_string())
-            );
-        }
-    }
-
-    #[test]
-    fn the_response_sits_where_output_says() {
-        let entry = leak(package);
-        let response = entry.call_bytes(call("hi").to_string().as_bytes());
+    fn the_buffers_sit_where_the_exports_say() {
+        let entry = entry();
+        let response = entry.call_bytes(&call());
         assert_eq!(entry.output_len(), response.len());
-        let out = lock(&entry.output);
-        assert_eq!(entry.output(), out.as_ptr().expose_provenance());
-        assert_eq!(&out[..], response.as_bytes());
-    }
-
-    #[test]
-    fn reserve_refuses_oversize_requests() {
-        let entry = leak(package);
-        assert!(entry.reserve(MAX_REQUEST_BYTES + 1).is_none());
-        assert_eq!(entry.abi_reserve(u32::MAX), 0);
-        assert!(entry.reserve(0).is_some());
+        assert_eq!(
+            entry.output(),
+            lock(&entry.output).as_ptr().expose_provenance()
+        );
+        assert_eq!(output(entry), response);
         assert_eq!(entry.reserve(4).map(|_| lock(&entry.input).len()), Some(4));
-        let out = entry.call_bytes(&vec![b' '; MAX_REQUEST_BYTES + 1]);
-        assert!(out.contains("over the 16777216-byte limit"), "{out}");
     }
 
     #[test]
     fn a_call_past_the_reserved_buffer_is_an_error() {
-        let entry = leak(package);
+        let entry = entry();
         entry.reserve(3);
-        let len = entry.call(10);
-        let out = String::from_utf8(lock(&entry.output).clone()).expect("utf-8");
+        let (len, out) = (entry.call(10), output(entry));
         assert_eq!(len, out.len());
         assert!(
             out.contains("the request is 10 bytes but the buffer holds 3"),
@@ -441,79 +411,49 @@ mod tests {
         );
         // The buffer is consumed by the call.
         entry.call(3);
-        assert!(String::from_utf8_lossy(&lock(&entry.output)).contains("holds 0"));
-    }
-
-    #[test]
-    fn malformed_requests_are_errors() {
-        let entry = leak(package);
-        let out = entry.call_bytes(b"{\"name\": \"\xff\"}");
-        assert!(out.contains("not UTF-8 at byte 10"), "{out}");
-        let out = entry.call_bytes(br#"{"name":"echo","session":{"userId":"u"},"extra":1}"#);
-        assert!(out.contains("malformed request"), "{out}");
-        let out = entry.call_bytes(br#"{"name":"echo","arguments":{"userId":"x"}}"#);
-        assert!(out.contains("missing field `session`"), "{out}");
-    }
-
-    #[test]
-    fn a_package_that_does_not_load_says_so() {
-        let entry = leak(broken);
-        let out = answer(entry, &call("hi"));
-        let error = out["error"].as_str().expect("error");
-        assert!(error.starts_with("the package does not load"), "{error}");
-        assert!(error.contains("the tool `echo` has no handler"), "{error}");
+        assert!(output(entry).contains("holds 0"));
     }
 
     #[test]
     fn a_call_after_a_trap_is_refused() {
-        let entry = leak(package);
+        let entry = entry();
         // What an abort leaves: the phase of a call that never returned.
         entry.phase.store(CALL, Ordering::SeqCst);
-        let out = answer(entry, &call("hi"));
-        assert!(
-            out["error"]
-                .as_str()
-                .is_some_and(|e| e.contains("instantiate the module again")),
-            "{out}"
-        );
+        let out = entry.call_bytes(&call());
+        assert!(out.contains("instantiate the module again"), "{out}");
         assert_eq!(entry.phase.load(Ordering::SeqCst), CALL);
     }
 
     #[test]
     fn the_panic_hook_answers_a_call_like_the_native_pipeline() {
-        let entry = leak(package);
-        answer(entry, &call("warm"));
+        let entry = entry();
+        entry.call_bytes(&call());
         entry.phase.store(IDLE, Ordering::SeqCst);
         entry.set_output("{}".to_owned());
         entry.on_panic(&"no call in flight");
-        assert_eq!(&lock(&entry.output)[..], b"{}");
+        assert_eq!(output(entry), "{}");
 
         entry.phase.store(CALL, Ordering::SeqCst);
         entry.on_panic(&String::from("boom"));
-        let out: Value = serde_json::from_slice(&lock(&entry.output)).expect("json");
+        let out: Value = serde_json::from_str(&output(entry)).expect("json");
         assert_eq!(out["ui"]["isError"], true);
         assert_eq!(out["ui"]["_meta"]["neuralis"]["panic"], "boom");
         assert_eq!(out["ui"]["structuredContent"]["error"], "internal");
         assert!(!out["model"].to_string().contains("boom"), "{out}");
-        assert_eq!(entry.output_len(), lock(&entry.output).len());
+        assert_eq!(entry.output_len(), output(entry).len());
 
         entry.phase.store(OTHER, Ordering::SeqCst);
         entry.on_panic(&"in the catalog");
-        let out: Value = serde_json::from_slice(&lock(&entry.output)).expect("json");
-        assert_eq!(
-            out["error"],
-            "the package panicked while answering the request: in the catalog"
-        );
-    }
+        let out: Value = serde_json::from_str(&output(entry)).expect("json");
+        let expected = "the package panicked while answering the request: in the catalog";
+        assert_eq!(out["error"], expected);
 
-    #[test]
-    fn the_panic_hook_never_waits_for_the_response_buffer() {
-        let entry = leak(package);
+        // Never wait in a hook: with the response buffer held, nothing is written.
         entry.set_output("{}".to_owned());
         entry.phase.store(CALL, Ordering::SeqCst);
         let held = lock(&entry.output);
         entry.on_panic(&"boom");
         drop(held);
-        assert_eq!(&lock(&entry.output)[..], b"{}");
+        assert_eq!(output(entry), "{}");
     }
 }

@@ -17,8 +17,6 @@
 mod lower;
 mod names;
 mod sanitize;
-#[cfg(test)]
-mod tests;
 mod utf16;
 
 use serde_json::Value;

@@ -1,9 +1,9 @@
-//! Tests of the `mcp-remote` profile: every rule both ways.
+//! Tests of the `mcp-remote` profile: every rule both ways, through the public API.
 
 use serde_json::{Value, json};
 
-use super::*;
-use crate::contract::RuleId;
+use neuralis_model::contract::RuleId;
+use neuralis_model::remote::*;
 
 fn dropped(schema: &Value) -> Vec<(String, String, DropReason)> {
     lower(schema)
@@ -17,7 +17,7 @@ fn d(pointer: &str, keyword: &str, reason: DropReason) -> (String, String, DropR
     (pointer.to_owned(), keyword.to_owned(), reason)
 }
 
-fn rules(diagnostics: &[crate::Diagnostic]) -> Vec<(RuleId, &str)> {
+fn rules(diagnostics: &[neuralis_model::Diagnostic]) -> Vec<(RuleId, &str)> {
     diagnostics
         .iter()
         .map(|d| (d.rule, d.pointer.as_str()))
@@ -440,8 +440,8 @@ fn boolean_and_invalid_schemas() {
 #[test]
 fn lowering_a_lowered_schema_changes_nothing() {
     let examples = [
-        include_str!("../../../examples/weather/tools/weather_forecast.json"),
-        include_str!("../../../examples/catalog/tools/catalog_list.json"),
+        include_str!("../../examples/weather/tools/weather_forecast.json"),
+        include_str!("../../examples/catalog/tools/catalog_list.json"),
     ];
     for text in examples {
         let schema: Value = serde_json::from_str(text).expect("example parses");
@@ -782,7 +782,7 @@ fn description_warning_both_ways() {
 #[test]
 fn dropped_warnings_skip_metadata_and_contract() {
     let schema: Value = serde_json::from_str(include_str!(
-        "../../../examples/weather/tools/weather_forecast.json"
+        "../../examples/weather/tools/weather_forecast.json"
     ))
     .expect("example parses");
     assert_eq!(
@@ -846,7 +846,7 @@ fn property_names_contract_only_when_it_is_the_default() {
     );
     // The default that normalization injects (section 3). Until the schema module
     // defines it, its stub is not an object and there is nothing to compare.
-    let default = crate::schema::default_property_names();
+    let default = neuralis_model::schema::default_property_names();
     if default.is_object() {
         let bag = json!({ "additionalProperties": true, "propertyNames": default });
         assert_eq!(

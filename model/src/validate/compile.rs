@@ -1,0 +1,437 @@
+//! [`compile`]: a schema read once into [`Node`]s (a subschema compiled once, however
+//! many `$ref`s lead to it), or the [`CompileError`] that says why it cannot be.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::ecma;
+use super::format::{Format, Known};
+use super::node::{Check, Name, Node, type_bit};
+use super::num::Num;
+use super::{CompileError, CompileErrorKind};
+use crate::contract::push_pointer;
+use crate::schema::default_property_names;
+
+/// The nodes of `schema`, the root first; a chain of `$ref`s that comes back to itself
+/// validates nothing (`true`), as `jsonschema` reads it.
+pub(super) fn compile(schema: &Value) -> Result<Vec<Node>, CompileError> {
+    let mut c = Compiler {
+        root: schema,
+        nodes: Vec::new(),
+        by_pointer: HashMap::new(),
+        queue: Vec::new(),
+    };
+    c.node_at(String::new());
+    c.run()?;
+    let mut nodes = c.nodes;
+    for start in 0..nodes.len() {
+        let mut at = start;
+        let mut steps = 0;
+        while let Node::Ref(next) = nodes[at] {
+            at = next;
+            steps += 1;
+            if steps > nodes.len() {
+                nodes[start] = Node::True;
+                break;
+            }
+        }
+    }
+    Ok(nodes)
+}
+
+pub(super) struct Compiler<'s> {
+    root: &'s Value,
+    nodes: Vec<Node>,
+    by_pointer: HashMap<String, usize>,
+    /// Subschemas to compile: (node, pointer).
+    queue: Vec<(usize, String)>,
+}
+
+fn invalid(pointer: &str, keyword: &str, what: impl Into<String>) -> CompileError {
+    CompileError {
+        pointer: pointer.to_owned(),
+        keyword: keyword.to_owned(),
+        kind: CompileErrorKind::Invalid(what.into()),
+    }
+}
+
+fn outside(pointer: &str, keyword: &str, what: impl Into<String>) -> CompileError {
+    CompileError {
+        pointer: pointer.to_owned(),
+        keyword: keyword.to_owned(),
+        kind: CompileErrorKind::NotInSubset(what.into()),
+    }
+}
+
+/// A same-document reference (`#`, `#/definitions/A`, percent-encoded) as a JSON pointer.
+fn ref_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let bytes = fragment.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = fragment.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            decoded.push(b);
+            i += 3;
+        } else {
+            decoded.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let pointer = String::from_utf8(decoded).ok()?;
+    (pointer.is_empty() || pointer.starts_with('/')).then_some(pointer)
+}
+
+fn non_negative(value: &Value) -> Option<u64> {
+    match value {
+        Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19)
+                .map(|f| {
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    let n = f as u64;
+                    n
+                })
+        }),
+        _ => None,
+    }
+}
+
+impl<'s> Compiler<'s> {
+    /// The node for the subschema at `pointer`, compiled once.
+    fn node_at(&mut self, pointer: String) -> usize {
+        if let Some(&id) = self.by_pointer.get(&pointer) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::Pending);
+        self.by_pointer.insert(pointer.clone(), id);
+        self.queue.push((id, pointer));
+        id
+    }
+
+    fn sub(&mut self, base: &str, key: &str) -> usize {
+        self.node_at(push_pointer(base, key))
+    }
+
+    fn run(&mut self) -> Result<(), CompileError> {
+        while let Some((id, pointer)) = self.queue.pop() {
+            let Some(schema) = self.root.pointer(&pointer) else {
+                return Err(invalid(
+                    &pointer,
+                    "$ref",
+                    "it points to nothing in the document",
+                ));
+            };
+            self.nodes[id] = self.compile(schema, &pointer)?;
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn compile(&mut self, schema: &'s Value, at: &str) -> Result<Node, CompileError> {
+        let map = match schema {
+            Value::Bool(true) => return Ok(Node::True),
+            Value::Bool(false) => return Ok(Node::False),
+            Value::Object(map) => map,
+            _ => return Err(invalid(at, "", "a schema must be an object or a boolean")),
+        };
+        if let Some(reference) = map.get("$ref") {
+            let Value::String(reference) = reference else {
+                return Err(invalid(at, "$ref", "`$ref` must be a string"));
+            };
+            let Some(target) = ref_pointer(reference) else {
+                return Err(outside(
+                    at,
+                    "$ref",
+                    format!("`{reference}` is not in this document"),
+                ));
+            };
+            if self.root.pointer(&target).is_none() {
+                return Err(invalid(
+                    at,
+                    "$ref",
+                    format!("`{reference}` points to nothing"),
+                ));
+            }
+            return Ok(Node::Ref(self.node_at(target)));
+        }
+        let mut checks = Vec::new();
+        let additional = map.get("additionalProperties");
+        let closed = matches!(additional, Some(Value::Bool(false) | Value::Object(_)));
+        for (key, value) in map {
+            let here = |what: &str| invalid(at, key, what);
+            match key.as_str() {
+                "type" => {
+                    let (set, single) = match value {
+                        Value::String(name) => {
+                            (type_bit(name).ok_or_else(|| here("unknown type"))?, true)
+                        }
+                        Value::Array(names) => {
+                            let mut set = 0;
+                            for name in names {
+                                set |= name
+                                    .as_str()
+                                    .and_then(type_bit)
+                                    .ok_or_else(|| here("unknown type"))?;
+                            }
+                            (set, false)
+                        }
+                        _ => return Err(here("`type` must be a string or an array")),
+                    };
+                    checks.push(Check::Type { set, single });
+                }
+                "enum" => {
+                    let Value::Array(options) = value else {
+                        return Err(here("`enum` must be an array"));
+                    };
+                    checks.push(Check::Enum(options.clone()));
+                }
+                "const" => checks.push(Check::Const(value.clone())),
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+                    let Value::Number(n) = value else {
+                        return Err(here("must be a number"));
+                    };
+                    let limit = Num::of(n);
+                    checks.push(match key.as_str() {
+                        "minimum" => Check::Minimum(limit, n.clone()),
+                        "maximum" => Check::Maximum(limit, n.clone()),
+                        "exclusiveMinimum" => Check::ExclusiveMinimum(limit, n.clone()),
+                        _ => Check::ExclusiveMaximum(limit, n.clone()),
+                    });
+                }
+                "multipleOf" => {
+                    let m = value.as_f64().filter(|m| *m > 0.0);
+                    let Some(m) = m else {
+                        return Err(here("`multipleOf` must be a number above 0"));
+                    };
+                    checks.push(Check::MultipleOf(m));
+                }
+                "minLength" | "maxLength" | "minItems" | "maxItems" => {
+                    let n = non_negative(value)
+                        .ok_or_else(|| here("must be a non-negative integer"))?;
+                    checks.push(match key.as_str() {
+                        "minLength" => Check::MinLength(n),
+                        "maxLength" => Check::MaxLength(n),
+                        "minItems" => Check::MinItems(n),
+                        _ => Check::MaxItems(n),
+                    });
+                }
+                "uniqueItems" => match value {
+                    Value::Bool(true) => checks.push(Check::UniqueItems),
+                    Value::Bool(false) => {}
+                    _ => return Err(here("`uniqueItems` must be a boolean")),
+                },
+                "pattern" => {
+                    let Value::String(pattern) = value else {
+                        return Err(here("`pattern` must be a string"));
+                    };
+                    match ecma::parse(pattern) {
+                        Err(ecma::Invalid) => {
+                            return Err(here(&format!(
+                                "{pattern:?} is not an ECMA-262 regular expression"
+                            )));
+                        }
+                        Ok(ecma::Translation::Unsupported(what)) => {
+                            return Err(outside(at, key, format!("the pattern uses {what}")));
+                        }
+                        Ok(ecma::Translation::Runs(translated)) => {
+                            let re = regex_lite::Regex::new(&translated).map_err(|_| {
+                                outside(
+                                    at,
+                                    key,
+                                    "the pattern is too large for the built-in regex engine",
+                                )
+                            })?;
+                            checks.push(Check::Pattern(Box::new(re), pattern.clone()));
+                        }
+                    }
+                }
+                "format" => {
+                    let Value::String(name) = value else {
+                        return Err(here("`format` must be a string"));
+                    };
+                    match Format::of(name) {
+                        Known::Asserted(f) => checks.push(Check::Format(f, name.clone())),
+                        Known::NotInSubset => {
+                            return Err(outside(at, key, format!("the format `{name}`")));
+                        }
+                        Known::Annotation => {}
+                    }
+                }
+                "items" => match value {
+                    Value::Array(_) => {
+                        return Err(outside(at, key, "`items` as an array (tuple validation)"));
+                    }
+                    _ => {
+                        let id = self.sub(at, "items");
+                        checks.push(Check::Items(id));
+                    }
+                },
+                "properties" => {
+                    let Value::Object(props) = value else {
+                        return Err(here("`properties` must be an object"));
+                    };
+                    if !closed {
+                        let base = push_pointer(at, "properties");
+                        let list = props
+                            .keys()
+                            .map(|k| (Name::new(k), self.sub(&base, k)))
+                            .collect();
+                        checks.push(Check::Properties(list));
+                    }
+                }
+                "additionalProperties" => {
+                    if closed {
+                        let properties = match map.get("properties") {
+                            Some(Value::Object(props)) => {
+                                let base = push_pointer(at, "properties");
+                                props
+                                    .keys()
+                                    .map(|k| (Name::new(k), self.sub(&base, k)))
+                                    .collect()
+                            }
+                            Some(_) => {
+                                return Err(invalid(
+                                    at,
+                                    "properties",
+                                    "`properties` must be an object",
+                                ));
+                            }
+                            None => Vec::new(),
+                        };
+                        let additional = match value {
+                            Value::Bool(false) => None,
+                            _ => Some(self.sub(at, "additionalProperties")),
+                        };
+                        checks.push(Check::Closed {
+                            properties,
+                            additional,
+                            declared: map.contains_key("properties"),
+                            required: None,
+                            required_mask: 0,
+                        });
+                    } else if !value.is_boolean() {
+                        return Err(here("`additionalProperties` must be a schema"));
+                    }
+                }
+                "required" => {
+                    let Value::Array(names) = value else {
+                        return Err(here("`required` must be an array"));
+                    };
+                    let names: Option<Vec<String>> = names
+                        .iter()
+                        .map(|n| n.as_str().map(str::to_owned))
+                        .collect();
+                    let names = names.ok_or_else(|| here("`required` must list strings"))?;
+                    if !names.is_empty() {
+                        checks.push(Check::Required(names, false));
+                    }
+                }
+                "propertyNames" => {
+                    if *value == default_property_names() {
+                        checks.push(Check::DefaultPropertyNames(Box::new(value.clone())));
+                    } else {
+                        let id = self.sub(at, "propertyNames");
+                        checks.push(Check::PropertyNames(id));
+                    }
+                }
+                "allOf" | "anyOf" | "oneOf" => {
+                    let Value::Array(branches) = value else {
+                        return Err(here("must be an array of schemas"));
+                    };
+                    let base = push_pointer(at, key);
+                    let ids = (0..branches.len())
+                        .map(|i| self.sub(&base, &i.to_string()))
+                        .collect();
+                    checks.push(match key.as_str() {
+                        "allOf" => Check::AllOf(ids),
+                        "anyOf" => Check::AnyOf(ids),
+                        _ => Check::OneOf(ids),
+                    });
+                }
+                "not" => {
+                    let id = self.sub(at, "not");
+                    checks.push(Check::Not(id, Box::new(value.clone())));
+                }
+                "$id" | "additionalItems" | "contains" | "minProperties" | "maxProperties"
+                | "patternProperties" | "dependencies" | "if" | "then" | "else"
+                | "contentMediaType" | "contentEncoding" => {
+                    return Err(outside(
+                        at,
+                        key,
+                        "a keyword the built-in validator does not read",
+                    ));
+                }
+                // Annotations, `definitions` (compiled when referred to), unknown keys.
+                _ => {}
+            }
+        }
+        // `jsonschema` runs (and reports) a schema's keywords cheapest first; so do we,
+        // so that the first failure is the same one.
+        checks.sort_by_key(Check::priority);
+        // One required name beside `additionalProperties: false` is checked by the closed
+        // object's pass, and reported after it.
+        let one_required = checks
+            .iter()
+            .position(|c| matches!(c, Check::Required(n, _) if n.len() == 1));
+        let closed_false = checks.iter().any(|c| {
+            matches!(
+                c,
+                Check::Closed {
+                    declared: true,
+                    additional: None,
+                    ..
+                }
+            )
+        });
+        if let Some(i) = one_required.filter(|_| closed_false)
+            && let Check::Required(mut names, _) = checks.remove(i)
+            && let Some(Check::Closed { required, .. }) = checks
+                .iter_mut()
+                .find(|c| matches!(c, Check::Closed { .. }))
+        {
+            *required = names.pop();
+        }
+        // A `required` whose names the closed object declares is checked in its pass.
+        let closed_names: Option<Vec<String>> = checks.iter().find_map(|c| match c {
+            Check::Closed {
+                properties,
+                declared: true,
+                ..
+            } if properties.len() <= 64 => {
+                Some(properties.iter().map(|(n, _)| n.text.clone()).collect())
+            }
+            _ => None,
+        });
+        if let Some(declared) = closed_names {
+            let mut mask = 0u64;
+            let mut covered = false;
+            for c in &mut checks {
+                if let Check::Required(names, cover) = c {
+                    let bits: Option<u64> = names
+                        .iter()
+                        .map(|n| declared.iter().position(|d| d == n).map(|i| 1u64 << i))
+                        .try_fold(0, |acc, bit| bit.map(|b| acc | b));
+                    if let Some(bits) = bits {
+                        mask |= bits;
+                        *cover = true;
+                        covered = true;
+                    }
+                }
+            }
+            if covered
+                && let Some(Check::Closed { required_mask, .. }) = checks
+                    .iter_mut()
+                    .find(|c| matches!(c, Check::Closed { .. }))
+            {
+                *required_mask = mask;
+            }
+        }
+        Ok(Node::Checks(checks))
+    }
+}
