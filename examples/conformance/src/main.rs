@@ -11,6 +11,8 @@
 //! served for one local session (the suite sends no credentials): for local use only.
 //! `tests/conformance/suite.sh` runs the suite against it.
 
+#[path = "../../serve/src/asking.rs"]
+mod asking;
 #[path = "../../serve/src/http.rs"]
 mod http;
 mod tools;
@@ -19,6 +21,8 @@ use std::process::ExitCode;
 
 use neuralis::dispatch::SessionContext;
 
+use asking::Asking;
+
 neuralis::package!();
 
 /// The command line: `examples/serve`'s HTTP options (`--http ADDR`, `--allow-host`,
@@ -26,6 +30,8 @@ neuralis::package!();
 #[derive(clap::Parser)]
 #[command(name = "neuralis-example-conformance", version, about)]
 struct Cli {
+    #[command(flatten)]
+    asking: Asking,
     #[command(flatten)]
     http: http::Options,
 }
@@ -47,7 +53,7 @@ async fn main() -> ExitCode {
         }
     };
     let session = SessionContext::builder("local-user").build();
-    match http::serve(package, session, cli.http).await {
+    match http::serve(package, session, cli.http, &cli.asking).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

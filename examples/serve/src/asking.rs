@@ -1,0 +1,71 @@
+//! `--approval`, `--request-state-key-file`, `--request-state-ttl`: how calls that ask are
+//! served, over stdio and HTTP alike (`examples/conformance` compiles this file in too).
+
+use std::time::Duration;
+
+use neuralis::dispatch::ApprovalPolicy;
+use neuralis_mcp::McpServer;
+
+/// How calls that ask are served, over stdio and HTTP alike.
+#[derive(clap::Args)]
+pub struct Asking {
+    /// What a call whose approval posture asks gets (an `askOnKeys` key sent, category
+    /// `unknown`): `ask` a person through the client (a confirm form) and run it only on
+    /// a confirm; `refuse` it unasked; or `trust` the platform in front of this server to
+    /// run its own guard, and run it.
+    #[arg(
+        long,
+        value_name = "POLICY",
+        env = "NEURALIS_APPROVAL",
+        default_value = "ask",
+        value_parser = ["ask", "refuse", "trust"]
+    )]
+    approval: String,
+    /// A file whose bytes (at least 32, surrounding whitespace trimmed) seal the
+    /// `requestState` of MCP 2026-07-28 calls that ask. Without it, a random key per
+    /// process: right for one replica; give every replica behind a load balancer the same
+    /// file.
+    #[arg(long, value_name = "FILE", env = "NEURALIS_REQUEST_STATE_KEY_FILE")]
+    request_state_key_file: Option<std::path::PathBuf>,
+    /// How long a `requestState` stays valid, in seconds.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NEURALIS_REQUEST_STATE_TTL",
+        default_value_t = 900
+    )]
+    request_state_ttl: u64,
+}
+
+/// A `requestState` key and how long its states stay valid.
+type StateKey = (Vec<u8>, Duration);
+
+impl Asking {
+    /// The approval policy and the `requestState` key (when given) with its expiry.
+    pub fn settings(&self) -> Result<(ApprovalPolicy, Option<StateKey>), String> {
+        let policy = self.approval.parse::<ApprovalPolicy>()?;
+        let key = match &self.request_state_key_file {
+            None => None,
+            Some(path) => {
+                let bytes = std::fs::read(path).map_err(|e| {
+                    format!("cannot read the requestState key {}: {e}", path.display())
+                })?;
+                let key = bytes.trim_ascii().to_vec();
+                Some((key, Duration::from_secs(self.request_state_ttl)))
+            }
+        };
+        Ok((policy, key))
+    }
+
+    /// `server` with these settings.
+    pub fn apply(&self, server: McpServer) -> Result<McpServer, String> {
+        let (policy, key) = self.settings()?;
+        let server = server.with_approval(policy);
+        match key {
+            Some((key, ttl)) => server
+                .with_request_state_key(key, ttl)
+                .map_err(|e| e.to_string()),
+            None => Ok(server),
+        }
+    }
+}
