@@ -112,3 +112,68 @@ pub fn push_pointer(base: &str, token: &str) -> String {
     }
     out
 }
+
+/// One reference token of a position in an instance, while a walk goes (the checker's,
+/// the validator's errors): the pointer string is only built when something is reported.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Seg<'a> {
+    /// A member's key.
+    Key(&'a str),
+    /// An array item's index.
+    Index(usize),
+}
+
+/// The RFC 6901 pointer of a path.
+pub(crate) fn render(path: &[Seg<'_>]) -> String {
+    let mut pointer = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(key) => pointer = push_pointer(&pointer, key),
+            Seg::Index(i) => pointer = push_pointer(&pointer, &i.to_string()),
+        }
+    }
+    pointer
+}
+
+/// A same-document reference (`#`, `#/definitions/A`, percent-encoded) as a JSON pointer.
+pub(crate) fn ref_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let bytes = fragment.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = fragment.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            decoded.push(b);
+            i += 3;
+        } else {
+            decoded.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let pointer = String::from_utf8(decoded).ok()?;
+    (pointer.is_empty() || pointer.starts_with('/')).then_some(pointer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_document_refs_decode_percent_escapes() {
+        assert_eq!(
+            ref_pointer("#/definitions/a%20b").as_deref(),
+            Some("/definitions/a b")
+        );
+        assert_eq!(ref_pointer("#").as_deref(), Some(""));
+        assert_eq!(ref_pointer("other.json#/a"), None);
+        assert_eq!(ref_pointer("#anchor"), None);
+        // The fragment is read as a pointer once decoded.
+        assert_eq!(
+            ref_pointer("#%2Fdefinitions%2Fa").as_deref(),
+            Some("/definitions/a")
+        );
+    }
+}

@@ -7,29 +7,8 @@ use serde_json::Value;
 
 use super::node::{Check, Node, TYPE_NAMES, has_key};
 use super::{ErrorKind, MAX_DEPTH, ValidationError, Validator};
-use crate::contract::push_pointer;
+use crate::contract::{Seg, render as pointer};
 use crate::schema::default_property_names_accepts;
-
-/// A path segment of the instance, turned into a pointer only for an error.
-#[derive(Clone, Copy)]
-pub(super) enum Seg<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-pub(super) fn pointer(path: &[Seg<'_>]) -> String {
-    let mut out = String::new();
-    for seg in path {
-        match seg {
-            Seg::Key(k) => out = push_pointer(&out, k),
-            Seg::Index(i) => {
-                out.push('/');
-                out.push_str(&i.to_string());
-            }
-        }
-    }
-    out
-}
 
 pub(super) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

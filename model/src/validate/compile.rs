@@ -10,7 +10,7 @@ use super::format::{Format, Known};
 use super::node::{Check, Name, Node, type_bit};
 use super::num::Num;
 use super::{CompileError, CompileErrorKind};
-use crate::contract::push_pointer;
+use crate::contract::{push_pointer, ref_pointer};
 use crate::schema::default_property_names;
 
 /// The nodes of `schema`, the root first; a chain of `$ref`s that comes back to itself
@@ -62,28 +62,6 @@ fn outside(pointer: &str, keyword: &str, what: impl Into<String>) -> CompileErro
         keyword: keyword.to_owned(),
         kind: CompileErrorKind::NotInSubset(what.into()),
     }
-}
-
-/// A same-document reference (`#`, `#/definitions/A`, percent-encoded) as a JSON pointer.
-fn ref_pointer(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    let bytes = fragment.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(hex) = fragment.get(i + 1..i + 3)
-            && let Ok(b) = u8::from_str_radix(hex, 16)
-        {
-            decoded.push(b);
-            i += 3;
-        } else {
-            decoded.push(bytes[i]);
-            i += 1;
-        }
-    }
-    let pointer = String::from_utf8(decoded).ok()?;
-    (pointer.is_empty() || pointer.starts_with('/')).then_some(pointer)
 }
 
 fn non_negative(value: &Value) -> Option<u64> {

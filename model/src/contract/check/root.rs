@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::words::{did_you_mean, display_pointer, list, short};
 use super::{DRAFT_07, Draft07, Violation};
-use crate::contract::diag::{Diagnostic, push_pointer};
+use crate::contract::diag::{Diagnostic, Seg, push_pointer, ref_pointer, render};
 use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
 
 // schema-draft: `$schema`, when present, is draft-07, and the document passes the draft-07
@@ -188,7 +188,10 @@ fn declares_properties(
     if obj.contains_key("properties") {
         return Some(push_pointer(pointer, "properties"));
     }
-    if let Some(target) = obj.get("$ref").and_then(Value::as_str).and_then(local_ref)
+    if let Some(target) = obj
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(ref_pointer)
         && !seen.contains(&target)
     {
         seen.push(target.clone());
@@ -225,31 +228,6 @@ fn declares_properties(
         }
     }
     None
-}
-
-/// The JSON pointer of a same-document `$ref` (`#/definitions/x` → `/definitions/x`).
-fn local_ref(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    if !(fragment.is_empty() || fragment.starts_with('/')) {
-        return None;
-    }
-    // URI fragments may percent-encode characters of the pointer.
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(hex) = fragment.get(i + 1..i + 3)
-            && let Ok(b) = u8::from_str_radix(hex, 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).ok()
 }
 
 /// How a subschema was reached from its parent.
@@ -351,26 +329,6 @@ struct Walk<'a, 'o> {
     stack: Vec<Frame<'a>>,
     values: Option<&'o mut HeldValues<'a>>,
     out: &'o mut Vec<Diagnostic>,
-}
-
-/// One reference token of the walk's current position; the pointer string is only built
-/// when a rule reports something.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Seg<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// The RFC 6901 pointer of a path.
-pub(super) fn render(path: &[Seg<'_>]) -> String {
-    let mut pointer = String::new();
-    for seg in path {
-        match seg {
-            Seg::Key(key) => pointer = push_pointer(&pointer, key),
-            Seg::Index(i) => pointer = push_pointer(&pointer, &i.to_string()),
-        }
-    }
-    pointer
 }
 
 impl<'a> Walk<'a, '_> {
@@ -520,21 +478,5 @@ pub(super) fn check_reserved_input_key(root: &Map<String, Value>, out: &mut Vec<
                     )),
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn local_refs_decode_percent_escapes() {
-        assert_eq!(
-            local_ref("#/definitions/a%20b").as_deref(),
-            Some("/definitions/a b")
-        );
-        assert_eq!(local_ref("#").as_deref(), Some(""));
-        assert_eq!(local_ref("other.json#/a"), None);
-        assert_eq!(local_ref("#anchor"), None);
     }
 }
