@@ -37,7 +37,7 @@
 //! [`TestClient::call_async`] from a `#[tokio::test]`.
 //!
 //! **Approvals.** The client calls with the approval gate on
-//! ([`ApprovalPolicy::Ask`](crate::dispatch::ApprovalPolicy::Ask), what the MCP server does
+//! ([`ApprovalPolicy::Ask`], what the MCP server does
 //! by default): a call whose posture asks (it sends a key of the tool's `askOnKeys`, or
 //! the tool's category is `unknown`) needs a person's confirmation. By default the client
 //! is one that cannot confirm: such a call gets the `isError` result saying it needs
@@ -246,7 +246,7 @@ impl TestClient {
     }
 
     /// Answers every approval request of the pipeline's gate
-    /// ([`ApprovalPolicy::Ask`](crate::dispatch::ApprovalPolicy::Ask), as the MCP server
+    /// ([`ApprovalPolicy::Ask`], as the MCP server
     /// asks by default): `true` confirms (the call runs), `false` declines (the call gets
     /// the gate's `isError` result and its handler never runs). Without it, the client is
     /// one that cannot confirm (no elicitation), and a call that asks gets the result
@@ -286,7 +286,7 @@ impl TestClient {
     /// `confirm`, `sample`, `roots`) with `asker`, and the approval gate's too unless
     /// [`approving`](Self::approving) answers them. Without one, the client declares no
     /// capability: every question fails with
-    /// [`AskError::Unsupported`](crate::dispatch::AskError::Unsupported).
+    /// [`AskError::Unsupported`].
     ///
     /// ```
     /// # use neuralis::testing::{TestClient, handlers};
