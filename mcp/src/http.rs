@@ -524,6 +524,16 @@ impl Hosted {
         Ok(self)
     }
 
+    /// Composes the package with an rmcp handler for everything that is not a tool
+    /// (prompts, resources, completion...): see [`McpServer::with_handler`]. The handler
+    /// serves only requests whose caller the resolver accepted, and sees the HTTP
+    /// request's parts in each request's extensions.
+    #[must_use]
+    pub fn with_handler<H: rmcp::ServerHandler + Clone>(mut self, handler: H) -> Self {
+        self.server = self.server.with_handler(handler);
+        self
+    }
+
     /// Names `metadata`'s document in every `401` challenge
     /// (`WWW-Authenticate: Bearer resource_metadata="..."`); the host serves the document
     /// at [`ProtectedResource::well_known_path`] ([`ProtectedResource::response`]).

@@ -6,7 +6,9 @@
 //!   ([`McpServer::serve_stdio`]) or any rmcp transport; hosted over streamable HTTP
 //!   (feature `http`, module `http`), for each request's own verified caller. `tools/list` is the session's
 //!   catalog projected by [`mcp_tool`]; `tools/call` runs the call pipeline;
-//!   `notifications/cancelled` fires the abort signal of a `cancellable` tool.
+//!   `notifications/cancelled` fires the abort signal of a `cancellable` tool. What is
+//!   not a tool (prompts, resources, completion...) comes from an rmcp handler the
+//!   author writes with rmcp's own macros: [`McpServer::with_handler`].
 //! - **Import**: [`import_tools`] turns a server's `tools/list` into contract tool
 //!   documents (namespaced `srv<id>__<name>`, sanitized, category `unknown`,
 //!   `destructiveHint: true` unless stated) and a report; [`import_from_peer`] lists a
@@ -16,6 +18,7 @@
 //! tokio lives here, never in `neuralis-core`.
 
 mod ask;
+mod compose;
 mod forward;
 #[cfg(feature = "http")]
 pub mod http;

@@ -23,6 +23,7 @@ use tokio::sync::mpsc;
 
 use crate::Error;
 use crate::ask::PeerAsker;
+use crate::compose::to_handler;
 use crate::lines::LineTransport;
 use crate::logging::SessionLevel;
 use crate::mrtr::{Round, RoundAsker, States};
@@ -197,6 +198,8 @@ pub struct McpServer {
     approval: ApprovalPolicy,
     /// The key and expiry of the `requestState`s of 2026-07-28.
     states: States,
+    /// What answers the requests that are not about tools ([`Self::with_handler`]).
+    pub(crate) handler: crate::compose::Handler,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -263,6 +266,7 @@ impl McpServer {
             list_ttl: DEFAULT_LIST_TTL,
             approval: ApprovalPolicy::Ask,
             states: States::random(),
+            handler: crate::compose::Handler::default(),
         }
     }
 
@@ -569,6 +573,7 @@ impl McpServer {
         Self {
             in_flight: Arc::default(),
             log_level: SessionLevel::default(),
+            handler: self.handler.fresh(),
             ..self.clone()
         }
     }
@@ -706,10 +711,21 @@ impl ServerHandler for McpServer {
             .enable_tools()
             .build();
         let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
-        match &self.instructions {
+        let config = match &self.instructions {
             Some(text) => config.with_instructions(text.clone()),
             None => config,
-        }
+        };
+        self.handler.compose_info(config)
+    }
+
+    // Every request and notification that is not about tools: the handler's.
+    crate::compose::handed_over!(to_handler);
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        self.handler.other().accepted_subscription_filter(requested)
     }
 
     async fn list_tools(
@@ -862,30 +878,36 @@ impl ServerHandler for McpServer {
         Ok(())
     }
 
+    /// A `tools/call` or `tools/list` whose params rmcp could not read: `-32602`; any
+    /// other method is the handler's (`-32601` without one).
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(
-            typed_params_error(&request.method, request.params.as_ref()).unwrap_or_else(|| {
-                ErrorData::new(
-                    rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                    request.method,
-                    None,
-                )
-            }),
-        )
+        match typed_params_error(&request.method, request.params.as_ref()) {
+            Some(error) => Err(error),
+            None => {
+                self.handler
+                    .other()
+                    .on_custom_request(request, context)
+                    .await
+            }
+        }
     }
 
     async fn on_cancelled(
         &self,
         notification: CancelledNotificationParam,
-        _context: NotificationContext<RoleServer>,
+        context: NotificationContext<RoleServer>,
     ) {
         if let Some(id) = &notification.request_id {
             self.abort(id);
         }
+        self.handler
+            .other()
+            .on_cancelled(notification, context)
+            .await;
     }
 }
 
