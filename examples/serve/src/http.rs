@@ -24,7 +24,7 @@ use axum::Router;
 use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis_mcp::McpServer;
-use neuralis_mcp::http::{GrantMapping, JwtResolver, ProtectedResource, TokenTable};
+use neuralis_mcp::http::{GrantMapping, Hosted, JwtResolver, ProtectedResource, TokenTable};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -133,12 +133,32 @@ fn allowed_hosts(addr: SocketAddr, options: &Options) -> (Vec<String>, Vec<Strin
     (hosts, origins)
 }
 
+/// What a server gets besides the package: nothing here (`()`); `examples/conformance`
+/// composes it with its rmcp handler (prompts, resources, completion).
+pub trait Compose {
+    /// The single-identity server, composed.
+    fn local(self, server: McpServer) -> McpServer;
+    /// The hosted server (`--tokens`, `--issuer`, `--jwks-url`), composed.
+    fn hosted(self, hosted: Hosted) -> Hosted;
+}
+
+impl Compose for () {
+    fn local(self, server: McpServer) -> McpServer {
+        server
+    }
+
+    fn hosted(self, hosted: Hosted) -> Hosted {
+        hosted
+    }
+}
+
 /// Serves until SIGINT or SIGTERM; `Err` with the reason when it cannot start.
 pub async fn serve(
     package: Package,
     session: SessionContext,
     options: Options,
     asking: &crate::Asking,
+    compose: impl Compose,
 ) -> Result<(), String> {
     let (approval, state_key) = asking.settings()?;
     // Two steps: stop accepting (the calls in flight go on), then, after the grace
@@ -189,9 +209,11 @@ pub async fn serve(
     };
     match hosted {
         Ok(hosted) => {
-            let mut hosted = hosted
-                .with_server_info(name, version)
-                .with_approval(approval);
+            let mut hosted = compose.hosted(
+                hosted
+                    .with_server_info(name, version)
+                    .with_approval(approval),
+            );
             if let Some((key, ttl)) = state_key {
                 hosted = hosted
                     .with_request_state_key(key, ttl)
@@ -216,7 +238,7 @@ pub async fn serve(
         }
         Err(package) => {
             let server = McpServer::new(package, session).with_server_info(name, version);
-            let server = asking.apply(server)?;
+            let server = compose.local(asking.apply(server)?);
             router = router.nest_service("/mcp", server.http_service_with(config));
         }
     }

@@ -82,7 +82,7 @@ async fn main() -> std::process::ExitCode {
         .grants(cli.grants)
         .build();
     if cli.http.addr.is_some() {
-        return match http::serve(package, session, cli.http, &cli.asking).await {
+        return match http::serve(package, session, cli.http, &cli.asking, ()).await {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
