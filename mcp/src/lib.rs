@@ -35,6 +35,11 @@ mod wire;
 
 use std::fmt;
 
+// The Rust snippets of docs/hosting.md, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/hosting.md")]
+struct HostingDoctests;
+
 pub use forward::{Forward, import_from_peer};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
 pub use lines::MAX_LINE_BYTES;
