@@ -311,6 +311,61 @@ async fn the_handler_answers_what_is_not_a_tool() {
     );
 }
 
+/// A 2026-07-28 request over stdio (no `initialize`: its version and capabilities in
+/// `_meta`).
+fn modern(id: u64, method: &str, mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1.0"},
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+    });
+    rpc(id, method, params)
+}
+
+/// On 2026-07-28, over stdio: `server/discover` declares the union, the handler's lists
+/// carry caching hints, its prompt may answer `InputRequiredResult`, a missing resource
+/// is `-32602`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_handler_answers_on_2026_07_28_over_stdio() {
+    let server = McpServer::new(package(), SessionContext::builder("u").build())
+        .with_handler(Extras::new(Seen::default()));
+    let answers = over_lines(
+        server,
+        &[
+            modern(1, "server/discover", json!({})),
+            modern(2, "prompts/list", json!({})),
+            modern(3, "prompts/get", json!({"name": "ask_first"})),
+            modern(4, "resources/read", json!({"uri": "note://nope"})),
+            modern(5, "tools/list", json!({})),
+            modern(6, "resources/subscribe", json!({"uri": "note://today"})),
+        ],
+    )
+    .await;
+    let capabilities = &answers[0]["result"]["capabilities"];
+    for key in ["tools", "logging", "prompts", "resources", "completions"] {
+        assert!(capabilities.get(key).is_some(), "{key}: {}", answers[0]);
+    }
+    // The handler's own hints (rmcp's `#[prompt_handler]` says `public`).
+    assert_eq!(
+        answers[1]["result"]["cacheScope"], "public",
+        "{}",
+        answers[1]
+    );
+    assert_eq!(
+        answers[2]["result"]["resultType"], "input_required",
+        "{}",
+        answers[2]
+    );
+    assert_eq!(answers[3]["error"]["code"], -32602, "{}", answers[3]);
+    assert_eq!(
+        answers[4]["result"]["cacheScope"], "public",
+        "{}",
+        answers[4]
+    );
+    // `resources/subscribe` is legacy-only (2026-07-28 has `subscriptions/listen`).
+    assert_eq!(answers[5]["error"]["code"], -32601, "{}", answers[5]);
+}
+
 /// Without a handler, what is not a tool is `-32601`, and `initialize` declares the
 /// package's capabilities only: as before composition existed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
