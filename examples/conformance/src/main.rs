@@ -1,10 +1,11 @@
 //! The fixtures of the official MCP conformance suite (`@modelcontextprotocol/conformance`)
-//! server scenarios: the tools it calls, as a package built with the macros (`tools.rs`),
-//! and its prompts, resources (a template, subscriptions) and completion, as an rmcp
-//! handler written with rmcp's own macros (`extras.rs`) composed with the package
-//! (`McpServer::with_handler`); served over streamable HTTP at `/mcp` by the same code as
-//! `examples/serve` (its `http.rs`, compiled in here: DNS rebinding refused, body cap,
-//! graceful shutdown on SIGINT/SIGTERM).
+//! server scenarios: the tools it calls, as a package built with the macros (`tools.rs`;
+//! those that ask the client, in `questions.rs`), and its prompts, resources (a
+//! template, subscriptions) and completion, as an rmcp handler written with rmcp's own
+//! macros (`extras.rs`) composed with the package (`McpServer::with_handler`); served
+//! over streamable HTTP at `/mcp` by the same code as `examples/serve` (its `http.rs`,
+//! compiled in here: DNS rebinding refused, body cap, graceful shutdown on
+//! SIGINT/SIGTERM).
 //!
 //! ```text
 //! neuralis-example-conformance --http 127.0.0.1:0 [--allow-host HOST]... [--stateless]
@@ -19,6 +20,7 @@ mod asking;
 mod extras;
 #[path = "../../serve/src/http.rs"]
 mod http;
+mod questions;
 mod tools;
 
 use std::process::ExitCode;
@@ -92,10 +94,23 @@ mod tests {
             names,
             [
                 "test_audio_content",
+                "test_elicitation",
+                "test_elicitation_sep1034_defaults",
+                "test_elicitation_sep1330_enums",
                 "test_embedded_resource",
                 "test_error_handling",
                 "test_image_content",
+                "test_input_required_result_capabilities",
+                "test_input_required_result_elicitation",
+                "test_input_required_result_list_roots",
+                "test_input_required_result_multi_round",
+                "test_input_required_result_multiple_inputs",
+                "test_input_required_result_request_state",
+                "test_input_required_result_sampling",
+                "test_input_required_result_tampered_state",
+                "test_missing_capability",
                 "test_multiple_content_types",
+                "test_sampling",
                 "test_simple_text",
                 "test_tool_with_logging",
                 "test_tool_with_progress",
