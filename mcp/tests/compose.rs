@@ -1,8 +1,10 @@
 //! A package composed with an rmcp handler written with rmcp's own macros
 //! (`McpServer::with_handler`): the package answers its tools, the handler prompts,
 //! resources, completion, subscriptions, custom methods and notifications, the
-//! capabilities are the union; over stdio-like line I/O before 2026-07-28, and over
-//! streamable HTTP on 2026-07-28 (one identity, and hosted for each request's caller).
+//! capabilities are the union; over stdio-like line I/O in both eras, over stateless
+//! streamable HTTP on 2026-07-28 (one identity, and hosted for each request's caller),
+//! and hosted in a legacy HTTP session. (The official suite drives the single-identity
+//! HTTP server in both eras: tests/conformance/suite.sh.)
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -458,10 +460,20 @@ mod over_http {
         let response = service.handle(request).await;
         let status = response.status().as_u16();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
+        (status, message(&bytes))
+    }
+
+    /// The JSON-RPC answer of a body: JSON, or the first `data:` line of an event stream
+    /// that carries an id.
+    fn message(bytes: &[u8]) -> Value {
+        let text = String::from_utf8_lossy(bytes);
+        serde_json::from_str(&text).unwrap_or_else(|_| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .find(|m| m.get("id").is_some())
+                .unwrap_or(Value::Null)
+        })
     }
 
     /// 2026-07-28, stateless, one identity: `server/discover` declares the union, the
@@ -555,5 +567,65 @@ mod over_http {
             answer(&service, request(3, "tools/list", json!({}), Some("t-ada"))).await;
         assert_eq!(listed["result"]["tools"][0]["name"], "greet", "{listed}");
         assert_eq!(listed["result"]["cacheScope"], "private", "{listed}");
+    }
+
+    /// Hosted, in the legacy session mode (before 2026-07-28): the handler answers in
+    /// the session its caller opened, and its notifications reach it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn hosted_with_a_handler_in_a_legacy_session() {
+        let seen = Seen::default();
+        let tokens = TokenTable::new().with("t-ada", SessionContext::builder("ada").build());
+        let config = StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(true)
+            .with_json_response(true)
+            .with_sse_keep_alive(None);
+        let service = McpServer::hosted(package(), tokens)
+            .with_handler(Extras::new(seen.clone()))
+            .service(config);
+        let legacy = |body: Value, session: Option<&str>| {
+            let mut builder = http::Request::post("http://localhost/mcp")
+                .header("Host", "localhost")
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2025-11-25")
+                .header("Authorization", "Bearer t-ada");
+            if let Some(id) = session {
+                builder = builder.header("Mcp-Session-Id", id);
+            }
+            builder
+                .body(Full::new(Bytes::from(body.to_string())))
+                .unwrap()
+        };
+        let response = service.handle(legacy(initialize(), None)).await;
+        assert_eq!(response.status(), 200);
+        let session = response.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let init = message(&bytes);
+        assert_eq!(
+            init["result"]["capabilities"]["resources"],
+            json!({"subscribe": true}),
+            "{init}"
+        );
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let (status, _) = answer(&service, legacy(initialized, Some(&session))).await;
+        assert!(status == 202 || status == 200, "{status}");
+        let get = rpc(
+            1,
+            "prompts/get",
+            json!({"name": "review", "arguments": {"topic": "y"}}),
+        );
+        let (status, got) = answer(&service, legacy(get, Some(&session))).await;
+        assert_eq!(status, 200, "{got}");
+        assert_eq!(got["result"]["messages"][0]["content"]["text"], "Review y.");
+        let subscribe = rpc(2, "resources/subscribe", json!({"uri": "note://today"}));
+        let (_, subscribed) = answer(&service, legacy(subscribe, Some(&session))).await;
+        assert_eq!(subscribed["result"], json!({}), "{subscribed}");
+        assert_eq!(
+            *seen.lock().unwrap(),
+            ["initialized", "subscribe note://today"]
+        );
     }
 }
