@@ -87,6 +87,18 @@ pub fn audit_page(input: Export) -> Page {
     }
 }
 
+/// The audit ids, untyped (`Json`: no output schema, bounded as it is serialized all the
+/// same).
+#[tool(
+    annotations(read_only, category = "read"),
+    ui(presentation = "explored")
+)]
+pub fn audit_ids(input: Export) -> Result<neuralis::Json<Vec<u32>>, String> {
+    Ok(neuralis::Json(
+        entries(&input).iter().map(|e| e.id).collect(),
+    ))
+}
+
 type Seen = Arc<Mutex<Vec<OutputMismatch>>>;
 
 fn package() -> (Package, Seen) {
@@ -102,6 +114,7 @@ fn package() -> (Package, Seen) {
         __neuralis_tool_audit_export,
         __neuralis_tool_audit_list,
         __neuralis_tool_audit_page,
+        __neuralis_tool_audit_ids,
     ] {
         builder = builder.tool(d.name, d.document().to_string(), d);
     }
@@ -205,5 +218,20 @@ fn the_tools_caps_stay_out_of_its_file() {
     assert_eq!(
         d.x_neuralis(),
         json!({"annotations": {"readOnlyHint": true, "category": "read"}, "ui": {"presentation": "explored"}})
+    );
+}
+
+#[test]
+fn an_untyped_json_value_is_bounded_as_it_is_serialized_too() {
+    let (package, _) = package();
+    let r = call(&package, "audit_ids", json!({"count": 20_000}));
+    assert!(!r.is_error, "{r:?}");
+    let ids: Vec<u32> = (0..200).collect();
+    assert_eq!(r.structured_content, Some(json!(ids)));
+    let said = texts(&r);
+    assert_eq!(said[0], serde_json::to_string(&ids).unwrap());
+    assert_eq!(
+        said[1],
+        "… [truncated: 19800 of 20000 items left out at the top level]"
     );
 }

@@ -490,7 +490,7 @@ fn typed_text(
         }
     }
     if !(tally.is_empty() && text_tally.is_empty()) {
-        let marker = marker(tally, &text_tally, how, reserve);
+        let marker = marker(tally, &text_tally, how, reserve, value.is_none());
         if !marker.is_empty() {
             blocks.push(ContentBlock::text(marker));
         }
@@ -511,7 +511,13 @@ fn json_text(v: &Value, size: usize) -> String {
 /// and where (the places the text's JSON and `structuredContent` were cut, by pointer
 /// into the value the handler returned), the strings clipped, and the argument that asks
 /// for more. Places are named while they fit; empty when not even `… [truncated]` does.
-fn marker(structured: &Tally, text: &Tally, how: &TypedBound<'_>, room: usize) -> String {
+fn marker(
+    structured: &Tally,
+    text: &Tally,
+    how: &TypedBound<'_>,
+    room: usize,
+    dropped: bool,
+) -> String {
     let prefix = if how.wrapped {
         "/structuredContent/result"
     } else {
@@ -560,11 +566,7 @@ fn marker(structured: &Tally, text: &Tally, how: &TypedBound<'_>, room: usize) -
             "{deep} values nested deeper than 127 levels left out"
         ));
     }
-    if structured
-        .cuts
-        .iter()
-        .any(|c| c.pointer == "/structuredContent")
-    {
+    if dropped {
         tail.push("the value is too large to send".to_owned());
     }
     let more = how
