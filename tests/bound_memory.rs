@@ -7,7 +7,7 @@
 //! it, then the call's peak. One test only: the counters are process-wide.
 #![allow(missing_docs, clippy::unwrap_used)]
 
-use neuralis::dispatch::{Package, SessionContext};
+use neuralis::dispatch::SessionContext;
 use neuralis::{ToolInput, ToolOutput, tool};
 use peak_alloc::PeakAlloc;
 use serde_json::json;
@@ -93,11 +93,7 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 #[test]
 fn bounding_a_typed_result_adds_little_beyond_the_value() {
     const MB: usize = 1 << 20;
-    let d = __neuralis_tool_audit_export;
-    let package = Package::builder()
-        .tool(d.name, d.document().to_string(), d)
-        .build()
-        .unwrap();
+    let package = neuralis::testing::handlers!(audit_export).build().unwrap();
     let session = SessionContext::builder("u").build();
 
     // The value itself: what it holds once built (each allocation made at its final
@@ -110,7 +106,7 @@ fn bounding_a_typed_result_adds_little_beyond_the_value() {
     assert!(heap >= 200_000_000, "the value holds {heap} B");
 
     let (r, peak) =
-        peak_of(|| package.dispatch_blocking(d.name, json!({"megabytes": 200}), &session));
+        peak_of(|| package.dispatch_blocking("audit_export", json!({"megabytes": 200}), &session));
     let extra = peak.saturating_sub(heap);
     eprintln!(
         "typed result: value {} MB of heap ({} MB of JSON), call peak {} MB, beyond the value {:.2} MB",

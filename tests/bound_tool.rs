@@ -104,21 +104,15 @@ type Seen = Arc<Mutex<Vec<OutputMismatch>>>;
 fn package() -> (Package, Seen) {
     let seen: Seen = Arc::default();
     let sink = Arc::clone(&seen);
-    let mut builder = Package::builder()
+    let package = neuralis::testing::handlers!(audit_export, audit_list, audit_page, audit_ids)
         .caps(BoundCaps {
             text_chars: 4000,
             ..BoundCaps::default()
         })
-        .on_output_mismatch(move |m| sink.lock().unwrap().push(m.clone()));
-    for d in [
-        __neuralis_tool_audit_export,
-        __neuralis_tool_audit_list,
-        __neuralis_tool_audit_page,
-        __neuralis_tool_audit_ids,
-    ] {
-        builder = builder.tool(d.name, d.document().to_string(), d);
-    }
-    (builder.build().expect("a valid package"), seen)
+        .on_output_mismatch(move |m| sink.lock().unwrap().push(m.clone()))
+        .build()
+        .expect("a valid package");
+    (package, seen)
 }
 
 fn texts(r: &neuralis::ToolResult) -> Vec<String> {
@@ -207,7 +201,7 @@ fn a_schema_that_bounding_breaks_is_the_too_large_error() {
 
 #[test]
 fn the_tools_caps_stay_out_of_its_file() {
-    let d = __neuralis_tool_audit_export;
+    let d = neuralis::testing::descriptor!(audit_export);
     assert_eq!(d.bound.array_len, Some(50));
     assert_eq!(d.bound.more, Some("cursor"));
     let file = d.document().to_string();
