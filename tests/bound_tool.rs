@@ -87,25 +87,32 @@ pub fn audit_page(input: Export) -> Page {
     }
 }
 
+/// The audit ids, untyped (`Json`: no output schema, bounded as it is serialized all the
+/// same).
+#[tool(
+    annotations(read_only, category = "read"),
+    ui(presentation = "explored")
+)]
+pub fn audit_ids(input: Export) -> Result<neuralis::Json<Vec<u32>>, String> {
+    Ok(neuralis::Json(
+        entries(&input).iter().map(|e| e.id).collect(),
+    ))
+}
+
 type Seen = Arc<Mutex<Vec<OutputMismatch>>>;
 
 fn package() -> (Package, Seen) {
     let seen: Seen = Arc::default();
     let sink = Arc::clone(&seen);
-    let mut builder = Package::builder()
+    let package = neuralis::testing::handlers!(audit_export, audit_list, audit_page, audit_ids)
         .caps(BoundCaps {
             text_chars: 4000,
             ..BoundCaps::default()
         })
-        .on_output_mismatch(move |m| sink.lock().unwrap().push(m.clone()));
-    for d in [
-        __neuralis_tool_audit_export,
-        __neuralis_tool_audit_list,
-        __neuralis_tool_audit_page,
-    ] {
-        builder = builder.tool(d.name, d.document().to_string(), d);
-    }
-    (builder.build().expect("a valid package"), seen)
+        .on_output_mismatch(move |m| sink.lock().unwrap().push(m.clone()))
+        .build()
+        .expect("a valid package");
+    (package, seen)
 }
 
 fn texts(r: &neuralis::ToolResult) -> Vec<String> {
@@ -194,7 +201,7 @@ fn a_schema_that_bounding_breaks_is_the_too_large_error() {
 
 #[test]
 fn the_tools_caps_stay_out_of_its_file() {
-    let d = __neuralis_tool_audit_export;
+    let d = neuralis::testing::descriptor!(audit_export);
     assert_eq!(d.bound.array_len, Some(50));
     assert_eq!(d.bound.more, Some("cursor"));
     let file = d.document().to_string();
@@ -205,5 +212,20 @@ fn the_tools_caps_stay_out_of_its_file() {
     assert_eq!(
         d.x_neuralis(),
         json!({"annotations": {"readOnlyHint": true, "category": "read"}, "ui": {"presentation": "explored"}})
+    );
+}
+
+#[test]
+fn an_untyped_json_value_is_bounded_as_it_is_serialized_too() {
+    let (package, _) = package();
+    let r = call(&package, "audit_ids", json!({"count": 20_000}));
+    assert!(!r.is_error, "{r:?}");
+    let ids: Vec<u32> = (0..200).collect();
+    assert_eq!(r.structured_content, Some(json!(ids)));
+    let said = texts(&r);
+    assert_eq!(said[0], serde_json::to_string(&ids).unwrap());
+    assert_eq!(
+        said[1],
+        "… [truncated: 19800 of 20000 items left out at the top level]"
     );
 }

@@ -27,13 +27,17 @@
 //! short text result, 1 the small JSON, 2 a list of content blocks of every kind (with
 //! annotations and block `_meta`), 3 the 1 MB result; the scenarios are `clone` (the
 //! baseline of the owned ones), `copy` and `owned` with the default caps, `copy_tight` and
-//! `owned_tight` with caps that cut every part (see [`tight`]).
+//! `owned_tight` with caps that cut every part (see [`tight`]); sizes 11, 12 and 13 are
+//! the 1, 10 and 100 MB typed results, with `typed_bound`, `typed_to_vec_kept` and
+//! `typed_to_value_kept` (see [`count_typed`]).
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
+use neuralis_core::dispatch::{IntoToolResult as _, Json};
 use neuralis_core::result::{
-    Annotations, BoundCaps, ContentBlock, ToolResult, bound_result, bound_result_owned,
+    Annotations, BoundCaps, ContentBlock, ToolResult, TypedBound, bound_result, bound_result_owned,
+    bound_typed,
 };
 use serde_json::{Value, json};
 
@@ -141,10 +145,92 @@ fn bench_small(c: &mut Criterion) {
     group.finish();
 }
 
+/// One entry of a typed audit log (about 150 bytes of JSON).
+#[derive(serde::Serialize, Clone)]
+struct Entry {
+    id: u64,
+    actor: String,
+    action: &'static str,
+    at: u64,
+    ok: bool,
+    tags: [&'static str; 2],
+}
+
+/// A typed result: what a handler returns (`Serialize`), never a `Value`.
+#[derive(serde::Serialize)]
+struct Audit {
+    ok: bool,
+    count: usize,
+    entries: Vec<Entry>,
+}
+
+/// A typed result of about `bytes` bytes of JSON.
+fn audit_of(bytes: usize) -> Audit {
+    let entry = |i: usize| Entry {
+        id: i as u64,
+        actor: format!("user-{:08}@example.org", i % 100_000),
+        action: "document.export.completed",
+        at: 1_764_000_000 + i as u64,
+        ok: i.is_multiple_of(3),
+        tags: ["audit", "export"],
+    };
+    let per_entry = serde_json::to_vec(&entry(100_000)).map_or(150, |v| v.len() + 1);
+    let n = bytes / per_entry;
+    Audit {
+        ok: true,
+        count: n,
+        entries: (0..n).map(entry).collect(),
+    }
+}
+
+/// Bounding a typed result of 1, 10 and 100 MB as it is serialized (`bound_typed`, the
+/// path of a `#[tool]` returning a `ToolOutput` type) against `serde_json::to_vec` of
+/// the part it keeps alone (issue 31's target: <= 1.5x), with `serde_json::to_value` of
+/// the kept part for reference and, at 1 and 10 MB, the untyped path (`Json`: the whole
+/// value as a `Value` and its text, then bounded).
+fn bench_typed(c: &mut Criterion) {
+    for mb in [1usize, 10, 100] {
+        let audit = audit_of(mb * 1_000_000);
+        let how = TypedBound::default();
+        let (bounded, _) = bound_typed(&audit, &how);
+        let kept = bounded
+            .structured_content
+            .as_ref()
+            .map_or(0, |s| s["entries"].as_array().map_or(0, Vec::len));
+        let part = Audit {
+            ok: audit.ok,
+            count: audit.count,
+            entries: audit.entries[..kept].to_vec(),
+        };
+        let size = serde_json::to_vec(&part).map_or(0, |v| v.len());
+        let mut group = c.benchmark_group(format!("typed_{mb}MB"));
+        group.throughput(Throughput::Bytes(size as u64));
+        group.bench_function(BenchmarkId::new("to_vec_kept", size), |b| {
+            b.iter(|| serde_json::to_vec(black_box(&part)).map(|v| v.len()));
+        });
+        group.bench_function(BenchmarkId::new("to_value_kept", size), |b| {
+            b.iter(|| serde_json::to_value(black_box(&part)));
+        });
+        group.bench_function(BenchmarkId::new("bound_typed", size), |b| {
+            b.iter(|| bound_typed(black_box(&audit), &how));
+        });
+        if mb <= 10 {
+            let caps = BoundCaps::default();
+            group.bench_function(BenchmarkId::new("untyped_whole", size), |b| {
+                b.iter(|| {
+                    let r = Json(black_box(&audit)).into_tool_result();
+                    bound_result_owned(r, &caps)
+                });
+            });
+        }
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default();
-    targets = bench, bench_small
+    targets = bench, bench_small, bench_typed
 }
 
 #[path = "support/count.rs"]
@@ -194,8 +280,39 @@ fn tight() -> BoundCaps {
     }
 }
 
+/// The count mode of the typed scenarios: sizes 11, 12 and 13 are the 1, 10 and 100 MB
+/// typed results; `typed_bound` bounds one as it is serialized, `typed_to_vec_kept` and
+/// `typed_to_value_kept` serialize the part it keeps alone.
+fn count_typed(size: usize, name: &str, runs: usize) {
+    let mb = match size {
+        11 => 1,
+        12 => 10,
+        13 => 100,
+        other => panic!("no size {other}"),
+    };
+    let audit = audit_of(mb * 1_000_000);
+    let how = TypedBound::default();
+    let kept = 200.min(audit.entries.len());
+    let part = Audit {
+        ok: audit.ok,
+        count: audit.count,
+        entries: audit.entries[..kept].to_vec(),
+    };
+    for _ in 0..runs {
+        match name {
+            "typed_bound" => drop(black_box(bound_typed(black_box(&audit), &how))),
+            "typed_to_vec_kept" => drop(black_box(serde_json::to_vec(black_box(&part)))),
+            "typed_to_value_kept" => drop(black_box(serde_json::to_value(black_box(&part)))),
+            other => panic!("no scenario {other}"),
+        }
+    }
+}
+
 /// The count mode: `runs` runs of one scenario over the result of `size`.
 fn count(size: usize, name: &str, runs: usize) {
+    if name.starts_with("typed_") {
+        return count_typed(size, name, runs);
+    }
     let result = match size {
         0 => ToolResult::text("5 days of metric weather for Lisbon, Portugal, hourly"),
         1 => ToolResult::json(json!({

@@ -241,6 +241,27 @@ struct Report {
     unit: (),
     raw: Bytes,
     lazy: Lazy,
+    #[serde(flatten)]
+    extra: BTreeMap<String, i32>,
+    events: Vec<Event>,
+    adjacent: Option<Adjacent>,
+}
+
+/// Internally tagged (written as a map with the tag first).
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Event {
+    Opened { by: String },
+    Closed { by: String, reasons: Vec<String> },
+    Noted(BTreeMap<String, String>),
+}
+
+/// Adjacently tagged.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Count(u32),
+    Names(Vec<String>),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -288,6 +309,22 @@ fn entry() -> impl Strategy<Value = Entry> {
     })
 }
 
+fn event() -> impl Strategy<Value = Event> {
+    prop_oneof![
+        text().prop_map(|by| Event::Opened { by }),
+        (text(), prop::collection::vec(text(), 0..6))
+            .prop_map(|(by, reasons)| Event::Closed { by, reasons }),
+        prop::collection::btree_map("[a-z]{1,4}", text(), 0..4).prop_map(Event::Noted),
+    ]
+}
+
+fn adjacent() -> impl Strategy<Value = Adjacent> {
+    prop_oneof![
+        any::<u32>().prop_map(Adjacent::Count),
+        prop::collection::vec(text(), 0..8).prop_map(Adjacent::Names),
+    ]
+}
+
 fn report() -> impl Strategy<Value = Report> {
     (
         (any::<bool>(), text(), prop::option::of(text())),
@@ -296,18 +333,28 @@ fn report() -> impl Strategy<Value = Report> {
         (any::<i64>(), any::<char>()),
         prop::collection::vec(any::<u8>(), 0..20),
         prop::collection::vec(prop_oneof![Just(f64::NAN), -1e6f64..1e6], 0..30),
+        (
+            prop::collection::btree_map("x_[a-z]{1,3}", any::<i32>(), 0..4),
+            prop::collection::vec(event(), 0..20),
+            prop::option::of(adjacent()),
+        ),
     )
         .prop_map(
-            |((ok, title, note), entries, by_id, pair, raw, lazy)| Report {
-                ok,
-                title,
-                note,
-                entries,
-                by_id,
-                pair,
-                unit: (),
-                raw: Bytes(raw),
-                lazy: Lazy(lazy),
+            |((ok, title, note), entries, by_id, pair, raw, lazy, (extra, events, adjacent))| {
+                Report {
+                    ok,
+                    title,
+                    note,
+                    entries,
+                    by_id,
+                    pair,
+                    unit: (),
+                    raw: Bytes(raw),
+                    lazy: Lazy(lazy),
+                    extra,
+                    events,
+                    adjacent,
+                }
             },
         )
 }
@@ -352,6 +399,62 @@ fn what_the_sketch_does_not_mirror_is_bounded_whole() {
     check(&(1u128 << 100).to_string(), &caps, true).unwrap();
     let raw = serde_json::value::RawValue::from_string("[1, 2, 3]".into()).unwrap();
     check(&raw, &caps, true).unwrap();
+}
+
+/// Items that count how many of them were serialized.
+struct Counted<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Serialize for Counted<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        s.serialize_u8(1)
+    }
+}
+
+#[test]
+fn an_array_is_not_walked_past_what_is_kept() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let seen = AtomicUsize::new(0);
+    let items: Vec<Counted<'_>> = (0..1_000_000).map(|_| Counted(&seen)).collect();
+    let (r, stats) = bound_typed(&json_items(&items), &TypedBound::default());
+    // The cap's 200 items, and not one more: the `Vec`'s loop is stopped.
+    assert_eq!(seen.load(Ordering::Relaxed), 200);
+    assert_eq!(stats.items_dropped, 1_000_000 - 200);
+    assert_eq!(
+        r.structured_content.as_ref().unwrap()["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        200
+    );
+
+    // An iterator of unknown length is counted item by item, never serialized past the
+    // cap either.
+    seen.store(0, Ordering::Relaxed);
+    let (_, stats) = bound_typed(&Unsized(&items), &TypedBound::default());
+    assert_eq!(seen.load(Ordering::Relaxed), 200);
+    assert_eq!(stats.items_dropped, 1_000_000 - 200);
+}
+
+fn json_items<'a, T: Serialize>(items: &'a [T]) -> impl Serialize + 'a {
+    #[derive(Serialize)]
+    struct Items<'a, T: Serialize> {
+        items: &'a [T],
+    }
+    Items { items }
+}
+
+/// `serialize_seq(None)` over the items.
+struct Unsized<'a, T>(&'a [T]);
+
+impl<T: Serialize> Serialize for Unsized<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        for x in self.0 {
+            seq.serialize_element(x)?;
+        }
+        seq.end()
+    }
 }
 
 #[test]

@@ -563,6 +563,18 @@ impl fmt::Debug for ToolContext {
 pub trait IntoToolResult {
     /// The result.
     fn into_tool_result(self) -> ToolResult;
+
+    /// The result in a call whose caps `cx` holds: a [`Json`] value is bounded as it is
+    /// serialized (as a typed return is, see
+    /// [`bound_typed`](crate::result::bound_typed)); anything else is
+    /// [`into_tool_result`](Self::into_tool_result), bounded by the pipeline.
+    fn into_tool_result_in(self, cx: &ToolContext) -> ToolResult
+    where
+        Self: Sized,
+    {
+        let _ = cx;
+        self.into_tool_result()
+    }
 }
 
 impl IntoToolResult for ToolResult {
@@ -614,12 +626,23 @@ impl<T: Serialize> IntoToolResult for Json<T> {
             Err(e) => ToolResult::error(format!("the tool's result could not be serialized: {e}")),
         }
     }
+
+    fn into_tool_result_in(self, cx: &ToolContext) -> ToolResult {
+        super::returned::bounded(&self.0, cx)
+    }
 }
 
 impl<T: IntoToolResult, E: fmt::Display> IntoToolResult for Result<T, E> {
     fn into_tool_result(self) -> ToolResult {
         match self {
             Ok(v) => v.into_tool_result(),
+            Err(e) => ToolResult::error(e.to_string()),
+        }
+    }
+
+    fn into_tool_result_in(self, cx: &ToolContext) -> ToolResult {
+        match self {
+            Ok(v) => v.into_tool_result_in(cx),
             Err(e) => ToolResult::error(e.to_string()),
         }
     }

@@ -172,9 +172,9 @@ impl OutputSchema {
     }
 }
 
-/// Whether bounding may be why `result` breaks its schema at `pointer`: a cut it records
-/// (`_meta.neuralis.bound`) is at that place, above it or below it, or a cut is not
-/// listed. A typed value is bounded while it is serialized, so the pipeline never sees
+/// Whether bounding may be why `result` breaks its schema at `pointer`: a cut of
+/// `structuredContent` it records (`_meta.neuralis.bound`) is at that place, above it or
+/// below it, or a cut is not listed. A typed value is bounded while it is serialized, so the pipeline never sees
 /// it whole: this tells a schema it no longer meets once cut (an array below its
 /// `minItems`, a clipped string off its `pattern`, a member dropped) from the tool's bug.
 pub(super) fn cut_at(result: &ToolResult, pointer: &str) -> bool {
@@ -193,6 +193,7 @@ pub(super) fn cut_at(result: &ToolResult, pointer: &str) -> bool {
     listed.into_iter().flatten().any(|cut| {
         cut.get("pointer")
             .and_then(Value::as_str)
+            .filter(|p| under(p, "/structuredContent"))
             .is_some_and(|p| under(pointer, p) || under(p, pointer))
     })
 }

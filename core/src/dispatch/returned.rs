@@ -138,9 +138,10 @@ impl<T> ViaPlain for Returned<'_, T> {
 pub struct IntoKind;
 
 impl IntoKind {
-    /// The result (bounded later, by the pipeline).
-    pub fn convert<T: IntoToolResult>(self, value: T, _cx: &ToolContext) -> ToolResult {
-        value.into_tool_result()
+    /// The result: a [`Json`](super::Json) value bounded as it is serialized, anything
+    /// else later, by the pipeline.
+    pub fn convert<T: IntoToolResult>(self, value: T, cx: &ToolContext) -> ToolResult {
+        value.into_tool_result_in(cx)
     }
 }
 
@@ -168,18 +169,23 @@ pub trait HandlerReturn {
 #[diagnostic::do_not_recommend]
 impl<T: Serialize + ToolOutput> HandlerReturn for T {
     fn __neuralis_into_result(self, cx: &ToolContext) -> ToolResult {
-        let how = cx.typed_bound();
-        let (mut result, _) = bound_typed(&self, how);
-        if how.wrapped && !result.is_error {
-            // Bounded as `{"result": value}`, as it is sent; the pipeline wraps the value
-            // again (`Output`), as it wraps every handler's.
-            result.structured_content = match result.structured_content {
-                Some(Value::Object(mut m)) => m.remove(RESULT),
-                _ => None,
-            };
-        }
-        result
+        bounded(&self, cx)
     }
+}
+
+/// A value a handler returns, bounded as it is serialized with the call's caps.
+pub(super) fn bounded<T: Serialize + ?Sized>(value: &T, cx: &ToolContext) -> ToolResult {
+    let how = cx.typed_bound();
+    let (mut result, _) = bound_typed(value, how);
+    if how.wrapped && !result.is_error {
+        // Bounded as `{"result": value}`, as it is sent; the pipeline wraps the value
+        // again (`Output`), as it wraps every handler's.
+        result.structured_content = match result.structured_content {
+            Some(Value::Object(mut m)) => m.remove(RESULT),
+            _ => None,
+        };
+    }
+    result
 }
 
 /// The first choice of the kind.

@@ -457,7 +457,7 @@ fn typed_text(
         && size <= caps.text_chars
     {
         // Kept whole, and its text fits (a UTF-16 unit is at most one byte of JSON).
-        return (vec![ContentBlock::text(v.to_string())], None);
+        return (vec![ContentBlock::text(json_text(v, size))], None);
     }
     let reserve = MARKER_RESERVE.min(caps.text_chars);
     let room = caps.text_chars - reserve;
@@ -466,10 +466,10 @@ fn typed_text(
     let mut text_cut = None;
     if let Some((v, size)) = value {
         if size <= room {
-            blocks.push(ContentBlock::text(v.to_string()));
+            blocks.push(ContentBlock::text(json_text(v, size)));
         } else {
             let mut engine = Engine::new(caps.limits(), "");
-            let whole = v.to_string();
+            let whole = json_text(v, size);
             let original = super::utf16_len(&whole);
             let text = if original <= room {
                 whole
@@ -477,7 +477,7 @@ fn typed_text(
                 let plan = engine.fit(v, 1, room);
                 let rules = engine.rules();
                 text_tally = std::mem::take(&mut engine.tally);
-                plan.map(|(plan, _)| rules.materialize(v, plan, 1).to_string())
+                plan.map(|(plan, size)| json_text(&rules.materialize(v, plan, 1), size))
                     .unwrap_or_default()
             };
             let kept = super::utf16_len(&text);
@@ -490,7 +490,7 @@ fn typed_text(
         }
     }
     if !(tally.is_empty() && text_tally.is_empty()) {
-        let marker = marker(tally, &text_tally, how, reserve);
+        let marker = marker(tally, &text_tally, how, reserve, value.is_none());
         if !marker.is_empty() {
             blocks.push(ContentBlock::text(marker));
         }
@@ -498,11 +498,26 @@ fn typed_text(
     (blocks, text_cut)
 }
 
+/// The compact JSON of `v`, about `size` bytes, written straight into its buffer.
+fn json_text(v: &Value, size: usize) -> String {
+    let mut buf = Vec::with_capacity(size);
+    if serde_json::to_writer(&mut buf, v).is_err() {
+        return v.to_string();
+    }
+    String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// What a typed result's marker says, within `room` UTF-16 units: the entries left out
 /// and where (the places the text's JSON and `structuredContent` were cut, by pointer
 /// into the value the handler returned), the strings clipped, and the argument that asks
 /// for more. Places are named while they fit; empty when not even `… [truncated]` does.
-fn marker(structured: &Tally, text: &Tally, how: &TypedBound<'_>, room: usize) -> String {
+fn marker(
+    structured: &Tally,
+    text: &Tally,
+    how: &TypedBound<'_>,
+    room: usize,
+    dropped: bool,
+) -> String {
     let prefix = if how.wrapped {
         "/structuredContent/result"
     } else {
@@ -551,11 +566,7 @@ fn marker(structured: &Tally, text: &Tally, how: &TypedBound<'_>, room: usize) -
             "{deep} values nested deeper than 127 levels left out"
         ));
     }
-    if structured
-        .cuts
-        .iter()
-        .any(|c| c.pointer == "/structuredContent")
-    {
+    if dropped {
         tail.push("the value is too large to send".to_owned());
     }
     let more = how

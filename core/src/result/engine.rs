@@ -10,7 +10,7 @@
 //! original length; array items past the length cap are never visited.
 
 use std::borrow::Cow;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 
@@ -280,18 +280,33 @@ fn addr(v: &Value) -> usize {
 /// the children of a container nested too deep to keep (written empty). The engine reads
 /// a sketch with it exactly as it reads the whole value: every decision it makes reads
 /// only what the sketch holds, and every count it records reads this.
+/// It also names the values the caps change (the sketch knows it as it writes them), so
+/// the engine keeps any other whole without walking it.
 #[derive(Debug, Default)]
-pub(crate) struct Origins(HashMap<usize, usize, BuildHasherDefault<AddrHasher>>);
+pub(crate) struct Origins {
+    lengths: HashMap<usize, usize, BuildHasherDefault<AddrHasher>>,
+    unclean: HashSet<usize, BuildHasherDefault<AddrHasher>>,
+}
 
 impl Origins {
     /// Records that `v` stands for a value of length `n` (items, units or children).
     pub(crate) fn insert(&mut self, v: &Value, n: usize) {
-        self.0.insert(addr(v), n);
+        self.lengths.insert(addr(v), n);
+    }
+
+    /// Records that the caps change `v` (or something in it).
+    pub(crate) fn unclean(&mut self, v: &Value) {
+        self.unclean.insert(addr(v));
     }
 
     /// The length of what `v` stands for, when it is not what `v` holds.
     fn get(&self, v: &Value) -> Option<usize> {
-        self.0.get(&addr(v)).copied()
+        self.lengths.get(&addr(v)).copied()
+    }
+
+    /// Whether the caps leave `v` as it is.
+    fn is_clean(&self, v: &Value) -> bool {
+        !self.unclean.contains(&addr(v))
     }
 }
 
@@ -722,6 +737,9 @@ impl<'v> Engine<'v> {
 
     /// What the per-value caps keep of `v`, cuts recorded.
     fn copy(&mut self, v: &'v Value, depth: usize) -> Plan {
+        if self.origins.is_some_and(|o| o.is_clean(v)) {
+            return Plan::Whole;
+        }
         match v {
             Value::String(s) => match self.string_clip(v, s) {
                 None => Plan::Whole,

@@ -19,6 +19,7 @@
 //! `serde_json`'s raw values and 128-bit integers) gives [`Error::Whole`], and the caller
 //! serializes the whole value as before.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::ser::{self, Impossible, Serialize};
@@ -93,11 +94,13 @@ pub(crate) fn sketch<T: Serialize + ?Sized>(
         stash: None,
     };
     let node = if wrapped {
-        state.path.push(Step::Key(RESULT.to_owned()));
+        state.path.push(Step::Key(Cow::Borrowed(RESULT)));
         let inner = state.child(value, 2)?;
         state.path.pop();
         let null = inner.value.is_null();
-        (variant(1, RESULT, inner), null)
+        let node = variant(1, RESULT, inner);
+        state.mark(&node);
+        (node, null)
     } else {
         let node = state.child(value, 1)?;
         let null = node.value.is_null();
@@ -113,17 +116,21 @@ pub(crate) fn sketch<T: Serialize + ?Sized>(
     })
 }
 
-/// The lengths a sketch left out, by the path of the value that stands for each.
-pub(crate) struct LeftOut(Vec<(Vec<Step>, usize)>);
+/// What a sketch left out, by the path of the value that stands for each: a length, or
+/// only that the caps do not leave the value as it is.
+pub(crate) struct LeftOut(Vec<(Vec<Step>, Option<usize>)>);
 
 impl LeftOut {
     /// The lengths by the address of each value in `root` (the sketch, where it is read:
-    /// it must not move while they are used).
+    /// it must not move while they are used), and the values the caps change.
     pub(crate) fn at(&self, root: &Value) -> Origins {
         let mut origins = Origins::default();
         for (path, n) in &self.0 {
             if let Some(v) = find(root, path) {
-                origins.insert(v, *n);
+                origins.unclean(v);
+                if let Some(n) = n {
+                    origins.insert(v, *n);
+                }
             }
         }
         origins
@@ -137,14 +144,14 @@ pub(crate) const RESULT: &str = "result";
 #[derive(Debug, Clone)]
 pub(crate) enum Step {
     Index(usize),
-    Key(String),
+    Key(Cow<'static, str>),
 }
 
 fn find<'v>(mut v: &'v Value, path: &[Step]) -> Option<&'v Value> {
     for step in path {
         v = match (step, v) {
             (Step::Index(i), Value::Array(a)) => a.get(*i)?,
-            (Step::Key(k), Value::Object(m)) => m.get(k)?,
+            (Step::Key(k), Value::Object(m)) => m.get(k.as_ref())?,
             _ => return None,
         };
     }
@@ -173,8 +180,9 @@ struct State {
     budget: usize,
     /// Where the value being written is.
     path: Vec<Step>,
-    /// The lengths left out, by path, until the tree is built.
-    pending: Vec<(Vec<Step>, usize)>,
+    /// The lengths left out, and the values the caps change, by path, until the tree is
+    /// built.
+    pending: Vec<(Vec<Step>, Option<usize>)>,
     /// An array that stopped early, for the caller that catches the stop.
     stash: Option<Node>,
 }
@@ -190,8 +198,17 @@ impl State {
         }
     }
 
+    /// The value written here stands for one of length `n`.
     fn left_out(&mut self, n: usize) {
-        self.pending.push((self.path.clone(), n));
+        self.pending.push((self.path.clone(), Some(n)));
+    }
+
+    /// Records a value written here that the caps change (so the engine walks it; any
+    /// other it keeps whole without a look).
+    fn mark(&mut self, node: &Node) {
+        if !node.clean {
+            self.pending.push((self.path.clone(), None));
+        }
     }
 
     /// A string, clipped to a little more than `string_chars` when longer.
@@ -209,6 +226,8 @@ impl State {
             plan_clip_of(held, units, cap, usize::MAX).map_or(escaped, |clip| clip.escaped_len());
         if end < s.len() {
             self.left_out(units);
+        } else {
+            self.pending.push((self.path.clone(), None));
         }
         Node {
             value: Value::String(held.to_owned()),
@@ -243,6 +262,13 @@ fn variant(depth: usize, name: &'static str, inner: Node) -> Node {
     }
 }
 
+fn node_len(node: &Node) -> usize {
+    match &node.value {
+        Value::Array(a) => a.len(),
+        _ => 0,
+    }
+}
+
 fn is_container(v: &Value) -> bool {
     matches!(v, Value::Array(_) | Value::Object(_))
 }
@@ -261,7 +287,7 @@ impl<'a> Ser<'a> {
             self.st.left_out(1);
             return None;
         }
-        self.st.path.push(Step::Key(name.to_owned()));
+        self.st.path.push(Step::Key(Cow::Borrowed(name)));
         Some(Ser {
             st: self.st,
             depth: self.depth + 1,
@@ -271,10 +297,20 @@ impl<'a> Ser<'a> {
     /// An array writer that never stops its caller's loop (a variant's fields: the stop
     /// would skip the variant's own object).
     fn seq_in_place(self, len: Option<usize>) -> SeqSer<'a> {
+        let deep = self.depth > MAX_DEPTH;
+        // Room for what can be kept: the cap, or the budget's worth of the smallest items.
+        let room = if deep {
+            0
+        } else {
+            let st = &self.st;
+            len.unwrap_or(0)
+                .min(st.limits.array_len)
+                .min(st.budget / 2 + 1)
+        };
         SeqSer {
-            deep: self.depth > MAX_DEPTH,
+            deep,
             len,
-            items: Vec::new(),
+            items: Vec::with_capacity(room),
             count: 0,
             size: 2,
             clean: true,
@@ -284,10 +320,12 @@ impl<'a> Ser<'a> {
         }
     }
 
-    fn map_in_place(self) -> MapSer<'a> {
+    fn map_in_place(self, len: Option<usize>) -> MapSer<'a> {
+        let deep = self.depth > MAX_DEPTH;
+        let room = if deep { 0 } else { len.unwrap_or(0).min(1024) };
         MapSer {
-            deep: self.depth > MAX_DEPTH,
-            map: Map::new(),
+            deep,
+            map: Map::with_capacity(room),
             count: 0,
             size: 2,
             clean: true,
@@ -328,7 +366,7 @@ impl<'a> Ser<'a> {
             });
             return Err(Error::Stop);
         }
-        Ok(self.map_in_place())
+        Ok(self.map_in_place(len))
     }
 
     /// `{variant: inner}` where `inner` is written by `f` one level down.
@@ -347,7 +385,7 @@ impl<'a> Ser<'a> {
                 clean: false,
             });
         }
-        self.st.path.push(Step::Key(name.to_owned()));
+        self.st.path.push(Step::Key(Cow::Borrowed(name)));
         let inner = match f(Ser {
             st: self.st,
             depth: depth + 1,
@@ -357,7 +395,9 @@ impl<'a> Ser<'a> {
             Err(e) => Err(e),
         };
         self.st.path.pop();
-        Ok(variant(depth, name, inner?))
+        let node = variant(depth, name, inner?);
+        self.st.mark(&node);
+        Ok(node)
     }
 }
 
@@ -517,7 +557,7 @@ impl<'a> ser::Serializer for Ser<'a> {
         let Some(ser) = self.enter(variant) else {
             return Ok(VariantSer::deep(variant));
         };
-        let inner = ser.map_in_place();
+        let inner = ser.map_in_place(None);
         Ok(VariantSer {
             name: variant,
             depth,
@@ -572,7 +612,9 @@ impl ser::SerializeTupleVariant for VariantSer<'_, SeqSer<'_>> {
         };
         let (node, st) = inner.finish();
         st.path.pop();
-        Ok(variant(self.depth, self.name, node))
+        let node = variant(self.depth, self.name, node);
+        st.mark(&node);
+        Ok(node)
     }
 }
 
@@ -585,7 +627,7 @@ impl ser::SerializeStructVariant for VariantSer<'_, MapSer<'_>> {
         v: &T,
     ) -> Result<(), Error> {
         match &mut self.inner {
-            Some(inner) => inner.member(k.to_owned(), v),
+            Some(inner) => inner.member(Cow::Borrowed(k), v),
             None => Ok(()),
         }
     }
@@ -595,7 +637,9 @@ impl ser::SerializeStructVariant for VariantSer<'_, MapSer<'_>> {
         };
         let (node, st) = inner.finish();
         st.path.pop();
-        Ok(variant(self.depth, self.name, node))
+        let node = variant(self.depth, self.name, node);
+        st.mark(&node);
+        Ok(node)
     }
 }
 
@@ -634,15 +678,18 @@ impl<'a> SeqSer<'a> {
                 clean: false,
             };
         }
-        if full > self.items.len() {
-            self.ser.st.left_out(full);
-        }
         let clean = self.clean && full <= self.ser.st.limits.array_len;
-        Node {
+        let node = Node {
             value: Value::Array(std::mem::take(&mut self.items)),
             size: self.size,
             clean,
+        };
+        if full > node_len(&node) {
+            self.ser.st.left_out(full);
+        } else {
+            self.ser.st.mark(&node);
         }
+        node
     }
 }
 
@@ -717,7 +764,7 @@ struct MapSer<'a> {
     count: usize,
     size: usize,
     clean: bool,
-    key: Option<String>,
+    key: Option<Cow<'static, str>>,
 }
 
 impl<'a> MapSer<'a> {
@@ -733,21 +780,23 @@ impl<'a> MapSer<'a> {
             }
             return empty_object();
         }
-        Node {
+        let node = Node {
             value: Value::Object(std::mem::take(&mut self.map)),
             size: self.size,
             clean: self.clean,
-        }
+        };
+        self.ser.st.mark(&node);
+        node
     }
 
-    fn member<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), Error> {
+    fn member<T: Serialize + ?Sized>(
+        &mut self,
+        key: Cow<'static, str>,
+        value: &T,
+    ) -> Result<(), Error> {
         self.count += 1;
         if self.deep {
             return Ok(());
-        }
-        if self.map.contains_key(&key) {
-            // A key given twice: `to_value` keeps the last value at the first place.
-            return Err(Error::Whole);
         }
         let depth = self.ser.depth + 1;
         self.ser.st.path.push(Step::Key(key));
@@ -762,8 +811,14 @@ impl<'a> MapSer<'a> {
             self.size += usize::from(!self.map.is_empty()) + escaped_len(&key) + 3 + node.size;
             self.clean &= node.clean;
         }
-        self.map.insert(key, node.value);
-        Ok(())
+        match self.map.entry(key.into_owned()) {
+            serde_json::map::Entry::Vacant(slot) => {
+                slot.insert(node.value);
+                Ok(())
+            }
+            // A key given twice: `to_value` keeps the last value at the first place.
+            serde_json::map::Entry::Occupied(_) => Err(Error::Whole),
+        }
     }
 }
 
@@ -772,7 +827,7 @@ impl ser::SerializeMap for MapSer<'_> {
     type Error = Error;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        self.key = Some(key.serialize(KeySer)?);
+        self.key = Some(Cow::Owned(key.serialize(KeySer)?));
         Ok(())
     }
 
@@ -795,7 +850,7 @@ impl ser::SerializeStruct for MapSer<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.member(key.to_owned(), value)
+        self.member(Cow::Borrowed(key), value)
     }
 
     fn end(mut self) -> Result<Node, Error> {
