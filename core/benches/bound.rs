@@ -33,7 +33,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use neuralis_core::result::{
-    Annotations, BoundCaps, ContentBlock, ToolResult, bound_result, bound_result_owned,
+    BoundCaps, ContentAnnotations, ContentBlock, ToolResult, bound_result, bound_result_owned,
 };
 use serde_json::{Value, json};
 
@@ -153,7 +153,7 @@ mod counted;
 /// Content blocks of every kind, with annotations and block `_meta`, within the default
 /// caps.
 fn blocks() -> ToolResult {
-    let annotations = Annotations {
+    let annotations = ContentAnnotations {
         audience: Some(vec!["user".into(), "assistant".into()]),
         priority: Some(0.5),
         last_modified: Some("2025-01-01T00:00:00Z".into()),
