@@ -36,8 +36,8 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use neuralis_core::dispatch::{IntoToolResult as _, Json};
 use neuralis_core::result::{
-    Annotations, BoundCaps, ContentBlock, ToolResult, TypedBound, bound_result, bound_result_owned,
-    bound_typed,
+    BoundCaps, ContentAnnotations, ContentBlock, ToolResult, TypedBound, bound_result,
+    bound_result_owned, bound_typed,
 };
 use serde_json::{Value, json};
 
@@ -239,7 +239,7 @@ mod counted;
 /// Content blocks of every kind, with annotations and block `_meta`, within the default
 /// caps.
 fn blocks() -> ToolResult {
-    let annotations = Annotations {
+    let annotations = ContentAnnotations {
         audience: Some(vec!["user".into(), "assistant".into()]),
         priority: Some(0.5),
         last_modified: Some("2025-01-01T00:00:00Z".into()),

@@ -90,7 +90,7 @@ impl ToolEntry {
             _ => Map::new(),
         };
         schema.remove("$schema");
-        schema.remove("x-neuralis");
+        schema.remove(crate::xn::BLOCK);
         if let Some(Value::Object(properties)) = schema.get_mut("properties") {
             // `defaults-undeclared` holds each key to a root property whose schema
             // accepts the value; the value the handler fills in is the one to show, over

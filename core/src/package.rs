@@ -84,7 +84,7 @@ impl LoadedPackage {
         let granted: Vec<String> = granted.into_iter().map(|g| g.as_ref().to_owned()).collect();
         self.tools
             .iter()
-            .filter(move |t| t.features_satisfied(&granted))
+            .filter(move |t| t.meta.features_granted(|f| granted.iter().any(|g| g == f)))
     }
 
     /// The tool a direct dispatch of `name` may run for a caller with the `granted` features.
@@ -200,14 +200,14 @@ fn into_entry(name: &str, schema: Option<Value>) -> Result<ToolEntry, Diagnostic
             Diagnostic::new(RuleId::JsonSyntax, "").with_message("the file is not one JSON object")
         );
     }
-    if schema.get("x-neuralis").is_none() {
+    if schema.get(crate::xn::BLOCK).is_none() {
         return Err(Diagnostic::new(RuleId::XnMissing, ""));
     }
     let meta = match ToolMeta::from_schema(&schema) {
         Ok(meta) => meta,
         Err(e) => {
             return Err(
-                Diagnostic::new(RuleId::XnType, "/x-neuralis").with_message(format!(
+                Diagnostic::new(RuleId::XnType, crate::xn::BLOCK_POINTER).with_message(format!(
                     "`x-neuralis` does not have the contract's shape: {e}"
                 )),
             );

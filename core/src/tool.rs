@@ -237,6 +237,9 @@ pub mod private {
         Bounds, KeyShape, Lit, Message, Shape, default_fits, default_message, misfit_message,
         undeclared_key_message,
     };
+    pub use neuralis_model::checks::{
+        Given, default_value_message, root_key_message, tool_input_message,
+    };
 
     /// The handler's input from the call's arguments.
     ///

@@ -30,19 +30,10 @@ pub(crate) fn more_assert(
     ty_name: &str,
 ) -> Option<TokenStream> {
     let more = tool.bound.more.as_ref()?;
-    let keys = quote_spanned!(more.span=> <#input as #p::ToolInput>::ROOT_KEYS);
-    let shapes = quote_spanned!(more.span=> <#input as #p::ToolInput>::ROOT_SHAPES);
-    let head = format!(
-        "{}: `bound(more = ...)` names `{}`, which is not a root property of `{ty_name}`",
-        neuralis_model::RuleId::BoundAttr,
-        more.value,
-    );
-    let tail = "\n= help: name the input's argument that asks for more (a cursor, a page, an offset) by its serde name";
     let name = &more.value;
-    Some(quote_spanned! {more.span=>
-        if !#p::has_root_key(#keys, #name) {
-            let __m = #p::undeclared_key_message(#shapes, #name, #head, #tail);
-            ::core::panic!("{}", __m.as_str());
-        }
-    })
+    Some(crate::tool::const_check(
+        p,
+        more.span,
+        quote!(root_key_message::<#input>(#p::Given::BoundMore, #name, #ty_name)),
+    ))
 }

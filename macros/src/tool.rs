@@ -106,11 +106,6 @@ pub(crate) fn stub(
     }
 }
 
-/// A message usable as the literal of a `const` `assert!`.
-fn const_message(text: &str) -> String {
-    text.replace('{', "{{").replace('}', "}}")
-}
-
 /// The descriptor static of a checked tool and its `const` assertions. A method's
 /// (`tool.service` set) reads its service from the call's state and calls the method on
 /// it; `cfgs` are the method's `#[cfg]`s, which the static and the assertions share.
@@ -303,7 +298,8 @@ fn result_args(ty: &syn::Type) -> Option<(&syn::Type, &syn::Type)> {
 /// of a `#[schema(root)]` type already refuses them), and `askonkeys-undeclared` and
 /// `defaults-undeclared`: each key is a root property of the input (after serde renaming
 /// and flatten) and each default literal fits its type and the field's bounds, even when
-/// the input type is defined in another module or crate.
+/// the input type is defined in another module or crate. Each is one `const` calling a
+/// generic helper of `__private` (see [`const_check`]).
 fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) -> TokenStream {
     let ty_name = input
         .to_token_stream()
@@ -311,86 +307,58 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
         .replace(" < ", "<")
         .replace(" >", ">")
         .replace(" ,", ",");
-    let keys = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_KEYS);
-    let mut out = Vec::new();
     // The input need not be marked `#[schema(root)]`: being a tool's input makes it one.
-    let not_object = const_message(&format!(
-        "{}: `{ty_name}` is a tool's input, but its schema is not an object with named fields\n= help: {}",
-        neuralis_model::RuleId::InputNotStruct,
-        neuralis_model::RuleId::InputNotStruct.rule().hint
-    ));
-    let reserved_head = format!(
-        "{}: root property `",
-        neuralis_model::RuleId::ReservedInputKey
-    );
-    let reserved_tail = format!(
-        "` of `{ty_name}` uses a reserved session-context name\n= help: {}",
-        neuralis_model::RuleId::ReservedInputKey.rule().hint
-    );
-    out.push(quote_spanned! {input.span()=>
-        ::core::assert!(<#input as #p::ToolInput>::IS_OBJECT, #not_object);
-    });
-    out.push(quote_spanned! {input.span()=>
-        if !<#input as #p::ToolInput>::RESERVED_CHECKED {
-            let __m = #p::reserved_key_message(#keys, #reserved_head, #reserved_tail);
-            if !__m.is_empty() {
-                ::core::panic!("{}", __m.as_str());
-            }
-        }
-    });
-    let shapes = quote_spanned!(input.span()=> <#input as #p::ToolInput>::ROOT_SHAPES);
+    let mut out = vec![const_check(
+        p,
+        input.span(),
+        quote!(tool_input_message::<#input>(#ty_name)),
+    )];
     let defaults = tool.defaults();
     for key in &tool.ask_on_keys() {
-        let head = format!(
-            "askonkeys-undeclared: `{}` names `{}`, which is not a root property of `{ty_name}`",
-            neuralis_model::xn::keys::ASK_ON_KEYS.attr,
-            key.value,
-        );
-        let tail = format!(
-            "\n= help: {}",
-            neuralis_model::RuleId::AskonkeysUndeclared.rule().hint
-        );
         let name = &key.value;
-        out.push(quote_spanned! {key.span=>
-            if !#p::has_root_key(#keys, #name) {
-                let __m = #p::undeclared_key_message(#shapes, #name, #head, #tail);
-                ::core::panic!("{}", __m.as_str());
-            }
-        });
+        out.push(const_check(
+            p,
+            key.span,
+            quote!(root_key_message::<#input>(#p::Given::AskOnKeys, #name, #ty_name)),
+        ));
     }
     for d in &defaults {
-        let message = const_message(&format!(
-            "defaults-undeclared: `{}` gives `{}`, which is not a root property of `{ty_name}`\n= help: default a root property by its serde name (after `rename`/`rename_all`)",
-            neuralis_model::xn::keys::DEFAULTS.attr,
-            d.key.value,
-        ));
         let name = &d.key.value;
-        out.push(quote_spanned! {d.key.span=>
-            ::core::assert!(#p::has_root_key(#keys, #name), #message);
-        });
+        out.push(const_check(
+            p,
+            d.key.span,
+            quote!(root_key_message::<#input>(#p::Given::Defaults, #name, #ty_name)),
+        ));
     }
     for d in &defaults {
         let Some(lit) = lit_tokens(p, &d.value.value) else {
             continue;
         };
-        let head = format!(
-            "defaults-undeclared: the default `{} = {}` does not fit the property: ",
-            d.key.value, d.value.value,
-        );
-        let tail = "\n= help: give a value the property's type and its `#[schema]` bounds accept";
         let name = &d.key.value;
-        out.push(quote_spanned! {d.value.span=>
-            let __m = #p::default_message(#shapes, #name, #lit, #head, #tail);
+        let written = format!("{} = {}", d.key.value, d.value.value);
+        out.push(const_check(
+            p,
+            d.value.span,
+            quote!(default_value_message::<#input>(#name, #lit, #written)),
+        ));
+    }
+    out.extend(crate::bound::more_assert(p, tool, input, &ty_name));
+    let asserts = out.into_iter().map(|a| quote!(#(#cfgs)* #a));
+    quote!(#(#asserts)*)
+}
+
+/// One compile-time check: `const _` calling `message` (a generic `const fn` of
+/// `__private` that returns the rule's message, empty when it holds) and panicking with it
+/// at `span`, the token the rule is about.
+pub(crate) fn const_check(p: &TokenStream, span: Span, message: TokenStream) -> TokenStream {
+    quote_spanned! {span=>
+        const _: () = {
+            let __m = #p::#message;
             if !__m.is_empty() {
                 ::core::panic!("{}", __m.as_str());
             }
-        });
+        };
     }
-    out.extend(crate::bound::more_assert(p, tool, input, &ty_name));
-    let asserts = out
-        .into_iter()
-        .map(|a| quote!(#(#cfgs)* const _: () = { #a };));
-    quote!(#(#asserts)*)
 }
 
 /// A JSON literal as a `shape::Lit`; `None` for what no literal check reads (`null`,

@@ -3,10 +3,12 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use neuralis_core::catalog::{Annotations, Category, ToolMeta};
 use neuralis_core::contract::CheckOptions;
 use neuralis_core::remote::{is_reserved_remote_name, sanitize_description, wire_name};
+use neuralis_core::xn;
 use neuralis_core::{Diagnostic, RuleId, Severity, check_value, is_wire_safe_tool_name};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 /// The `$schema` every imported tool document carries.
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
@@ -255,7 +257,7 @@ fn import_one(
     let mut document = Map::new();
     document.insert("$schema".into(), Value::String(DRAFT_07.into()));
     for (key, value) in input {
-        if key != "$schema" && key != "x-neuralis" {
+        if key != "$schema" && key != xn::BLOCK {
             document.insert(key.clone(), value.clone());
         }
     }
@@ -301,35 +303,30 @@ fn import_one(
     let read_only = hint(annotations, "readOnlyHint");
     let destructive =
         hint(annotations, "destructiveHint").or(read_only.filter(|&r| r).map(|_| false));
-    let category = annotations
-        .and_then(|a| a.get("category"))
-        .and_then(Value::as_str)
-        .filter(|c| neuralis_core::contract::rules::CATEGORIES.contains(c))
-        .unwrap_or("unknown");
-    let mut meta = Map::new();
     let title = tool.get("title").and_then(Value::as_str).or_else(|| {
         annotations
             .and_then(|a| a.get("title"))
             .and_then(Value::as_str)
     });
-    if let Some(title) = title {
-        meta.insert("title".into(), json!(title));
-    }
-    if let Some(r) = read_only {
-        meta.insert("readOnlyHint".into(), json!(r));
-    }
-    meta.insert("destructiveHint".into(), json!(destructive.unwrap_or(true)));
-    for key in ["idempotentHint", "openWorldHint"] {
-        if let Some(h) = hint(annotations, key) {
-            meta.insert(key.into(), json!(h));
-        }
-    }
-    meta.insert("category".into(), json!(category));
-    meta.insert("cancellable".into(), json!(true));
-    document.insert(
-        "x-neuralis".into(),
-        json!({ "transport": MCP_TRANSPORT, "annotations": meta }),
-    );
+    let block = ToolMeta {
+        transport: Some(MCP_TRANSPORT.into()),
+        annotations: Annotations {
+            title: title.map(str::to_owned),
+            read_only_hint: read_only,
+            destructive_hint: Some(destructive.unwrap_or(true)),
+            idempotent_hint: hint(annotations, "idempotentHint"),
+            open_world_hint: hint(annotations, "openWorldHint"),
+            category: annotations
+                .and_then(|a| a.get("category"))
+                .and_then(Value::as_str)
+                .and_then(Category::from_wire)
+                .unwrap_or(Category::Unknown),
+            estimated_duration_ms: None,
+            cancellable: Some(true),
+        },
+        ..ToolMeta::default()
+    };
+    document.insert(xn::BLOCK.into(), block.to_value());
     let document = Value::Object(document);
     let found = check_value(&wire, &document, &CheckOptions::default());
     if found.iter().any(Diagnostic::is_error) {
@@ -364,6 +361,7 @@ mod tests {
 
     use super::*;
     use proptest::prelude::*;
+    use serde_json::json;
 
     fn one(tool: Value) -> Import {
         import_tools(1, &json!({ "tools": [tool] }))

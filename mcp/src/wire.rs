@@ -92,7 +92,7 @@ fn resource(r: core::ResourceContents) -> ResourceContents {
 }
 
 /// MCP knows the audiences `user` and `assistant`; any other word is left out.
-fn annotations(a: core::Annotations) -> Annotations {
+fn annotations(a: core::ContentAnnotations) -> Annotations {
     let mut wire = Annotations::default();
     wire.audience = a.audience.map(|audience| {
         audience
@@ -153,7 +153,7 @@ mod tests {
     fn blocks_keep_their_kind_data_meta_and_annotations() {
         let mut text = Block::text("hi");
         if let Block::Text(t) = &mut text {
-            t.annotations = Some(core::Annotations {
+            t.annotations = Some(core::ContentAnnotations {
                 audience: Some(vec!["user".into(), "robot".into()]),
                 priority: Some(0.5),
                 last_modified: None,

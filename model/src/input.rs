@@ -326,7 +326,7 @@ pub fn tool_document(root: Value, description: Option<String>, x_neuralis: Value
     if let Some(text) = description.filter(|t| !t.is_empty()) {
         root.insert("description".into(), Value::String(text));
     }
-    root.insert("x-neuralis".into(), x_neuralis);
+    root.insert(crate::xn::BLOCK.into(), x_neuralis);
     Value::Object(root)
 }
 

@@ -15,6 +15,7 @@
 //! - [`output`]: the [`ToolOutput`] trait: the schema of what serde writes for a type
 //!   (a tool's MCP `outputSchema`), read from the same type table.
 //! - [`shape`]: the `const` shapes that literals are checked against.
+//! - [`checks`]: the compile-time checks `#[tool]` expands to, generic over its input.
 //! - [`schema`]: open-bag normalization and the canonical writer.
 //! - [`doc`]: doc comments as the model reads them (joined, links as plain text).
 //! - [`name`]: the wire-safe tool name.
@@ -24,6 +25,7 @@
 //! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
 //!   checker's [`contract::Draft07`] without a general validator).
 
+pub mod checks;
 pub mod contract;
 pub mod doc;
 pub mod input;

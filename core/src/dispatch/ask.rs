@@ -325,7 +325,7 @@ fn form_schema<T: ToolInput + ?Sized>() -> Value {
     if let Value::Object(map) = &mut schema {
         map.remove("$schema");
         map.remove("additionalProperties");
-        map.remove("x-neuralis");
+        map.remove(crate::xn::BLOCK);
         map.entry("required").or_insert_with(|| json!([]));
     }
     schema

@@ -178,15 +178,10 @@ impl fmt::Debug for Package {
     }
 }
 
-/// The feature gate ([`ToolMeta::features_satisfied`](crate::catalog::ToolMeta::features_satisfied)),
-/// without collecting the grants on every call.
+/// The feature gate ([`ToolMeta::features_granted`](crate::catalog::ToolMeta::features_granted))
+/// asked of the session's grants.
 fn granted(entry: &ToolEntry, session: &SessionContext) -> bool {
-    entry
-        .meta
-        .requires
-        .features
-        .iter()
-        .all(|f| session.is_granted(f))
+    entry.meta.features_granted(|f| session.is_granted(f))
 }
 
 impl Package {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::engine::{Cut, CutKind, Engine, Limits, MAX_LISTED_CUTS, Members, Plan, Rules, Tally};
 use super::sketch::{self, RESULT};
 use super::types::{
-    Annotations, BinaryContent, Content, ContentBlock, EmbeddedResource, ResourceContents,
+    BinaryContent, Content, ContentAnnotations, ContentBlock, EmbeddedResource, ResourceContents,
     TextContent, ToolResult,
 };
 use super::utf16::{Clip, plan_clip_of};
@@ -734,7 +734,7 @@ macro_rules! optional {
 optional!(
     Option<Clip> => String,
     MapPlan => Map<String, Value>,
-    AnnotationsPlan => Annotations
+    AnnotationsPlan => ContentAnnotations
 );
 
 /// A string clipped, or kept whole.
@@ -1216,7 +1216,7 @@ impl AnnotationsPlan {
 
 /// What bounding keeps of a block's annotations; `None` when it keeps them whole.
 fn plan_annotations(
-    a: &Annotations,
+    a: &ContentAnnotations,
     caps: &BoundCaps,
     place: Place,
     tally: &mut Tally,
@@ -1243,8 +1243,8 @@ fn plan_annotations(
     (!plan.is_whole()).then_some(plan)
 }
 
-impl Edit<Annotations> for AnnotationsPlan {
-    fn cut(self, a: &mut Annotations) {
+impl Edit<ContentAnnotations> for AnnotationsPlan {
+    fn cut(self, a: &mut ContentAnnotations) {
         if let Some(list) = &mut a.audience {
             list.truncate(self.len.unwrap_or(usize::MAX));
             for (i, clip) in self.audience {
@@ -1254,9 +1254,9 @@ impl Edit<Annotations> for AnnotationsPlan {
         self.last_modified.cut(&mut a.last_modified);
     }
 
-    fn copy(self, a: &Annotations) -> Annotations {
+    fn copy(self, a: &ContentAnnotations) -> ContentAnnotations {
         let mut clips = self.audience.into_iter().peekable();
-        Annotations {
+        ContentAnnotations {
             audience: a.audience.as_ref().map(|list| {
                 let len = self.len.unwrap_or(usize::MAX);
                 let kept = list.iter().take(len).enumerate();

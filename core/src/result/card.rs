@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::types::ToolResult;
+use crate::catalog::ToolMeta;
 use crate::contract::{Diagnostic, RuleId};
 
 /// The card every result can fall back to.
@@ -48,7 +49,8 @@ pub struct CardMatch {
 ///
 /// A candidate matches when it is a string naming a declared card. With `declared`
 /// `None` (the package's cards are unknown, as in a preview) the first candidate present
-/// wins.
+/// wins. The tool's block is read as [`ToolMeta`]; a block without the contract's shape
+/// (which the checker reports) offers no candidate.
 ///
 /// ```
 /// use neuralis_core::result::{CardSource, ToolResult, resolve_card};
@@ -68,7 +70,7 @@ pub fn resolve_card(
     result: &ToolResult,
     declared: Option<&[&str]>,
 ) -> CardMatch {
-    let xn = tool.get("x-neuralis");
+    let meta = ToolMeta::from_schema(tool).ok();
     let structured = result.structured_content.as_ref();
     let candidates: [(Option<&str>, CardSource); 6] = [
         (
@@ -79,13 +81,11 @@ pub fn resolve_card(
             CardSource::AppMarker,
         ),
         (
-            xn.and_then(|x| x.get("ui"))
-                .and_then(|u| u.get("cardType"))
-                .and_then(Value::as_str),
+            meta.as_ref().and_then(|m| m.ui.card_type.as_deref()),
             CardSource::CardType,
         ),
         (
-            xn.and_then(|x| x.get("operation")).and_then(Value::as_str),
+            meta.as_ref().and_then(|m| m.operation.as_deref()),
             CardSource::Operation,
         ),
         (
@@ -127,15 +127,12 @@ pub fn check_card(
     result: &ToolResult,
     declared: Option<&[&str]>,
 ) -> Vec<Diagnostic> {
-    let wanted = tool
-        .get("x-neuralis")
-        .and_then(|x| x.get("ui"))
-        .and_then(|u| u.get("cardType"))
-        .and_then(Value::as_str);
+    let meta = ToolMeta::from_schema(tool).ok();
+    let wanted = meta.as_ref().and_then(|m| m.ui.card_type.as_deref());
     let m = resolve_card(tool_name, tool, result, declared);
     match wanted {
         Some(card) if m.source == CardSource::Default => vec![
-            Diagnostic::new(RuleId::CardResolution, "/x-neuralis/ui/cardType")
+            Diagnostic::new(RuleId::CardResolution, crate::xn::keys::CARD_TYPE.pointer())
                 .with_message(format!("`ui.cardType` `{card}` names no declared card; the result renders in the default card")),
         ],
         _ => Vec::new(),

@@ -49,7 +49,7 @@ pub use iframe::{IFRAME_MAX_BYTES, IFRAME_MAX_STRING_CHARS, IframePayload, ifram
 pub use normalize::normalize_result;
 pub use status::{SUCCESS_WORDS, Status, Tone, check_status, settled_status};
 pub use types::{
-    Annotations, BinaryContent, Content, ContentBlock, EmbeddedResource, ResourceContents,
+    BinaryContent, Content, ContentAnnotations, ContentBlock, EmbeddedResource, ResourceContents,
     TextContent, ToolResult,
 };
 pub use utf16::{truncation_marker, utf16_len, utf16_prefix_end};

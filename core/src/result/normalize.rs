@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::NEURALIS_META;
 use super::types::{
-    Annotations, BinaryContent, Content, ContentBlock, EmbeddedResource, ResourceContents,
+    BinaryContent, Content, ContentAnnotations, ContentBlock, EmbeddedResource, ResourceContents,
     TextContent, ToolResult,
 };
 use crate::contract::{Diagnostic, RuleId, push_pointer};
@@ -405,7 +405,7 @@ fn read_annotations(
     m: &mut Map<String, Value>,
     pointer: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Annotations> {
+) -> Option<ContentAnnotations> {
     let v = m.remove("annotations")?;
     let at = format!("{pointer}/annotations");
     let Value::Object(mut a) = v else {
@@ -417,7 +417,7 @@ fn read_annotations(
         }
         return None;
     };
-    let mut out = Annotations::default();
+    let mut out = ContentAnnotations::default();
     match a.remove("audience") {
         None => {}
         Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
@@ -449,5 +449,5 @@ fn read_annotations(
             "`lastModified` is not a string; dropped",
         )),
     }
-    (out != Annotations::default()).then_some(out)
+    (out != ContentAnnotations::default()).then_some(out)
 }

@@ -85,7 +85,7 @@ pub struct TextContent {
     pub text: String,
     /// MCP annotations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
+    pub annotations: Option<ContentAnnotations>,
     /// Block metadata, stripped for the model.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
@@ -101,7 +101,7 @@ pub struct BinaryContent {
     pub mime_type: String,
     /// MCP annotations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
+    pub annotations: Option<ContentAnnotations>,
     /// Block metadata, stripped for the model.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
@@ -114,7 +114,7 @@ pub struct EmbeddedResource {
     pub resource: ResourceContents,
     /// MCP annotations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Annotations>,
+    pub annotations: Option<ContentAnnotations>,
     /// Block metadata, stripped for the model.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
@@ -141,10 +141,11 @@ pub struct ResourceContents {
     pub meta: Option<Map<String, Value>>,
 }
 
-/// MCP annotations on a block.
+/// MCP annotations on a content block (audience, priority, last modified); the tool's own
+/// annotations are [`catalog::Annotations`](crate::catalog::Annotations).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Annotations {
+pub struct ContentAnnotations {
     /// Who the block is for (`user`, `assistant`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audience: Option<Vec<String>>,

@@ -66,38 +66,25 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
     }),
 };
 const _: () = {
-    ::core::assert!(
-        < WeatherForecast as ::neuralis::__private::ToolInput > ::IS_OBJECT,
-        "input-not-struct: `WeatherForecast` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
-    );
-};
-const _: () = {
-    if !<WeatherForecast as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
-        let __m = ::neuralis::__private::reserved_key_message(
-            <WeatherForecast as ::neuralis::__private::ToolInput>::ROOT_KEYS,
-            "reserved-input-key: root property `",
-            "` of `WeatherForecast` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
-        );
-        if !__m.is_empty() {
-            ::core::panic!("{}", __m.as_str());
-        }
+    let __m = ::neuralis::__private::tool_input_message::<
+        WeatherForecast,
+    >("WeatherForecast");
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
     }
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::has_root_key(< WeatherForecast as
-        ::neuralis::__private::ToolInput > ::ROOT_KEYS, "days"),
-        "defaults-undeclared: `defaults` gives `days`, which is not a root property of `WeatherForecast`\n= help: default a root property by its serde name (after `rename`/`rename_all`)"
-    );
+    let __m = ::neuralis::__private::root_key_message::<
+        WeatherForecast,
+    >(::neuralis::__private::Given::Defaults, "days", "WeatherForecast");
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
+    }
 };
 const _: () = {
-    let __m = ::neuralis::__private::default_message(
-        <WeatherForecast as ::neuralis::__private::ToolInput>::ROOT_SHAPES,
-        "days",
-        ::neuralis::__private::Lit::Int(3i128),
-        "defaults-undeclared: the default `days = 3` does not fit the property: ",
-        "\n= help: give a value the property's type and its `#[schema]` bounds accept",
-    );
+    let __m = ::neuralis::__private::default_value_message::<
+        WeatherForecast,
+    >("days", ::neuralis::__private::Lit::Int(3i128), "days = 3");
     if !__m.is_empty() {
         ::core::panic!("{}", __m.as_str());
     }

@@ -62,20 +62,8 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
     }),
 };
 const _: () = {
-    ::core::assert!(
-        < Search as ::neuralis::__private::ToolInput > ::IS_OBJECT,
-        "input-not-struct: `Search` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
-    );
-};
-const _: () = {
-    if !<Search as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
-        let __m = ::neuralis::__private::reserved_key_message(
-            <Search as ::neuralis::__private::ToolInput>::ROOT_KEYS,
-            "reserved-input-key: root property `",
-            "` of `Search` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
-        );
-        if !__m.is_empty() {
-            ::core::panic!("{}", __m.as_str());
-        }
+    let __m = ::neuralis::__private::tool_input_message::<Search>("Search");
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
     }
 };

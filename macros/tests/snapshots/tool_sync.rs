@@ -62,52 +62,31 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
     }),
 };
 const _: () = {
-    ::core::assert!(
-        < DeleteNote as ::neuralis::__private::ToolInput > ::IS_OBJECT,
-        "input-not-struct: `DeleteNote` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
-    );
-};
-const _: () = {
-    if !<DeleteNote as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
-        let __m = ::neuralis::__private::reserved_key_message(
-            <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_KEYS,
-            "reserved-input-key: root property `",
-            "` of `DeleteNote` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
-        );
-        if !__m.is_empty() {
-            ::core::panic!("{}", __m.as_str());
-        }
-    }
-};
-const _: () = {
-    if !::neuralis::__private::has_root_key(
-        <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_KEYS,
-        "force",
-    ) {
-        let __m = ::neuralis::__private::undeclared_key_message(
-            <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_SHAPES,
-            "force",
-            "askonkeys-undeclared: `ask_on_keys` names `force`, which is not a root property of `DeleteNote`",
-            "\n= help: name a root property of this tool's input schema",
-        );
+    let __m = ::neuralis::__private::tool_input_message::<DeleteNote>("DeleteNote");
+    if !__m.is_empty() {
         ::core::panic!("{}", __m.as_str());
     }
 };
 const _: () = {
-    ::core::assert!(
-        ::neuralis::__private::has_root_key(< DeleteNote as
-        ::neuralis::__private::ToolInput > ::ROOT_KEYS, "force"),
-        "defaults-undeclared: `defaults` gives `force`, which is not a root property of `DeleteNote`\n= help: default a root property by its serde name (after `rename`/`rename_all`)"
-    );
+    let __m = ::neuralis::__private::root_key_message::<
+        DeleteNote,
+    >(::neuralis::__private::Given::AskOnKeys, "force", "DeleteNote");
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
+    }
 };
 const _: () = {
-    let __m = ::neuralis::__private::default_message(
-        <DeleteNote as ::neuralis::__private::ToolInput>::ROOT_SHAPES,
-        "force",
-        ::neuralis::__private::Lit::Bool,
-        "defaults-undeclared: the default `force = false` does not fit the property: ",
-        "\n= help: give a value the property's type and its `#[schema]` bounds accept",
-    );
+    let __m = ::neuralis::__private::root_key_message::<
+        DeleteNote,
+    >(::neuralis::__private::Given::Defaults, "force", "DeleteNote");
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
+    }
+};
+const _: () = {
+    let __m = ::neuralis::__private::default_value_message::<
+        DeleteNote,
+    >("force", ::neuralis::__private::Lit::Bool, "force = false");
     if !__m.is_empty() {
         ::core::panic!("{}", __m.as_str());
     }

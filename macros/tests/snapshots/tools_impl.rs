@@ -81,21 +81,9 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
     }),
 };
 const _: () = {
-    ::core::assert!(
-        < ListNotes as ::neuralis::__private::ToolInput > ::IS_OBJECT,
-        "input-not-struct: `ListNotes` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
-    );
-};
-const _: () = {
-    if !<ListNotes as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
-        let __m = ::neuralis::__private::reserved_key_message(
-            <ListNotes as ::neuralis::__private::ToolInput>::ROOT_KEYS,
-            "reserved-input-key: root property `",
-            "` of `ListNotes` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
-        );
-        if !__m.is_empty() {
-            ::core::panic!("{}", __m.as_str());
-        }
+    let __m = ::neuralis::__private::tool_input_message::<ListNotes>("ListNotes");
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
     }
 };
 #[cfg(feature = "reindex")]
@@ -161,21 +149,8 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
 };
 #[cfg(feature = "reindex")]
 const _: () = {
-    ::core::assert!(
-        < Reindex as ::neuralis::__private::ToolInput > ::IS_OBJECT,
-        "input-not-struct: `Reindex` is a tool's input, but its schema is not an object with named fields\n= help: wrap the type in a struct with named fields"
-    );
-};
-#[cfg(feature = "reindex")]
-const _: () = {
-    if !<Reindex as ::neuralis::__private::ToolInput>::RESERVED_CHECKED {
-        let __m = ::neuralis::__private::reserved_key_message(
-            <Reindex as ::neuralis::__private::ToolInput>::ROOT_KEYS,
-            "reserved-input-key: root property `",
-            "` of `Reindex` uses a reserved session-context name\n= help: rename the property: the session context supplies `userId`, `projectId`, `agentId`, `conversationId`, `requestId`, `toolUseId`, `delegateRunId`, `delegateMode`, `role`, `priority`, `grantedFeatures`, `spendLimits`, `llmRateLimitRpm`, `agentAccess`, `agentOwnership` and `session`, and caller identity comes from the verified session, never from arguments (nested uses are fine)",
-        );
-        if !__m.is_empty() {
-            ::core::panic!("{}", __m.as_str());
-        }
+    let __m = ::neuralis::__private::tool_input_message::<Reindex>("Reindex");
+    if !__m.is_empty() {
+        ::core::panic!("{}", __m.as_str());
     }
 };

@@ -41,7 +41,7 @@ pub const DEPTH_CAP: usize = 8;
 /// `inputSchema` the platform receives (the MCP projection removes `$schema` and
 /// `x-neuralis`; `title` is the tool's own title), so they are dropped with
 /// [`DropReason::Metadata`].
-pub const METADATA_ROOT_KEYS: &[&str] = &["$schema", "title", "x-neuralis"];
+pub const METADATA_ROOT_KEYS: &[&str] = &["$schema", "title", crate::xn::BLOCK];
 
 /// Why a construct did not make it into the lowered schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -61,7 +61,7 @@ pub const KEYWORD_ORDER: &[&str] = &[
     "description",
     "properties",
     "required",
-    "x-neuralis",
+    xn::BLOCK,
     "$comment",
     "examples",
     "readOnly",

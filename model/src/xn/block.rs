@@ -352,10 +352,24 @@ impl XNeuralis {
             return true;
         }
         let granted: Vec<S> = granted.into_iter().collect();
-        self.requires
-            .features
-            .iter()
-            .all(|f| granted.iter().any(|g| g.as_ref() == f))
+        self.features_granted(|f| granted.iter().any(|g| g.as_ref() == f))
+    }
+
+    /// The feature gate asked feature by feature: whether `is_granted` holds for every
+    /// feature in `requires.features`. [`features_satisfied`](Self::features_satisfied) is
+    /// this over a list of grants; a host that already holds its caller's grants (a session)
+    /// asks it directly, collecting nothing per call.
+    ///
+    /// ```
+    /// use neuralis_model::xn::XNeuralis;
+    /// let mut meta = XNeuralis::default();
+    /// meta.requires.features = vec!["weather.read".into()];
+    /// assert!(meta.features_granted(|f| f.starts_with("weather.")));
+    /// assert!(!meta.features_granted(|f| f == "notes.read"));
+    /// ```
+    #[must_use]
+    pub fn features_granted(&self, mut is_granted: impl FnMut(&str) -> bool) -> bool {
+        self.requires.features.iter().all(|f| is_granted(f))
     }
 }
 

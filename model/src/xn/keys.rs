@@ -9,11 +9,18 @@
 
 use crate::contract::push_pointer;
 
+/// The block's name, written once: [`BLOCK`] and [`BLOCK_POINTER`] are made from it.
+macro_rules! block_name {
+    () => {
+        "x-neuralis"
+    };
+}
+
 /// The block's own key in a tool document's root.
-pub const BLOCK: &str = "x-neuralis";
+pub const BLOCK: &str = block_name!();
 
 /// The JSON pointer of the block in a tool document.
-pub const BLOCK_POINTER: &str = "/x-neuralis";
+pub const BLOCK_POINTER: &str = concat!("/", block_name!());
 
 /// A level of the block: the block itself, or one of the objects it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -135,7 +135,7 @@ fn probe<'a>(
 ) -> Option<Box<dyn Compiled + 'a>> {
     let mut root = rewritten.clone();
     if let Some(map) = root.as_object_mut() {
-        map.remove("x-neuralis");
+        map.remove(crate::xn::BLOCK);
         map.remove("$schema");
     }
     let mut definitions = Map::new();

@@ -1,0 +1,144 @@
+//! The compile-time checks `#[tool]` expands to, as generic `const fn`s over the tool's
+//! input.
+//!
+//! Each returns the rule's message, written here from the rule table, or an empty
+//! [`Message`] when the rule holds; the expansion is one `const` per check that panics with
+//! the message at the token the rule is about. The input's root keys and shapes are read
+//! here, not spelled out in every expansion.
+//!
+//! ```
+//! use neuralis_model::checks::{Given, root_key_message, tool_input_message};
+//!
+//! let m = tool_input_message::<String>("String");
+//! assert!(m.as_str().starts_with("input-not-struct: `String` is a tool's input"));
+//! let m = root_key_message::<std::collections::BTreeMap<String, u8>>(Given::AskOnKeys, "force", "Flags");
+//! assert!(m.as_str().starts_with(
+//!     "askonkeys-undeclared: `ask_on_keys` names `force`, which is not a root property of `Flags`"
+//! ));
+//! ```
+
+use crate::contract::RuleId;
+use crate::input::{ToolInput, has_root_key, reserved_root_key};
+use crate::shape::{Lit, Message, default_message, undeclared_key_message};
+use crate::xn::keys;
+
+/// `input-not-struct`, then `reserved-input-key` on `T`'s root keys unless `T`'s own derive
+/// refused them already (`ToolInput::RESERVED_CHECKED`). `ty` is the input type as written.
+#[must_use]
+pub const fn tool_input_message<T: ToolInput + ?Sized>(ty: &str) -> Message {
+    if !T::IS_OBJECT {
+        let rule = RuleId::InputNotStruct;
+        return Message::new()
+            .push(rule.as_str())
+            .push(": `")
+            .push(ty)
+            .push("` is a tool's input, but its schema is not an object with named fields")
+            .push(HELP)
+            .push(rule.rule().hint);
+    }
+    if T::RESERVED_CHECKED {
+        return Message::new();
+    }
+    match reserved_root_key(T::ROOT_KEYS) {
+        Some(key) => {
+            let rule = RuleId::ReservedInputKey;
+            Message::new()
+                .push(rule.as_str())
+                .push(": root property `")
+                .push(key)
+                .push("` of `")
+                .push(ty)
+                .push("` uses a reserved session-context name")
+                .push(HELP)
+                .push(rule.rule().hint)
+        }
+        None => Message::new(),
+    }
+}
+
+/// The attribute that names a root property of a tool's input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Given {
+    /// `ask_on_keys(...)` (`askonkeys-undeclared`).
+    AskOnKeys,
+    /// `defaults(...)` (`defaults-undeclared`).
+    Defaults,
+    /// `bound(more = ...)` (`bound-attr`).
+    BoundMore,
+}
+
+/// `name`, given by `given`, is not a root property of `T` (after serde renaming and
+/// flatten): the rule's message, saying where the key is when a root property's object has
+/// it one level down. `ty` is the input type as written.
+#[must_use]
+pub const fn root_key_message<T: ToolInput + ?Sized>(
+    given: Given,
+    name: &str,
+    ty: &str,
+) -> Message {
+    if has_root_key(T::ROOT_KEYS, name) {
+        return Message::new();
+    }
+    let (rule, names, help) = match given {
+        Given::AskOnKeys => (
+            RuleId::AskonkeysUndeclared,
+            "names",
+            RuleId::AskonkeysUndeclared.rule().hint,
+        ),
+        Given::Defaults => (
+            RuleId::DefaultsUndeclared,
+            "gives",
+            "default a root property by its serde name (after `rename`/`rename_all`)",
+        ),
+        Given::BoundMore => (
+            RuleId::BoundAttr,
+            "names",
+            "name the input's argument that asks for more (a cursor, a page, an offset) by its serde name",
+        ),
+    };
+    let attr = match given {
+        Given::AskOnKeys => keys::ASK_ON_KEYS.attr,
+        Given::Defaults => keys::DEFAULTS.attr,
+        Given::BoundMore => "bound(more = ...)",
+    };
+    let head = Message::new()
+        .push(rule.as_str())
+        .push(": `")
+        .push(attr)
+        .push("` ")
+        .push(names)
+        .push(" `")
+        .push(name)
+        .push("`, which is not a root property of `")
+        .push(ty)
+        .push("`");
+    let tail = Message::new().push(HELP).push(help);
+    undeclared_key_message(T::ROOT_SHAPES, name, head.as_str(), tail.as_str())
+}
+
+/// A `defaults` literal for root key `name` of `T` that does not fit the key's type and
+/// the field's bounds; empty when it fits or when `name` is no root key
+/// ([`root_key_message`] says so). `written` is the default as the attribute wrote it
+/// (`days = 3`).
+#[must_use]
+pub const fn default_value_message<T: ToolInput + ?Sized>(
+    name: &str,
+    lit: Lit,
+    written: &str,
+) -> Message {
+    let head = Message::new()
+        .push(RuleId::DefaultsUndeclared.as_str())
+        .push(": the default `")
+        .push(written)
+        .push("` does not fit the property: ");
+    default_message(
+        T::ROOT_SHAPES,
+        name,
+        lit,
+        head.as_str(),
+        "\n= help: give a value the property's type and its `#[schema]` bounds accept",
+    )
+}
+
+/// What separates a message from its hint.
+const HELP: &str = "\n= help: ";
