@@ -396,9 +396,55 @@ fn what_the_sketch_does_not_mirror_is_bounded_whole() {
     };
     check(&Twice, &caps, false).unwrap();
     check(&json!({"n": 1u64 << 63}), &caps, false).unwrap();
-    check(&(1u128 << 100).to_string(), &caps, true).unwrap();
     let raw = serde_json::value::RawValue::from_string("[1, 2, 3]".into()).unwrap();
     check(&raw, &caps, true).unwrap();
+    check(&vec![raw.clone(), raw], &caps, true).unwrap();
+    // 128-bit integers that fit 64 bits, keys of every kind `serde_json` writes.
+    check(&(1u128 << 60, -(1i128 << 62)), &caps, true).unwrap();
+    let keys: BTreeMap<bool, u8> = [(true, 1), (false, 2)].into_iter().collect();
+    check(&keys, &caps, false).unwrap();
+    check(&FloatKeys, &caps, false).unwrap();
+}
+
+/// A map whose keys are floats (`serde_json` writes them as text).
+struct FloatKeys;
+
+impl Serialize for FloatKeys {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry(&1.5f64, "a")?;
+        m.serialize_entry(&-0.25f32, "b")?;
+        m.end()
+    }
+}
+
+/// What `to_value` refuses, `bound_typed` refuses with the same words.
+#[test]
+fn what_serde_json_refuses_is_refused_alike() {
+    fn same<T: Serialize>(value: &T) {
+        let typed = bound_typed(value, &TypedBound::default()).0;
+        let json = serde_json::to_value(value).unwrap_err();
+        assert!(typed.is_error);
+        assert_eq!(
+            texts(&typed),
+            [format!("the tool's result could not be serialized: {json}")]
+        );
+    }
+    same(&(1u128 << 100));
+    same(&(-(1i128 << 100)));
+    let unit_keys: BTreeMap<(), u8> = [((), 1)].into_iter().collect();
+    same(&unit_keys);
+    struct NanKey;
+    impl Serialize for NanKey {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap as _;
+            let mut m = s.serialize_map(None)?;
+            m.serialize_entry(&f64::NAN, &1)?;
+            m.end()
+        }
+    }
+    same(&NanKey);
 }
 
 /// Items that count how many of them were serialized.

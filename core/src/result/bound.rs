@@ -302,10 +302,11 @@ const MARKER_PLACES: usize = 4;
 ///   again with `cursor`]`). The marker takes at most [`MARKER_RESERVE`] units of the text
 ///   budget.
 ///
-/// A value whose `Serialize` fails gives the `isError` result that
-/// [`Json`](crate::dispatch::Json) gives. A value the sketch does not mirror exactly (a
-/// map key that is not a string or an integer, a key written twice, 128-bit integers,
-/// `serde_json`'s raw values) is serialized whole first and bounded the same way.
+/// A value whose `Serialize` fails, or that `serde_json` refuses (a 128-bit integer past
+/// 64 bits, a map key that is no string), gives the `isError` result that
+/// [`Json`](crate::dispatch::Json) gives, with the same words. A map that writes a key
+/// twice is serialized whole first (the last value kept, as `serde_json` keeps it) and
+/// bounded the same way.
 ///
 /// ```
 /// use neuralis_core::result::{BoundCaps, ToolResult, TypedBound, bound_result, bound_typed};
@@ -345,14 +346,8 @@ pub fn bound_typed<T: Serialize + ?Sized>(
             typed_result(structured, Some(measured), Some(&sketch.left_out), how)
         }
         Err(sketch::Error::Custom(message)) => (serialize_failed(&message), Tally::default()),
-        Err(_) => match serde_json::to_value(value) {
-            Ok(Value::Null) => typed_result(None, None, None, how),
-            Ok(v) if how.wrapped => {
-                let mut m = Map::new();
-                m.insert(RESULT.into(), v);
-                typed_result(Some(Value::Object(m)), None, None, how)
-            }
-            Ok(v) => typed_result(Some(v), None, None, how),
+        Err(_) => match sketch::whole(value, how.wrapped) {
+            Ok(v) => typed_result(v, None, None, how),
             Err(e) => (serialize_failed(&e.to_string()), Tally::default()),
         },
     }

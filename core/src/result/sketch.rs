@@ -14,10 +14,13 @@
 //! An array whose length is known before its items (`serialize_seq(Some(n))`, which
 //! serde gives for every `Vec`, slice and map it knows the size of) stops its `Serialize`
 //! at the first item past what is kept, by an error that the sketch's own caller
-//! catches: the cost follows what is kept, not the array. Anything the sketch does not
-//! mirror exactly (a map key that is not a string or an integer, a key given twice,
-//! `serde_json`'s raw values and 128-bit integers) gives [`Error::Whole`], and the caller
-//! serializes the whole value as before.
+//! catches: the cost follows what is kept, not the array. The rest is written as
+//! `serde_json::to_value` writes it: a map key by `serde_json` itself when it is not a
+//! string or an integer, 128-bit integers as numbers when they fit 64 bits (else its
+//! error), raw values parsed. A key written twice gives [`Error::Whole`]: the caller
+//! writes the whole value ([`whole`]: the same serializer without caps, the last value
+//! kept at the first place, as `to_value` keeps it), so no `to_value` is compiled in
+//! beside it.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -89,6 +92,8 @@ pub(crate) fn sketch<T: Serialize + ?Sized>(
     let mut state = State {
         limits,
         budget,
+        max_depth: MAX_DEPTH,
+        whole: false,
         path: Vec::new(),
         pending: Vec::new(),
         stash: None,
@@ -116,6 +121,38 @@ pub(crate) fn sketch<T: Serialize + ?Sized>(
     })
 }
 
+/// The whole value, as `serde_json::to_value` writes it (under `result` when `wrapped`),
+/// for what a sketch does not mirror (a key written twice); `None` for `null`.
+pub(crate) fn whole<T: Serialize + ?Sized>(
+    value: &T,
+    wrapped: bool,
+) -> Result<Option<Value>, Error> {
+    let limits = Limits {
+        string_chars: usize::MAX,
+        array_len: usize::MAX,
+        key_chars: usize::MAX,
+    };
+    let mut state = State {
+        limits,
+        budget: usize::MAX,
+        max_depth: usize::MAX,
+        whole: true,
+        path: Vec::new(),
+        pending: Vec::new(),
+        stash: None,
+    };
+    let node = state.child(value, 1)?;
+    if node.value.is_null() {
+        return Ok(None);
+    }
+    if !wrapped {
+        return Ok(Some(node.value));
+    }
+    let mut m = Map::new();
+    m.insert(RESULT.to_owned(), node.value);
+    Ok(Some(Value::Object(m)))
+}
+
 /// What a sketch left out, by the path of the value that stands for each: a length, or
 /// only that the caps do not leave the value as it is.
 pub(crate) struct LeftOut(Vec<(Vec<Step>, Option<usize>)>);
@@ -136,6 +173,9 @@ impl LeftOut {
         origins
     }
 }
+
+/// `serde_json`'s message for a 128-bit integer no JSON number holds.
+const OUT_OF_RANGE: &str = "number out of range";
 
 /// The member a wrapped output's value is sent under.
 pub(crate) const RESULT: &str = "result";
@@ -178,6 +218,10 @@ impl Node {
 struct State {
     limits: Limits,
     budget: usize,
+    /// Containers nested deeper are written empty (`usize::MAX` for the whole value).
+    max_depth: usize,
+    /// Writing the whole value: a key given twice keeps its last value, as `to_value`.
+    whole: bool,
     /// Where the value being written is.
     path: Vec<Step>,
     /// The lengths left out, and the values the caps change, by path, until the tree is
@@ -283,7 +327,7 @@ impl<'a> Ser<'a> {
     /// into the variant; `None` (one member counted) when the variant's object is nested
     /// too deep to keep.
     fn enter(self, name: &'static str) -> Option<Ser<'a>> {
-        if self.depth > MAX_DEPTH {
+        if self.depth > self.st.max_depth {
             self.st.left_out(1);
             return None;
         }
@@ -297,7 +341,7 @@ impl<'a> Ser<'a> {
     /// An array writer that never stops its caller's loop (a variant's fields: the stop
     /// would skip the variant's own object).
     fn seq_in_place(self, len: Option<usize>) -> SeqSer<'a> {
-        let deep = self.depth > MAX_DEPTH;
+        let deep = self.depth > self.st.max_depth;
         // Room for what can be kept: the cap, or the budget's worth of the smallest items.
         let room = if deep {
             0
@@ -321,9 +365,10 @@ impl<'a> Ser<'a> {
     }
 
     fn map_in_place(self, len: Option<usize>) -> MapSer<'a> {
-        let deep = self.depth > MAX_DEPTH;
+        let deep = self.depth > self.st.max_depth;
         let room = if deep { 0 } else { len.unwrap_or(0).min(1024) };
         MapSer {
+            raw: None,
             deep,
             map: Map::with_capacity(room),
             count: 0,
@@ -335,7 +380,7 @@ impl<'a> Ser<'a> {
     }
 
     fn seq(self, len: Option<usize>) -> Result<SeqSer<'a>, Error> {
-        let deep = self.depth > MAX_DEPTH;
+        let deep = self.depth > self.st.max_depth;
         if deep && let Some(n) = len {
             // Written empty, its children counted: nothing of it is read.
             if n > 0 {
@@ -354,7 +399,7 @@ impl<'a> Ser<'a> {
     }
 
     fn map(self, len: Option<usize>) -> Result<MapSer<'a>, Error> {
-        let deep = self.depth > MAX_DEPTH;
+        let deep = self.depth > self.st.max_depth;
         if deep && let Some(n) = len {
             if n > 0 {
                 self.st.left_out(n);
@@ -376,7 +421,7 @@ impl<'a> Ser<'a> {
         f: impl FnOnce(Ser<'_>) -> Result<Node, Error>,
     ) -> Result<Node, Error> {
         let depth = self.depth;
-        if depth > MAX_DEPTH {
+        if depth > self.st.max_depth {
             // Nested too deep: written empty with its one member counted.
             self.st.left_out(1);
             return Ok(Node {
@@ -439,11 +484,21 @@ impl<'a> ser::Serializer for Ser<'a> {
     fn serialize_u64(self, v: u64) -> Result<Node, Error> {
         Ok(Self::number(v.into()))
     }
-    fn serialize_i128(self, _: i128) -> Result<Node, Error> {
-        Err(Error::Whole)
+    fn serialize_i128(self, v: i128) -> Result<Node, Error> {
+        // As `to_value` writes it (without `arbitrary_precision`).
+        if let Ok(u) = u64::try_from(v) {
+            Ok(Self::number(u.into()))
+        } else if let Ok(i) = i64::try_from(v) {
+            Ok(Self::number(i.into()))
+        } else {
+            Err(Error::Custom(OUT_OF_RANGE.to_owned()))
+        }
     }
-    fn serialize_u128(self, _: u128) -> Result<Node, Error> {
-        Err(Error::Whole)
+    fn serialize_u128(self, v: u128) -> Result<Node, Error> {
+        match u64::try_from(v) {
+            Ok(u) => Ok(Self::number(u.into())),
+            Err(_) => Err(Error::Custom(OUT_OF_RANGE.to_owned())),
+        }
     }
     fn serialize_f32(self, v: f32) -> Result<Node, Error> {
         match Value::from(v) {
@@ -540,9 +595,11 @@ impl<'a> ser::Serializer for Ser<'a> {
     }
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<MapSer<'a>, Error> {
         // `serde_json`'s raw values and arbitrary-precision numbers travel as structs of
-        // these names: `to_value` parses them, which only the whole value mirrors.
+        // these names, their JSON text in their one field: `to_value` parses it.
         if name.starts_with("$serde_json::private::") {
-            return Err(Error::Whole);
+            let mut raw = self.map_in_place(None);
+            raw.raw = Some(None);
+            return Ok(raw);
         }
         self.map(Some(len))
     }
@@ -759,6 +816,8 @@ impl ser::SerializeTupleStruct for SeqSer<'_> {
 /// within the budget.
 struct MapSer<'a> {
     ser: Ser<'a>,
+    /// A `serde_json` raw value (or arbitrary-precision number): its JSON text, once read.
+    raw: Option<Option<String>>,
     deep: bool,
     map: Map<String, Value>,
     count: usize,
@@ -794,6 +853,14 @@ impl<'a> MapSer<'a> {
         key: Cow<'static, str>,
         value: &T,
     ) -> Result<(), Error> {
+        if let Some(text) = &mut self.raw {
+            match value.serialize(serde_json::value::Serializer) {
+                Ok(Value::String(s)) => *text = Some(s),
+                Ok(_) => return Err(Error::Custom("a raw value that is not text".to_owned())),
+                Err(e) => return Err(Error::Custom(e.to_string())),
+            }
+            return Ok(());
+        }
         self.count += 1;
         if self.deep {
             return Ok(());
@@ -816,7 +883,12 @@ impl<'a> MapSer<'a> {
                 slot.insert(node.value);
                 Ok(())
             }
-            // A key given twice: `to_value` keeps the last value at the first place.
+            // A key given twice: `to_value` keeps the last value at the first place, which
+            // only the whole value mirrors.
+            serde_json::map::Entry::Occupied(mut slot) if self.ser.st.whole => {
+                slot.insert(node.value);
+                Ok(())
+            }
             serde_json::map::Entry::Occupied(_) => Err(Error::Whole),
         }
     }
@@ -827,7 +899,13 @@ impl ser::SerializeMap for MapSer<'_> {
     type Error = Error;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        self.key = Some(Cow::Owned(key.serialize(KeySer)?));
+        let key = match key.serialize(KeySer) {
+            Ok(key) => key,
+            // Any other key as `serde_json` writes it (its error, when it refuses it).
+            Err(Error::Whole) => serde_json_key(key)?,
+            Err(e) => return Err(e),
+        };
+        self.key = Some(Cow::Owned(key));
         Ok(())
     }
 
@@ -854,12 +932,39 @@ impl ser::SerializeStruct for MapSer<'_> {
     }
 
     fn end(mut self) -> Result<Node, Error> {
+        if let Some(text) = self.raw.take() {
+            let value: Value = serde_json::from_str(text.as_deref().unwrap_or_default())
+                .map_err(|e| Error::Custom(e.to_string()))?;
+            return value.serialize(self.ser);
+        }
         Ok(self.node())
     }
 }
 
-/// A map key as `to_value` writes it: strings, and integers as their digits; anything
-/// else is left to the whole value.
+/// A map key as `to_value` writes it, by `serde_json` itself: the key of a one-entry map.
+fn serde_json_key<T: Serialize + ?Sized>(key: &T) -> Result<String, Error> {
+    struct OneEntry<'a, T: ?Sized>(&'a T);
+    impl<T: Serialize + ?Sized> Serialize for OneEntry<'_, T> {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use ser::SerializeMap as _;
+            let mut m = s.serialize_map(Some(1))?;
+            m.serialize_entry(self.0, &())?;
+            m.end()
+        }
+    }
+    match serde_json::to_value(OneEntry(key)) {
+        Ok(Value::Object(m)) => m
+            .into_iter()
+            .next()
+            .map(|(k, _)| k)
+            .ok_or_else(|| Error::Custom("a map key wrote no key".to_owned())),
+        Ok(_) => Err(Error::Custom("a map key wrote no key".to_owned())),
+        Err(e) => Err(Error::Custom(e.to_string())),
+    }
+}
+
+/// A map key as `to_value` writes it, the common ones directly: strings, and integers as
+/// their digits; [`Error::Whole`] for any other, which [`serde_json_key`] writes.
 struct KeySer;
 
 macro_rules! key_int {
