@@ -452,10 +452,10 @@ impl<'a> ser::Serializer for Ser<'a> {
     type SerializeSeq = SeqSer<'a>;
     type SerializeTuple = SeqSer<'a>;
     type SerializeTupleStruct = SeqSer<'a>;
-    type SerializeTupleVariant = VariantSer<'a, SeqSer<'a>>;
+    type SerializeTupleVariant = VariantSer<SeqSer<'a>>;
     type SerializeMap = MapSer<'a>;
     type SerializeStruct = MapSer<'a>;
-    type SerializeStructVariant = VariantSer<'a, MapSer<'a>>;
+    type SerializeStructVariant = VariantSer<MapSer<'a>>;
 
     fn serialize_bool(self, v: bool) -> Result<Node, Error> {
         Ok(Node::leaf(Value::Bool(v), if v { 4 } else { 5 }))
@@ -577,7 +577,7 @@ impl<'a> ser::Serializer for Ser<'a> {
         _: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<VariantSer<'a, SeqSer<'a>>, Error> {
+    ) -> Result<VariantSer<SeqSer<'a>>, Error> {
         let depth = self.depth;
         let Some(ser) = self.enter(variant) else {
             return Ok(VariantSer::deep(variant));
@@ -587,7 +587,6 @@ impl<'a> ser::Serializer for Ser<'a> {
             name: variant,
             depth,
             inner: Some(inner),
-            _state: std::marker::PhantomData,
         })
     }
     fn serialize_map(self, len: Option<usize>) -> Result<MapSer<'a>, Error> {
@@ -609,7 +608,7 @@ impl<'a> ser::Serializer for Ser<'a> {
         _: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<VariantSer<'a, MapSer<'a>>, Error> {
+    ) -> Result<VariantSer<MapSer<'a>>, Error> {
         let depth = self.depth;
         let Some(ser) = self.enter(variant) else {
             return Ok(VariantSer::deep(variant));
@@ -619,7 +618,6 @@ impl<'a> ser::Serializer for Ser<'a> {
             name: variant,
             depth,
             inner: Some(inner),
-            _state: std::marker::PhantomData,
         })
     }
 }
@@ -627,21 +625,18 @@ impl<'a> ser::Serializer for Ser<'a> {
 /// A tuple or struct variant being written: `{variant: [...]}` or `{variant: {...}}`,
 /// the inner container one level down; `inner` is `None` when the object itself is
 /// nested too deep (written empty, its one member counted).
-struct VariantSer<'a, S> {
+struct VariantSer<S> {
     name: &'static str,
     depth: usize,
     inner: Option<S>,
-    #[allow(dead_code, reason = "ties the inner writer's lifetime")]
-    _state: std::marker::PhantomData<&'a mut State>,
 }
 
-impl<S> VariantSer<'_, S> {
+impl<S> VariantSer<S> {
     fn deep(name: &'static str) -> Self {
         Self {
             name,
             depth: 0,
             inner: None,
-            _state: std::marker::PhantomData,
         }
     }
 }
@@ -654,7 +649,7 @@ fn empty_object() -> Node {
     }
 }
 
-impl ser::SerializeTupleVariant for VariantSer<'_, SeqSer<'_>> {
+impl ser::SerializeTupleVariant for VariantSer<SeqSer<'_>> {
     type Ok = Node;
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
@@ -675,7 +670,7 @@ impl ser::SerializeTupleVariant for VariantSer<'_, SeqSer<'_>> {
     }
 }
 
-impl ser::SerializeStructVariant for VariantSer<'_, MapSer<'_>> {
+impl ser::SerializeStructVariant for VariantSer<MapSer<'_>> {
     type Ok = Node;
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(
