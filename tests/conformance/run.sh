@@ -2,7 +2,7 @@
 # The MCP conformance suite: every example package served over stdio and driven by
 # clients nobody here wrote (Python `mcp` 2.x in its default era and in legacy mode,
 # `mcp` 1.x, the MCP Inspector CLI and its TypeScript SDK in both eras), each step
-# checked on the raw wire; then http.sh: the same clients over streamable HTTP, the
+# checked on the raw wire; a package composed with an rmcp handler (compose_client.py); then http.sh: the same clients over streamable HTTP, the
 # official conformance suite and stateless replicas behind nginx. `setup.sh` installs the
 # clients; without them this prints `skipped` and succeeds, unless CI is set.
 set -euo pipefail
@@ -26,6 +26,10 @@ status=0
 "$venvs/mcp2/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode legacy || status=1
 "$venvs/mcp1/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode v1 || status=1
 "$venvs/mcp2/bin/python" "$here/inspector_client.py" --root "$root" --bin "$bin" --node "$node" || status=1
+# A package composed with an rmcp handler (prompts, resources, completion) on stdio.
+"$venvs/mcp2/bin/python" "$here/compose_client.py" --bin "$bin" --mode auto || status=1
+"$venvs/mcp2/bin/python" "$here/compose_client.py" --bin "$bin" --mode legacy || status=1
+"$venvs/mcp1/bin/python" "$here/compose_client.py" --bin "$bin" --mode v1 || status=1
 # The same clients over streamable HTTP, the official conformance suite, and stateless
 # replicas behind nginx (http.sh).
 echo "-- over streamable HTTP"

@@ -9,6 +9,7 @@
 //!
 //! ```text
 //! neuralis-example-conformance --http 127.0.0.1:0 [--allow-host HOST]... [--stateless]
+//! neuralis-example-conformance --mcp   # on stdio
 //! ```
 //!
 //! It prints `listening on http://HOST:PORT/mcp` on stderr once bound. Every request is
@@ -38,6 +39,9 @@ neuralis::package!();
 #[derive(clap::Parser)]
 #[command(name = "neuralis-example-conformance", version, about)]
 struct Cli {
+    /// Serve over MCP on stdio (instead of `--http ADDR`).
+    #[arg(long, conflicts_with = "addr")]
+    mcp: bool,
     #[command(flatten)]
     asking: Asking,
     #[command(flatten)]
@@ -47,9 +51,9 @@ struct Cli {
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = <Cli as clap::Parser>::parse();
-    if cli.http.addr.is_none() {
+    if cli.http.addr.is_none() && !cli.mcp {
         eprintln!(
-            "error: `--http ADDR` is required\nusage: neuralis-example-conformance --http ADDR [OPTIONS]"
+            "error: `--http ADDR` or `--mcp` is required\nusage: neuralis-example-conformance --http ADDR [OPTIONS] | --mcp"
         );
         return ExitCode::from(2);
     }
@@ -62,6 +66,24 @@ async fn main() -> ExitCode {
     };
     let session = SessionContext::builder("local-user").build();
     let extras = extras::Extras::new();
+    if cli.mcp {
+        let server = McpServer::new(package, session)
+            .with_server_info("neuralis-example-conformance", env!("CARGO_PKG_VERSION"));
+        let served = match cli.asking.apply(server) {
+            Ok(server) => server.with_handler(extras).serve_stdio().await,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        return match served {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match http::serve(package, session, cli.http, &cli.asking, extras).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
