@@ -11,8 +11,9 @@ cargo test --test formats --features uuid,chrono,url,time
 # neuralis-core alone, without the `jsonschema` feature the workspace turns on for the CLI
 # and neuralis-mcp: a schema outside the built-in validator's subset is refused at build.
 cargo test -p neuralis-core --test validator_build --test dispatch --test output_schema
-# MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt`.
-cargo test -p neuralis-mcp --features jwt --test http
+# MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt` (and a package
+# composed with an rmcp handler over it).
+cargo test -p neuralis-mcp --features jwt --test http --test compose
 cargo test -p neuralis-mcp --features jwks --doc
 # Bearer JWTs from a real OpenID provider (oidc-provider, `npm ci --prefix mcp/tests/oidc`).
 cargo test -p neuralis-mcp --features jwks --test oidc
