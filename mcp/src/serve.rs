@@ -135,6 +135,9 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 /// or a package with a tool gated by `requires.features`), `public` when every caller
 /// gets the same list.
 ///
+/// Prompts, resources, completion and every other request that is not about tools come
+/// from an rmcp handler composed with the package: [`with_handler`](Self::with_handler).
+///
 /// A `notifications/cancelled` aborts the call it names: the server keeps an
 /// [`AbortController`] per request in flight, and a `cancellable` tool's handler sees its
 /// signal fire (a tool that is not `cancellable` runs to completion; its result is not
