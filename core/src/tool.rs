@@ -230,6 +230,7 @@ pub mod private {
         OutputProbe, Returned, ViaIntoOutput, ViaIntoToolResult, ViaNoOutput, ViaOutput, ViaPlain,
         ViaResult, ViaResultOutput, ViaSerialize,
     };
+    pub use crate::dispatch::{ElicitChoice, ElicitForm};
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};
     pub use crate::result::{ToolBound, ToolResult};

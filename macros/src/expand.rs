@@ -243,8 +243,10 @@ fn expand(cont: &Container) -> TokenStream {
         asserts.extend(literal_asserts(&p, cont));
         asserts
     };
+    let elicitation = elicitation(&p, cont, &generics);
     quote! {
         const _: () = {
+            #elicitation
             #[automatically_derived]
             impl #impl_generics #p::ToolInput for #ident #ty_generics #where_clause {
                 #root_keys
@@ -260,6 +262,43 @@ fn expand(cont: &Container) -> TokenStream {
             }
             #(#asserts)*
         };
+    }
+}
+
+/// `#[schema(elicitation)]`: a struct is an `ElicitForm`, each field of a type the syntax
+/// check cannot see required to be an `ElicitChoice` (the error on the field's type); an
+/// enum is an `ElicitChoice`.
+fn elicitation(p: &TokenStream, cont: &Container, generics: &syn::Generics) -> TokenStream {
+    if cont.schema.elicitation.is_none() {
+        return TokenStream::new();
+    }
+    let ident = cont.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    match &cont.data {
+        Data::Enum(_) => quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::ElicitChoice for #ident #ty_generics #where_clause {}
+        },
+        Data::Struct(_, fields) => {
+            let choices = fields
+                .iter()
+                .filter(|f| !f.is_skipped() && matches!(f.kind.unwrap_option(), TypeKind::Nested))
+                .map(|f| {
+                    let ty = neuralis_syntax::types::option_inner(&f.ty);
+                    quote_spanned! {ty.span()=>
+                        __elicit_choice::<#ty>();
+                    }
+                });
+            quote! {
+                #[automatically_derived]
+                impl #impl_generics #p::ElicitForm for #ident #ty_generics #where_clause {}
+                #[allow(dead_code)]
+                fn __elicit_fields() {
+                    fn __elicit_choice<T: ?::core::marker::Sized + #p::ElicitChoice>() {}
+                    #(#choices)*
+                }
+            }
+        }
     }
 }
 

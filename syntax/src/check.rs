@@ -18,6 +18,7 @@ use crate::types::{TypeKind, unsupported_reason};
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_input_not_struct(cx, cont);
     check_reserved_input_key(cx, cont);
+    check_elicitation_form(cx, cont);
     check_shape(cx, cont);
     for field in all_fields(cont) {
         check_unsupported_type(cx, field);
@@ -61,6 +62,163 @@ fn check_input_not_struct(cx: &Ctxt, cont: &Container) {
                 cont.ident
             ),
             RuleId::InputNotStruct.rule().hint,
+        );
+    }
+}
+
+/// The `format`s an elicitation form's string field may have (MCP's elicitation schema).
+pub const ELICITATION_FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
+
+// elicitation-form: a type marked `#[schema(elicitation)]` is a form a client shows a
+// person (MCP elicitation): an object of primitive fields (strings, numbers, integers,
+// booleans, and unit enums, themselves marked, whose names are the choice), with only the
+// keywords MCP's elicitation schema has. Anything else no client can show. A field of
+// another type is checked where the derive expands, by its type implementing
+// `ElicitChoice` (which it cannot see from here).
+fn check_elicitation_form(cx: &Ctxt, cont: &Container) {
+    let Some(mark) = cont.schema.elicitation else {
+        return;
+    };
+    let rule = RuleId::ElicitationForm;
+    let hint = rule.rule().hint;
+    match &cont.data {
+        Data::Enum(variants) => {
+            if cont.serde.untagged.is_some() || cont.serde.tag.is_some() {
+                cx.error_at(
+                    rule,
+                    mark,
+                    format_args!(
+                        "`{}` is a choice in a form, which is one of its names: `untagged` or `tag` make its values objects",
+                        cont.ident
+                    ),
+                    "remove `untagged` / `tag`: a choice is a unit enum",
+                );
+            }
+            for v in variants
+                .iter()
+                .filter(|v| v.serde.skip.is_none() && v.style != Style::Unit)
+            {
+                cx.error_at(
+                    rule,
+                    v.original.ident.span(),
+                    format_args!(
+                        "variant `{}` carries data: a choice in a form is one of the enum's names",
+                        v.original.ident
+                    ),
+                    "make every variant a unit variant",
+                );
+            }
+        }
+        Data::Struct(Style::Named, fields) if cont.serde.transparent.is_none() => {
+            for f in fields.iter().filter(|f| !f.is_skipped()) {
+                check_elicitation_field(cx, f);
+            }
+        }
+        Data::Struct(..) => cx.error_at(
+            rule,
+            mark,
+            format_args!(
+                "`{}` is marked `#[schema(elicitation)]` but is not a struct with named fields: a form is an object",
+                cont.ident
+            ),
+            hint,
+        ),
+    }
+}
+
+fn check_elicitation_field(cx: &Ctxt, f: &Field) {
+    let rule = RuleId::ElicitationForm;
+    let name = f
+        .original
+        .ident
+        .as_ref()
+        .map_or_else(|| f.name.value.clone(), ToString::to_string);
+    if let Some(span) = f.serde.flatten {
+        cx.error_at(
+            rule,
+            span,
+            format_args!("a form is flat: `#[serde(flatten)]` brings another type's fields into `{name}`'s form"),
+            "write the fields in the form itself",
+        );
+        return;
+    }
+    if let Some(with) = &f.schema.with {
+        cx.error_at(
+            rule,
+            with.span,
+            format_args!("field `{name}` of a form takes its schema from its own type, not `#[schema(with = ...)]`"),
+            "give the field a primitive type, or a unit enum marked `#[schema(elicitation)]`",
+        );
+        return;
+    }
+    let what = match f.kind.unwrap_option() {
+        TypeKind::Bool
+        | TypeKind::Int { .. }
+        | TypeKind::Float
+        | TypeKind::Str
+        | TypeKind::Char
+        | TypeKind::Nested
+        | TypeKind::Unsupported(_) => None,
+        TypeKind::Format { format, .. } if ELICITATION_FORMATS.contains(format) => None,
+        TypeKind::Format { format: "", .. } => {
+            Some("a string with a pattern, which a form does not carry".to_owned())
+        }
+        TypeKind::Format { format, .. } => Some(format!(
+            "a string of format `{format}`; a form's strings have format email, uri, date or date-time"
+        )),
+        TypeKind::Seq { .. } => Some("a list; a form's fields are single values".to_owned()),
+        TypeKind::Map(_) | TypeKind::JsonMap | TypeKind::Value => {
+            Some("an object or any JSON value; a form's fields are single values".to_owned())
+        }
+        TypeKind::Option(_) => None,
+    };
+    if let Some(what) = what {
+        cx.error_at(
+            rule,
+            f.original.ty.span(),
+            format_args!("field `{name}` of a form is {what}"),
+            rule.rule().hint,
+        );
+    }
+    let s = &f.schema;
+    let refused: [(&str, Option<Span>); 9] = [
+        ("pattern", s.pattern.as_ref().map(|v| v.span)),
+        (
+            "exclusive_minimum",
+            s.exclusive_minimum.as_ref().map(|v| v.span),
+        ),
+        (
+            "exclusive_maximum",
+            s.exclusive_maximum.as_ref().map(|v| v.span),
+        ),
+        ("multiple_of", s.multiple_of.as_ref().map(|v| v.span)),
+        ("min_items", s.min_items.as_ref().map(|v| v.span)),
+        ("max_items", s.max_items.as_ref().map(|v| v.span)),
+        ("unique_items", s.unique_items),
+        ("examples", s.examples.as_ref().map(|v| v.span)),
+        ("deprecated", s.deprecated),
+    ];
+    for (key, span) in refused {
+        if let Some(span) = span {
+            cx.error_at(
+                rule,
+                span,
+                format_args!("`{key}` on field `{name}`: MCP's elicitation schema has no such keyword"),
+                "a form's field takes `title`, `description`, `default`, `format` (email, uri, date, date-time), `min_length`, `max_length`, `minimum` and `maximum`",
+            );
+        }
+    }
+    if let Some(format) = &s.format
+        && !ELICITATION_FORMATS.contains(&format.value.as_str())
+    {
+        cx.error_at(
+            rule,
+            format.span,
+            format_args!(
+                "`format = \"{}\"` on field `{name}`: a form's strings have format email, uri, date or date-time",
+                format.value
+            ),
+            "use one of those formats, or none",
         );
     }
 }

@@ -163,6 +163,27 @@ pub fn classify(ty: &Type) -> TypeKind {
     }
 }
 
+/// The type under any `Option<..>` around `ty` (recognised as [`classify`] recognises it),
+/// or `ty` itself.
+#[must_use]
+pub fn option_inner(ty: &Type) -> &Type {
+    let mut ty = ty;
+    loop {
+        let Type::Path(p) = ty else {
+            return ty;
+        };
+        let Some(last) = p.path.segments.last() else {
+            return ty;
+        };
+        let is_option = types::lookup(&last.ident.to_string())
+            .is_some_and(|known| matches!(known.meaning, Meaning::Option));
+        match (is_option, type_args(&last.arguments).first()) {
+            (true, Some(&inner)) => ty = inner,
+            _ => return ty,
+        }
+    }
+}
+
 fn classify_segment(name: &str, args: &[&Type]) -> TypeKind {
     let Some(known) = types::lookup(name) else {
         return TypeKind::Nested;
@@ -264,5 +285,14 @@ mod tests {
             kind("uuid::Uuid"),
             TypeKind::Format { format: "uuid", .. }
         ));
+    }
+
+    #[test]
+    fn option_inner_peels_every_option() {
+        let ty: Type = syn::parse_quote!(Option<std::option::Option<Color>>);
+        let inner = option_inner(&ty);
+        assert_eq!(quote::quote!(#inner).to_string(), "Color");
+        let plain: Type = syn::parse_quote!(Vec<Color>);
+        assert_eq!(option_inner(&plain), &plain);
     }
 }

@@ -345,6 +345,17 @@ fn form_schema<T: ToolInput + ?Sized>() -> Value {
 /// [`ToolContext::elicit`]: super::ToolContext::elicit
 pub trait ElicitForm: ToolInput + DeserializeOwned {}
 
+/// A unit enum a form's field may take: its names are the choice the person makes.
+/// Implemented by `#[derive(ToolInput)]` on an enum marked `#[schema(elicitation)]`, which
+/// checks that every variant is a unit variant (rule `elicitation-form`); the form's
+/// derive requires it of every field whose type it does not know.
+#[diagnostic::on_unimplemented(
+    message = "elicitation-form: `{Self}` is not a field a form can have",
+    label = "a form's field is a string, a number, an integer, a boolean or a unit enum",
+    note = "mark a unit enum `#[schema(elicitation)]` to offer its names as a choice"
+)]
+pub trait ElicitChoice: ToolInput {}
+
 /// A person's answer to a form: accepted with its content, declined, or cancelled.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Elicited<T = Map<String, Value>> {

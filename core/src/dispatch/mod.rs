@@ -114,8 +114,9 @@ use std::sync::Arc;
 pub use self::abort::{AbortController, AbortSignal, Cancelled};
 pub use self::approval::{Approval, AskReason};
 pub use self::ask::{
-    APPROVAL_KEY, Answer, ApprovalPolicy, ApprovalRequest, AskError, Asker, Capability, ElicitForm,
-    Elicited, Form, Question, Role, Root, Sampled, SamplingMessage, SamplingRequest,
+    APPROVAL_KEY, Answer, ApprovalPolicy, ApprovalRequest, AskError, Asker, Capability,
+    ElicitChoice, ElicitForm, Elicited, Form, Question, Role, Root, Sampled, SamplingMessage,
+    SamplingRequest,
 };
 pub use self::block::block_on;
 pub use self::builder::{BuildError, BuildProblem, PackageBuilder};

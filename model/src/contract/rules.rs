@@ -288,6 +288,10 @@ rules! {
     BoundAttr = "bound-attr", Error, 7,
         "malformed `bound(...)` argument of `#[tool]`",
         "give caps as positive integers (`text_chars`, `array_len`, `string_chars`, `structured_bytes`, `blob_bytes`) and `more` as the serde name of a root property of the tool's input, for example `bound(array_len = 50, more = \"cursor\")`";
+    /// A form a handler asks a person to fill in is not one MCP elicitation can show.
+    ElicitationForm = "elicitation-form", Error, 7,
+        "an elicitation form is a flat object of primitive fields",
+        "keep to strings (`format` email, uri, date or date-time; `min_length`, `max_length`), numbers and integers (`minimum`, `maximum`), booleans, and unit enums marked `#[schema(elicitation)]`: clients show nothing else";
     // Build emitter
     /// A file in `tools/` that no handler produces.
     StaleToolFile = "stale-tool-file", Warning, 1,

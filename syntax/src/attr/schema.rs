@@ -13,6 +13,7 @@ use crate::report::Ctxt;
 /// Every `#[schema]` key, with where it may be written.
 pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
     ("root", &[Scope::Container]),
+    ("elicitation", &[Scope::Container]),
     ("crate", &[Scope::Container]),
     ("title", &[Scope::Container, Scope::Variant, Scope::Field]),
     (
@@ -45,6 +46,9 @@ pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
 #[allow(missing_docs)] // each field is the key of the same name
 pub struct SchemaAttrs {
     pub root: Option<Span>,
+    /// A form a handler asks a person to fill in (MCP elicitation), or a unit enum such a
+    /// form's field takes: rule `elicitation-form`.
+    pub elicitation: Option<Span>,
     /// `crate = "path"`: where the `neuralis` crate is, when renamed.
     pub krate: Option<Spanned<syn::Path>>,
     pub title: Option<Spanned<String>>,
@@ -186,6 +190,10 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
                 "root" => {
                     dup(out.root.is_some());
                     out.root = Some(span);
+                }
+                "elicitation" => {
+                    dup(out.elicitation.is_some());
+                    out.elicitation = Some(span);
                 }
                 "crate" => {
                     let s: LitStr = meta.value()?.parse()?;
