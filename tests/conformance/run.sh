@@ -2,7 +2,9 @@
 # The MCP conformance suite: every example package served over stdio and driven by
 # clients nobody here wrote (Python `mcp` 2.x in its default era and in legacy mode,
 # `mcp` 1.x, the MCP Inspector CLI and its TypeScript SDK in both eras), each step
-# checked on the raw wire; a package composed with an rmcp handler (compose_client.py); then http.sh: the same clients over streamable HTTP, the
+# checked on the raw wire; a package composed with an rmcp handler (compose_client.py);
+# approvals asked of a person (ask_client.py, stdio and HTTP); then http.sh: the same
+# clients over streamable HTTP, the
 # official conformance suite and stateless replicas behind nginx. `setup.sh` installs the
 # clients; without them this prints `skipped` and succeeds, unless CI is set.
 set -euo pipefail
@@ -30,6 +32,13 @@ status=0
 "$venvs/mcp2/bin/python" "$here/compose_client.py" --bin "$bin" --mode auto || status=1
 "$venvs/mcp2/bin/python" "$here/compose_client.py" --bin "$bin" --mode legacy || status=1
 "$venvs/mcp1/bin/python" "$here/compose_client.py" --bin "$bin" --mode v1 || status=1
+# Approvals enforced when served: `notes_write`'s `delete` confirmed, declined and
+# unanswerable, over stdio and streamable HTTP, by both SDKs in both eras (ask_client.py).
+echo "-- approvals"
+for sdk in "python --mode auto" "python --mode legacy" "ts --mode auto" "ts --mode legacy"; do
+  # shellcheck disable=SC2086
+  timeout 300 "$venvs/mcp2/bin/python" "$here/ask_client.py" --bin "$bin" --node "$node" --client $sdk || status=1
+done
 # The same clients over streamable HTTP, the official conformance suite, and stateless
 # replicas behind nginx (http.sh).
 echo "-- over streamable HTTP"
