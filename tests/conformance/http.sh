@@ -6,7 +6,10 @@
 #     against `neuralis-example-serve --tokens` (two callers) and
 #     `neuralis-example-conformance`, every exchange read back from a recording proxy;
 #   - suite.sh: the official conformance suite against `neuralis-example-conformance`;
-#   - scale_out.py: two `--stateless` replicas behind nginx, driven by `mcp` 2.x.
+#   - scale_out.py: two `--stateless` replicas behind nginx, driven by `mcp` 2.x;
+#   - state_replicas.py: the same pair sharing a `requestState` key: a confirm on the
+#     other replica, and the states of another caller, other arguments, altered, expired
+#     or sealed with another key refused.
 # `setup.sh` installs the clients and the suite; nginx is the Debian package (`.ci/run`
 # installs it). Without them this prints `skipped` and succeeds, unless CI is set.
 set -euo pipefail
@@ -56,5 +59,9 @@ if [ -z "$nginx" ]; then
 else
   client "$venvs/mcp2/bin/python" "$here/scale_out.py" --bin "$NEURALIS_BIN" \
     --work "$venvs/nginx" --nginx "$nginx"
+  # Sealed requestStates shared by replicas with one key; foreign, other arguments',
+  # altered and expired states refused.
+  client "$venvs/mcp2/bin/python" "$here/state_replicas.py" --bin "$NEURALIS_BIN" \
+    --work "$venvs/nginx-state" --nginx "$nginx"
 fi
 exit $status
