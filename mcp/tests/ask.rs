@@ -567,3 +567,121 @@ async fn modern_handlers_elicit_sample_and_ask_twice_in_rounds() {
         .await;
     assert_eq!(text(&done), "a true, roots 0", "{done}");
 }
+
+// ---- rmcp's own client, in both eras ----
+
+#[allow(
+    deprecated,
+    reason = "sampling and roots are deprecated by SEP-2577, not removed: 2026-07-28 still has them"
+)]
+mod rmcp_client {
+    use rmcp::model::{
+        CallToolRequestParams, ClientCapabilities, ClientConfig, CreateMessageRequestParams,
+        CreateMessageResult, ElicitRequestParams, ElicitResult, ElicitationAction, Implementation,
+        ListRootsResult, ProtocolVersion, SamplingMessage,
+    };
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService};
+    use rmcp::{ClientHandler, ErrorData, RoleClient};
+
+    use super::*;
+
+    /// A person behind rmcp's client: accepts every form with the name "Ada", answers
+    /// every completion "Paris", has one root.
+    #[derive(Clone)]
+    struct Person;
+
+    impl ClientHandler for Person {
+        fn get_info(&self) -> ClientConfig {
+            let capabilities: ClientCapabilities =
+                serde_json::from_value(json!({"elicitation": {}, "sampling": {}, "roots": {}}))
+                    .unwrap();
+            ClientConfig::new(capabilities, Implementation::new("person", "0"))
+        }
+
+        async fn create_elicitation(
+            &self,
+            _request: ElicitRequestParams,
+            _context: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            Ok(ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"})))
+        }
+
+        async fn create_message(
+            &self,
+            _params: CreateMessageRequestParams,
+            _context: RequestContext<RoleClient>,
+        ) -> Result<CreateMessageResult, ErrorData> {
+            Ok(CreateMessageResult::new(
+                SamplingMessage::assistant_text("Paris"),
+                "model".into(),
+            ))
+        }
+
+        async fn list_roots(
+            &self,
+            _context: RequestContext<RoleClient>,
+        ) -> Result<ListRootsResult, ErrorData> {
+            Ok(serde_json::from_value(json!({"roots": [{"uri": "file:///w"}]})).unwrap())
+        }
+    }
+
+    async fn connect(
+        runs: &Arc<AtomicUsize>,
+        lifecycle: ClientLifecycleMode,
+    ) -> RunningService<RoleClient, Person> {
+        let (client, server_io) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_io);
+        tokio::spawn(server(runs).serve_io(read, write));
+        Person
+            .serve_with_lifecycle(client, lifecycle)
+            .await
+            .expect("connects")
+    }
+
+    async fn text(client: &RunningService<RoleClient, Person>, name: &str, args: Value) -> String {
+        let params = CallToolRequestParams::new(name.to_owned())
+            .with_arguments(args.as_object().cloned().unwrap());
+        let result = client.call_tool(params).await.expect("a result");
+        let wire = serde_json::to_value(&result).unwrap();
+        assert_ne!(wire["isError"], true, "{wire}");
+        wire["content"][0]["text"].as_str().unwrap().to_owned()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_question_answered_by_rmcps_client_in_both_eras() {
+        for (lifecycle, modern) in [
+            (ClientLifecycleMode::Initialize, false),
+            (
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+                true,
+            ),
+        ] {
+            let runs = Arc::default();
+            let client = connect(&runs, lifecycle.clone()).await;
+            let version = client.peer_info().map(|i| i.protocol_version.clone());
+            assert_eq!(
+                version.is_some_and(|v| v >= ProtocolVersion::V_2026_07_28),
+                modern,
+                "{lifecycle:?}"
+            );
+            assert_eq!(text(&client, "ask_name", json!({})).await, "hello Ada");
+            assert_eq!(text(&client, "ask_llm", json!({})).await, "LLM said: Paris");
+            assert_eq!(
+                text(&client, "ask_twice", json!({})).await,
+                "first true, second Ada"
+            );
+            assert_eq!(
+                text(&client, "ask_both", json!({})).await,
+                "a true, roots 1"
+            );
+            assert_eq!(
+                text(&client, "purge", json!({"key": "k", "force": true})).await,
+                "purged"
+            );
+            assert_eq!(runs.load(Ordering::SeqCst), 1, "{lifecycle:?}");
+            client.cancel().await.unwrap();
+        }
+    }
+}
