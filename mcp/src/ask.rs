@@ -231,6 +231,40 @@ mod tests {
         assert!(input_request(&nested).is_err());
     }
 
+    /// The conformance suite's forms (SEP-1034 defaults, SEP-1330 enums) go out as they
+    /// were written: rmcp's typed elicitation schema keeps every keyword of theirs.
+    #[test]
+    fn forms_with_defaults_and_every_enum_kind_go_out_unchanged() {
+        let schemas = [
+            json!({"type": "object", "properties": {
+                "name": {"type": "string", "default": "John Doe"},
+                "age": {"type": "integer", "default": 30},
+                "score": {"type": "number", "default": 95.5},
+                "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+                "verified": {"type": "boolean", "default": true}
+            }}),
+            json!({"type": "object", "properties": {
+                "untitledSingle": {"type": "string", "enum": ["option1", "option2"]},
+                "titledSingle": {"type": "string", "oneOf": [
+                    {"const": "value1", "title": "First Option"},
+                    {"const": "value2", "title": "Second Option"}]},
+                "legacyEnum": {"type": "string", "enum": ["opt1", "opt2"],
+                    "enumNames": ["Option One", "Option Two"]},
+                "untitledMulti": {"type": "array",
+                    "items": {"type": "string", "enum": ["option1", "option2"]}},
+                "titledMulti": {"type": "array", "items": {"anyOf": [
+                    {"const": "value1", "title": "First Choice"},
+                    {"const": "value2", "title": "Second Choice"}]}}
+            }, "required": ["untitledSingle"]}),
+        ];
+        for schema in schemas {
+            let question = Question::Elicit(Form::new("x", schema.clone()));
+            let wire =
+                serde_json::to_value(input_request(&question).expect("reads")).expect("writes");
+            assert_eq!(wire["params"]["requestedSchema"], schema, "{wire}");
+        }
+    }
+
     #[test]
     fn answers_read_back_by_the_question_they_answer() {
         let form = Question::Elicit(Form::new("x", json!({"type": "object", "properties": {}})));
