@@ -685,3 +685,82 @@ mod rmcp_client {
         }
     }
 }
+
+// ---- over stateless streamable HTTP (2026-07-28) ----
+
+#[cfg(feature = "http")]
+mod over_http {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+
+    use super::*;
+
+    /// The status of the answer to `params` (a `tools/call`), and its one JSON-RPC message.
+    async fn post(service: &neuralis_mcp::http::HostedService, params: Value) -> (u16, Value) {
+        let name = params["name"].as_str().unwrap().to_owned();
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+        let request = ::http::Request::post("http://localhost/mcp")
+            .header("Host", "localhost")
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2026-07-28")
+            .header("Mcp-Method", "tools/call")
+            .header("Mcp-Name", name)
+            .body(Full::new(Bytes::from(body.to_string())))
+            .unwrap();
+        let response = service.handle(request).await;
+        let status = response.status().as_u16();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes);
+        let message = serde_json::from_str(&text).unwrap_or_else(|_| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .next_back()
+                .unwrap()
+        });
+        (status, message)
+    }
+
+    /// A round and its confirmed retry over HTTP, each request its own; a handler's
+    /// question the client cannot answer is `-32021` with HTTP 400, as SEP-2575 has it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn rounds_over_stateless_http_and_minus_32021_is_a_400() {
+        let runs = Arc::default();
+        let config = StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(false)
+            .with_json_response(true);
+        let service = server(&runs).http_service_with(config);
+        let forced = modern_call(
+            "purge",
+            json!({"key": "k", "force": true}),
+            json!({"elicitation": {}}),
+        );
+        let (status, round) = post(&service, forced.clone()).await;
+        assert_eq!(status, 200);
+        assert_eq!(round["result"]["resultType"], "input_required", "{round}");
+        assert_eq!(runs.load(Ordering::SeqCst), 0);
+        let accepted = retry(
+            &forced,
+            &round,
+            json!({"neuralis.approval": {"action": "accept"}}),
+        );
+        let (status, done) = post(&service, accepted).await;
+        assert_eq!(status, 200);
+        assert_eq!(text(&done), "purged", "{done}");
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+        let (status, missing) = post(
+            &service,
+            modern_call("ask_llm", json!({}), json!({"elicitation": {}})),
+        )
+        .await;
+        assert_eq!(status, 400, "{missing}");
+        assert_eq!(missing["error"]["code"], -32021, "{missing}");
+        assert_eq!(
+            missing["error"]["data"]["requiredCapabilities"],
+            json!({"sampling": {}})
+        );
+    }
+}
