@@ -12,8 +12,8 @@ cargo test --test formats --features uuid,chrono,url,time
 # and neuralis-mcp: a schema outside the built-in validator's subset is refused at build.
 cargo test -p neuralis-core --test validator_build --test dispatch --test output_schema
 # MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt` (and a package
-# composed with an rmcp handler over it).
-cargo test -p neuralis-mcp --features jwt --test http --test compose
+# composed with an rmcp handler over it, and calls that ask over stateless HTTP).
+cargo test -p neuralis-mcp --features jwt --test http --test compose --test ask
 cargo test -p neuralis-mcp --features jwks --doc
 # Bearer JWTs from a real OpenID provider (oidc-provider, `npm ci --prefix mcp/tests/oidc`).
 cargo test -p neuralis-mcp --features jwks --test oidc
