@@ -104,6 +104,14 @@ fn package(runs: &Arc<AtomicUsize>) -> Package {
         .tool("ask_llm", tool(read.clone()), async_fn_cx(ask_llm))
         .tool("ask_twice", tool(read.clone()), async_fn_cx(ask_twice))
         .tool("ask_both", tool(read), async_fn_cx(ask_both))
+        .tool(
+            "purge_twice",
+            tool(
+                json!({"annotations": {"category": "write", "destructiveHint": true},
+                        "askOnKeys": ["force"]}),
+            ),
+            async_fn_cx(ask_name),
+        )
         .build()
         .unwrap()
 }
@@ -432,6 +440,54 @@ async fn modern_a_confirm_is_a_round_and_runs_the_call_once() {
     let (_, response) = client.send("tools/call", invalid, &no_requests).await;
     assert_eq!(response["error"]["code"], -32602, "{response}");
     assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+/// The gate's confirm, then the handler's own question: two rounds, the second state
+/// still carrying the confirm (the handler is not asked to be approved again).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_an_approved_call_that_asks_keeps_its_approval_across_rounds() {
+    let runs = Arc::default();
+    let mut client = Lines::start(server(&runs));
+    let params = modern_call(
+        "purge_twice",
+        json!({"key": "k", "force": true}),
+        json!({"elicitation": {}}),
+    );
+    let (_, first) = client
+        .send("tools/call", params.clone(), &no_requests)
+        .await;
+    let asked = |r: &Value| {
+        r["result"]["inputRequests"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    assert_eq!(asked(&first), ["neuralis.approval"], "{first}");
+    let (_, second) = client
+        .send(
+            "tools/call",
+            retry(
+                &params,
+                &first,
+                json!({"neuralis.approval": {"action": "accept"}}),
+            ),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(asked(&second), ["who"], "{second}");
+    // The second round's answer alone: the state carries the confirm.
+    let (_, done) = client
+        .send(
+            "tools/call",
+            retry(
+                &params,
+                &second,
+                json!({"who": {"action": "accept", "content": {"name": "Ada"}}}),
+            ),
+            &no_requests,
+        )
+        .await;
+    assert_eq!(text(&done), "hello Ada", "{done}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
