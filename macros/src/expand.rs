@@ -25,7 +25,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
         check(&cx, cont);
     }
     match (cx.check(), cont) {
-        (Ok(()), Some(cont)) => expand(&cont),
+        (Ok(()), Some(cont)) => expand(&cont, crate::output::written(input).as_ref()),
         (Err(e), cont) => fallback::expand(input, cont.as_ref(), &e),
         (Ok(()), None) => fallback::expand(
             input,
@@ -153,7 +153,13 @@ fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStr
     quote!(#p::describe(#schema, &[#(#parts),*]))
 }
 
-fn expand(cont: &Container) -> TokenStream {
+/// The input's impls: `ToolInput`, with `__written_in` from `written` (the model of what
+/// serde writes for the same item), and `ToolOutput` too when serde writes what it reads
+/// (`Container::writes_what_it_reads`), so a type both read and returned derives one
+/// trait. A type whose output differs gets no `ToolOutput` here: `#[derive(ToolOutput)]`
+/// writes it, and the two impls never meet. Both generated functions are `#[inline]`, so a
+/// type never written costs no machine code.
+fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
     let krate = cont
         .schema
         .krate
@@ -244,6 +250,28 @@ fn expand(cont: &Container) -> TokenStream {
         asserts
     };
     let elicitation = elicitation(&p, cont, &generics);
+    let written_in = written.map(|w| {
+        let body = crate::output::written_body(&p, w);
+        quote! {
+            #[inline]
+            fn __written_in(__cx: &mut #p::OutputComposer) -> #p::Value {
+                #body
+            }
+        }
+    });
+    let shared = written.filter(|w| cont.writes_what_it_reads(w)).map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::ToolOutput for #ident #ty_generics #where_clause {
+                const IS_OBJECT: bool = <Self as #p::ToolInput>::IS_OBJECT;
+                const COMPOSITE: bool = true;
+                #[inline]
+                fn output_in(__cx: &mut #p::OutputComposer) -> #p::Value {
+                    <Self as #p::ToolInput>::__written_in(__cx)
+                }
+            }
+        }
+    });
     quote! {
         const _: () = {
             #elicitation
@@ -259,7 +287,9 @@ fn expand(cont: &Container) -> TokenStream {
                 fn schema_in(__cx: &mut #p::Composer) -> #p::Value {
                     #body
                 }
+                #written_in
             }
+            #shared
             #(#asserts)*
         };
     }

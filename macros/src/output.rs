@@ -65,6 +65,36 @@ fn stub(input: &DeriveInput) -> TokenStream {
     }
 }
 
+/// The model of what serde writes for an item `#[derive(ToolInput)]` reads, when the
+/// output derive would accept it (else `None`: the input's `__written_in` stays `{}`).
+pub(crate) fn written(input: &DeriveInput) -> Option<Container<'_>> {
+    let cx = Ctxt::new();
+    let written = Container::from_ast_for(&cx, input, Direction::Serialize);
+    if let Some(written) = &written {
+        check_output(&cx, written);
+    }
+    match cx.check() {
+        Ok(()) => written,
+        Err(_) => None,
+    }
+}
+
+/// The body of `ToolInput::__written_in` for the model of what serde writes: the output
+/// derive's plan, composed through the fields' own `__written_in` (every field type of an
+/// input is `ToolInput`, so no bound on `ToolOutput` is needed, and a type without a
+/// schema is the input's one error).
+pub(crate) fn written_body(p: &TokenStream, written: &Container) -> TokenStream {
+    let plan = object_choice(
+        render(written).plan,
+        written.serde.tag.is_some() && written.serde.untagged.is_none(),
+    );
+    let target = Target {
+        trait_path: quote!(#p::ToolInput),
+        method: quote!(__written_subschema),
+    };
+    lower_as(p, &plan, &target)
+}
+
 /// A tagged enum's branches are all objects: say so at the top, so that the output is
 /// not wrapped as `result` (serde writes an object for every variant).
 fn object_choice(plan: Plan, tagged: bool) -> Plan {

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use crate::output::OutputComposer;
 use crate::shape::{Message, Shape, str_eq};
 use crate::types;
 
@@ -92,6 +93,25 @@ pub trait ToolInput {
     #[doc(hidden)]
     fn __subschema(cx: &mut Composer) -> Value {
         cx.subschema::<Self>()
+    }
+
+    /// The schema of what serde *writes* for this type, composed through `cx`: the output
+    /// schema of a type that is read and also written inside a returned value, without a
+    /// `ToolOutput` impl of its own (`#[derive(ToolInput)]` writes it from the same
+    /// attributes, read for serde's writing half; see
+    /// [`ToolOutput`](crate::output::ToolOutput)). The default, for an impl that does not
+    /// say, is `{}`: any value.
+    #[doc(hidden)]
+    fn __written_in(cx: &mut crate::output::OutputComposer) -> Value {
+        let _ = cx;
+        Value::Object(Map::new())
+    }
+
+    /// [`OutputComposer::subschema_written`](crate::output::OutputComposer::subschema_written)
+    /// of this type, for generated code.
+    #[doc(hidden)]
+    fn __written_subschema(cx: &mut crate::output::OutputComposer) -> Value {
+        cx.subschema_written::<Self>()
     }
 
     /// The schema of this type in a nested position, with a fresh [`Composer`].
@@ -441,6 +461,9 @@ macro_rules! leaf {
             fn schema_in(_: &mut Composer) -> Value {
                 types::$known.schema().unwrap_or(Value::Null)
             }
+            fn __written_in(_: &mut OutputComposer) -> Value {
+                crate::output::leaf(&types::$known)
+            }
         }
     )*};
 }
@@ -471,7 +494,10 @@ leaf! {
 /// The wrappers: `T`'s schema and every `const` of `T`. `Option<T>` is one of them: in a
 /// struct, the field is simply not required (no `null` in a type array).
 macro_rules! pointer {
-    ($([$($generics:tt)*] $ty:ty => $inner:ty;)*) => {$(
+    ($([$($generics:tt)*] $ty:ty => $inner:ty;)*) => {
+        pointer! { @written ::core::convert::identity; $([$($generics)*] $ty => $inner;)* }
+    };
+    (@written $written:path; $([$($generics:tt)*] $ty:ty => $inner:ty;)*) => {$(
         impl<$($generics)*> ToolInput for $ty {
             const ROOT_KEYS: &'static [RootKey] = <$inner>::ROOT_KEYS;
             const IS_OBJECT: bool = <$inner>::IS_OBJECT;
@@ -480,6 +506,9 @@ macro_rules! pointer {
             const RESERVED_CHECKED: bool = <$inner>::RESERVED_CHECKED;
             fn schema_in(cx: &mut Composer) -> Value {
                 cx.subschema::<$inner>()
+            }
+            fn __written_in(cx: &mut OutputComposer) -> Value {
+                $written(cx.subschema_written::<$inner>())
             }
         }
     )*};
@@ -491,6 +520,11 @@ pointer! {
     [T: ToolInput + ?Sized] Arc<T> => T;
     [T: ToolInput + ?Sized] &T => T;
     [T: ToolInput + ToOwned + ?Sized] Cow<'_, T> => T;
+}
+
+// Read, an `Option` field may be absent; written, it is `null` or the value.
+pointer! {
+    @written crate::output::nullable;
     [T: ToolInput] Option<T> => T;
 }
 
@@ -500,6 +534,9 @@ macro_rules! seq {
             const SHAPE: Shape = Shape::Array(&T::SHAPE);
             fn schema_in(cx: &mut Composer) -> Value {
                 types::array(cx.subschema::<T>(), $unique)
+            }
+            fn __written_in(cx: &mut OutputComposer) -> Value {
+                types::array(cx.subschema_written::<T>(), $unique)
             }
         }
     )*};
@@ -512,12 +549,18 @@ impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
     fn schema_in(cx: &mut Composer) -> Value {
         types::array(cx.subschema::<T>(), true)
     }
+    fn __written_in(cx: &mut OutputComposer) -> Value {
+        types::array(cx.subschema_written::<T>(), true)
+    }
 }
 
 impl<T: ToolInput> ToolInput for [T] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_in(cx: &mut Composer) -> Value {
         types::array(cx.subschema::<T>(), false)
+    }
+    fn __written_in(cx: &mut OutputComposer) -> Value {
+        types::array(cx.subschema_written::<T>(), false)
     }
 }
 
@@ -526,6 +569,9 @@ impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
     fn schema_in(cx: &mut Composer) -> Value {
         types::fixed_array(cx.subschema::<T>(), N)
     }
+    fn __written_in(cx: &mut OutputComposer) -> Value {
+        types::fixed_array(cx.subschema_written::<T>(), N)
+    }
 }
 
 /// Types of well-known crates, behind the features of the same name: strings with a
@@ -533,7 +579,7 @@ impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
 /// table.
 mod formats {
     #[allow(unused_imports)]
-    use super::{Composer, Shape, ToolInput, Value, types};
+    use super::{Composer, OutputComposer, Shape, ToolInput, Value, types};
 
     #[allow(unused_macros)]
     macro_rules! formatted {
@@ -543,6 +589,9 @@ mod formats {
                 const SHAPE: Shape = types::$known.shape();
                 fn schema_in(_: &mut Composer) -> Value {
                     types::$known.schema().unwrap_or(Value::Null)
+                }
+                fn __written_in(_: &mut OutputComposer) -> Value {
+                    crate::output::leaf(&types::$known)
                 }
             }
         )*};
@@ -573,12 +622,18 @@ impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
     fn schema_in(cx: &mut Composer) -> Value {
         types::open_map(cx.subschema::<V>())
     }
+    fn __written_in(cx: &mut OutputComposer) -> Value {
+        types::open_map(cx.subschema_written::<V>())
+    }
 }
 
 impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Object;
     fn schema_in(cx: &mut Composer) -> Value {
         types::open_map(cx.subschema::<V>())
+    }
+    fn __written_in(cx: &mut OutputComposer) -> Value {
+        types::open_map(cx.subschema_written::<V>())
     }
 }
 

@@ -99,15 +99,39 @@ pub struct OutputComposer {
 impl OutputComposer {
     /// The schema of `T`, inlined, or a `$ref` when `T` is already being composed.
     pub fn subschema<T: ToolOutput + ?Sized>(&mut self) -> Value {
-        if !T::COMPOSITE {
-            return T::output_in(self);
+        self.tracked(T::COMPOSITE, type_name::<T>(), T::output_name, T::output_in)
+    }
+
+    /// The schema of what serde writes for `T`, through its `ToolInput` impl
+    /// ([`ToolInput::__written_in`](crate::input::ToolInput)): how a type read and written
+    /// alike composes its fields' output schemas, with the same recursion bookkeeping (a
+    /// type is keyed and named as through [`subschema`](Self::subschema)).
+    pub fn subschema_written<T: crate::input::ToolInput + ?Sized>(&mut self) -> Value {
+        self.tracked(
+            T::COMPOSITE,
+            type_name::<T>(),
+            T::schema_name,
+            T::__written_in,
+        )
+    }
+
+    /// `compose`'s schema of the type `id`, inlined, or a `$ref` when it is already being
+    /// composed (a leaf, not `composite`, is never tracked).
+    fn tracked(
+        &mut self,
+        composite: bool,
+        id: &'static str,
+        name: fn() -> Cow<'static, str>,
+        compose: fn(&mut Self) -> Value,
+    ) -> Value {
+        if !composite {
+            return compose(self);
         }
-        let id = type_name::<T>();
-        let name = T::output_name();
+        let name = name();
         if let Some(reference) = self.recursion.enter(&id, &name) {
             return reference;
         }
-        let schema = T::output_in(self);
+        let schema = compose(self);
         self.recursion.leave(&id, &name, &schema);
         schema
     }

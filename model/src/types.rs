@@ -370,6 +370,43 @@ mod tests {
         }
     }
 
+    /// A bound read as a double (as JavaScript reads JSON numbers) is never inside the
+    /// type's range: it rounds outward, so a client's reading never refuses a value of the
+    /// type (`docs/contract.md`, integers beyond 2^53).
+    #[test]
+    fn bounds_read_as_doubles_round_outward() {
+        for known in TABLE {
+            let Meaning::Int { min, max } = known.meaning else {
+                continue;
+            };
+            let schema = known.schema().unwrap_or_default();
+            let text = serde_json::to_string(&schema).unwrap_or_default();
+            // A double-based reader: every number becomes an f64.
+            let read: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            let as_double = |key: &str| {
+                let raw = read[key].to_string();
+                raw.parse::<f64>().unwrap_or(f64::NAN)
+            };
+            let (lo, hi) = (as_double("minimum"), as_double("maximum"));
+            // `as` saturates: a double past the 128-bit range is past the type's bound too.
+            assert!(
+                (lo as i128) <= min && lo.is_finite(),
+                "{}: {lo} > {min}",
+                known.name
+            );
+            assert!(
+                (hi as u128) >= max && hi.is_finite(),
+                "{}: {hi} < {max}",
+                known.name
+            );
+            assert!(
+                (hi as u128) - max <= max >> 52,
+                "{}: {hi} is the nearest double, not further",
+                known.name
+            );
+        }
+    }
+
     #[test]
     fn wide_integers_are_written_as_floats() {
         assert_eq!(

@@ -2,7 +2,9 @@
 //! An alias of `ToolResult` is used as is; an alias of `Result` gives `Ok` as data and
 //! `Err` as an `isError` result; a `ToolOutput` value becomes `structuredContent`; a
 //! `Result` whose error also derives `Serialize` is still a result; `Json<T>` sends a
-//! value that only derives `Serialize`, without an output schema.
+//! value that only derives `Serialize`, without an output schema; a type that derives
+//! only `ToolInput` and that serde writes as it reads is typed too (no second derive), as
+//! is one whose output differs and derives `ToolOutput` beside `ToolInput`.
 use neuralis::{Json, ToolContext, ToolInput, ToolOutput, ToolResult, tool};
 
 #[derive(ToolInput, serde::Deserialize)]
@@ -13,6 +15,50 @@ pub struct Input {
 #[derive(serde::Serialize, ToolOutput)]
 pub struct Out {
     pub ok: bool,
+}
+
+/// Read and returned.
+#[derive(ToolInput, serde::Deserialize, serde::Serialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A file.
+    File,
+    Dir,
+}
+
+#[derive(ToolInput, serde::Deserialize, serde::Serialize)]
+pub struct Entry {
+    pub path: String,
+    pub kind: Kind,
+    pub size: Option<u64>,
+}
+
+/// Written differently from how it is read: both derives.
+#[derive(ToolInput, ToolOutput, serde::Deserialize, serde::Serialize)]
+pub struct Sparse {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub entry: Entry,
+}
+
+/// Written differently, deriving only `ToolInput`: not returned itself, but a field of a
+/// type read and written alike, whose output schema says what serde writes for it.
+#[derive(ToolInput, serde::Deserialize, serde::Serialize)]
+pub struct Window {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u8>,
+}
+
+/// Mutually recursive, read and written alike.
+#[derive(ToolInput, serde::Deserialize, serde::Serialize)]
+pub struct Folder {
+    pub window: Window,
+    pub files: Vec<File>,
+}
+
+#[derive(ToolInput, serde::Deserialize, serde::Serialize)]
+pub struct File {
+    pub parent: Option<Box<Folder>>,
 }
 
 #[derive(serde::Serialize)]
@@ -65,6 +111,18 @@ pub fn lookup(input: Input) -> Result<Out, LookupError> {
     } else {
         Ok(Out { ok: true })
     }
+}
+
+/// A type that derives only `ToolInput`.
+#[tool(annotations(category = "read"))]
+pub fn shared(input: Entry) -> Sparse {
+    Sparse { note: None, entry: input }
+}
+
+/// A recursive type that derives only `ToolInput`, holding one whose output differs.
+#[tool(annotations(category = "read"))]
+pub fn folder(input: Folder) -> Folder {
+    input
 }
 
 /// An untyped value, said so.
@@ -135,6 +193,42 @@ fn main() {
     assert!(
         (__neuralis_tool_lookup.output)().is_some(),
         "`Ok`'s type declares the output"
+    );
+
+    let r = call(
+        &__neuralis_tool_shared,
+        serde_json::json!({ "path": "a", "kind": "dir" }),
+    );
+    assert_eq!(
+        r.structured_content,
+        Some(serde_json::json!({ "entry": { "path": "a", "kind": "dir", "size": null } }))
+    );
+    let output = (__neuralis_tool_shared.output)().expect("typed");
+    let entry = &output.schema()["properties"]["entry"];
+    assert_eq!(entry["required"], serde_json::json!(["path", "kind", "size"]));
+    assert_eq!(
+        entry["properties"]["kind"]["description"],
+        "Read and returned.\n\n`file`: A file."
+    );
+
+    let output = (__neuralis_tool_folder.output)().expect("typed");
+    assert_eq!(
+        output.schema()["properties"]["window"]["required"],
+        serde_json::Value::Null,
+        "`days` is left out when `None`, never required: {}",
+        output.schema()
+    );
+    assert_eq!(
+        output.schema()["properties"]["files"]["items"]["properties"]["parent"]["anyOf"][0],
+        serde_json::json!({ "$ref": "#" })
+    );
+    let r = call(
+        &__neuralis_tool_folder,
+        serde_json::json!({ "window": {}, "files": [{}] }),
+    );
+    assert_eq!(
+        r.structured_content,
+        Some(serde_json::json!({ "window": {}, "files": [{ "parent": null }] }))
     );
 
     let r = call(&__neuralis_tool_untyped, serde_json::json!({ "path": "a" }));

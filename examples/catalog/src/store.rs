@@ -4,7 +4,9 @@ use neuralis::{ToolInput, ToolOutput};
 use serde::{Deserialize, Serialize};
 
 /// The status of an item.
-#[derive(ToolInput, ToolOutput, Deserialize, Serialize, Clone, Copy, PartialEq, Eq, Debug)]
+// Read by `catalog_edit` and returned in every `Item`: serde writes what it reads, so
+// `ToolInput` gives its output schema too (no `ToolOutput` derive).
+#[derive(ToolInput, Deserialize, Serialize, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Listed.

@@ -24,7 +24,33 @@ pub(super) fn compile(schema: &Value) -> Result<Vec<Node>, CompileError> {
     };
     c.node_at(String::new());
     c.run()?;
-    let mut nodes = c.nodes;
+    Ok(settle(c.nodes))
+}
+
+/// The nodes of `start`, the subschema of `root` at `pointer` (first), its `$ref`s
+/// resolved in `root`.
+pub(super) fn compile_at<'s>(
+    root: &'s Value,
+    pointer: &str,
+    start: &'s Value,
+) -> Result<Vec<Node>, CompileError> {
+    let mut c = Compiler {
+        root,
+        nodes: Vec::new(),
+        by_pointer: HashMap::new(),
+        queue: Vec::new(),
+    };
+    // The start is compiled from the value given; its pointer is known only when a
+    // `$ref` leads back to it (then compiled again as its own node, to the same checks),
+    // so a subschema without references allocates no index.
+    c.nodes.push(Node::Pending);
+    c.nodes[0] = c.compile(start, pointer)?;
+    c.run()?;
+    Ok(settle(c.nodes))
+}
+
+/// The nodes with every chain of `$ref`s that comes back to itself made `true`.
+fn settle(mut nodes: Vec<Node>) -> Vec<Node> {
     for start in 0..nodes.len() {
         let mut at = start;
         let mut steps = 0;
@@ -37,7 +63,7 @@ pub(super) fn compile(schema: &Value) -> Result<Vec<Node>, CompileError> {
             }
         }
     }
-    Ok(nodes)
+    nodes
 }
 
 pub(super) struct Compiler<'s> {
@@ -79,6 +105,40 @@ fn non_negative(value: &Value) -> Option<u64> {
     }
 }
 
+/// The value at the JSON pointer `pointer` in `root`, as `Value::pointer` finds it, without
+/// allocating for tokens that need no unescaping (the compiler looks up every subschema it
+/// compiles by pointer).
+fn resolve<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut at = root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let unescaped;
+        let token = if token.contains('~') {
+            unescaped = token.replace("~1", "/").replace("~0", "~");
+            unescaped.as_str()
+        } else {
+            token
+        };
+        at = match at {
+            Value::Object(map) => map.get(token)?,
+            Value::Array(items) => {
+                // As `Value::pointer`: digits only, no leading zero (but `0`).
+                if token.is_empty()
+                    || !token.bytes().all(|b| b.is_ascii_digit())
+                    || (token.len() > 1 && token.starts_with('0'))
+                {
+                    return None;
+                }
+                items.get(token.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
 impl<'s> Compiler<'s> {
     /// The node for the subschema at `pointer`, compiled once.
     fn node_at(&mut self, pointer: String) -> usize {
@@ -98,7 +158,7 @@ impl<'s> Compiler<'s> {
 
     fn run(&mut self) -> Result<(), CompileError> {
         while let Some((id, pointer)) = self.queue.pop() {
-            let Some(schema) = self.root.pointer(&pointer) else {
+            let Some(schema) = resolve(self.root, &pointer) else {
                 return Err(invalid(
                     &pointer,
                     "$ref",
@@ -129,7 +189,7 @@ impl<'s> Compiler<'s> {
                     format!("`{reference}` is not in this document"),
                 ));
             };
-            if self.root.pointer(&target).is_none() {
+            if resolve(self.root, &target).is_none() {
                 return Err(invalid(
                     at,
                     "$ref",

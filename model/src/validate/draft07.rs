@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::format::Format;
 use super::{ValidationError, Validator};
 use crate::contract::{Compiled, Draft07, Violation};
 
@@ -35,12 +36,45 @@ fn meta() -> Option<&'static Validator> {
 /// assert_eq!(errors[0].pointer, "/minLength");
 /// assert_eq!(errors[0].message, "value is less than the minimum of 0");
 /// ```
+///
+/// A document goes through [`surely_valid`](crate::contract::meta::surely_valid) first,
+/// the walk of the meta-schema's own rules, with the formats the meta-schema asserts
+/// checked as it asserts them (`uri-reference` for `$id` and `$ref`, `uri` for `$schema`,
+/// `regex` for `pattern` and the names of `patternProperties`): a fraction of the
+/// validator's walk over the whole meta-schema, which the loader runs on every tool file,
+/// and no meta-schema to compile at all for a valid one (a WASM module's first call loads
+/// its package). Only a document it cannot vouch for is validated whole, so every refusal
+/// is the validator's (`core/tests/meta_walk.rs` holds both to `jsonschema`'s verdicts).
 #[must_use]
 pub fn meta_errors(schema: &Value) -> Vec<ValidationError> {
+    if crate::contract::meta::surely_valid(schema, &mut asserted_format_ok) {
+        return Vec::new();
+    }
     match meta() {
         Some(meta) => meta.errors(schema),
         None => Vec::new(),
     }
+}
+
+/// `surely_valid`'s question, a one-keyword document holding a string whose format the
+/// meta-schema asserts, answered by that format; anything else is left to the validator.
+fn asserted_format_ok(one: &Value) -> bool {
+    let Some((key, value)) = one.as_object().and_then(|m| m.iter().next()) else {
+        return false;
+    };
+    let (format, text) = match (key.as_str(), value) {
+        ("$id" | "$ref", Value::String(s)) => (Format::UriReference, s.as_str()),
+        ("$schema", Value::String(s)) => (Format::Uri, s.as_str()),
+        ("pattern", Value::String(s)) => (Format::Regex, s.as_str()),
+        ("patternProperties", Value::Object(names)) if names.len() == 1 => {
+            match names.keys().next() {
+                Some(name) => (Format::Regex, name.as_str()),
+                None => return false,
+            }
+        }
+        _ => return false,
+    };
+    format.accepts(text)
 }
 
 /// The checker's draft-07 validator when no general validator is compiled in: the

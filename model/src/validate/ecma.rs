@@ -27,16 +27,25 @@ pub(crate) enum Translation {
 pub(crate) struct Invalid;
 
 /// Whether `pattern` is a valid ECMA-262 regular expression (the `regex` format).
+///
+/// The same reading as [`parse`], without writing the translation (the checker asks this
+/// of every `pattern` of every tool file it loads).
 pub(crate) fn is_valid(pattern: &str) -> bool {
-    parse(pattern).is_ok()
+    read(pattern, false).is_ok()
 }
 
 /// Reads `pattern` (see the module docs).
 pub(crate) fn parse(pattern: &str) -> Result<Translation, Invalid> {
+    read(pattern, true)
+}
+
+/// Reads `pattern`, writing the translation when `emit`.
+fn read(pattern: &str, emit: bool) -> Result<Translation, Invalid> {
     let mut p = Parser {
         chars: pattern.chars().collect(),
         at: 0,
-        out: String::with_capacity(pattern.len() + 8),
+        emit,
+        out: String::with_capacity(if emit { pattern.len() + 8 } else { 0 }),
         unsupported: None,
         groups: 0,
         names: Vec::new(),
@@ -137,6 +146,8 @@ enum ClassAtom {
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    /// Whether the translation is written (`out`), or the pattern only checked.
+    emit: bool,
     out: String,
     unsupported: Option<&'static str>,
     groups: u32,
@@ -301,11 +312,13 @@ impl Parser {
                 if lo > 1000 || hi.is_some_and(|hi| hi > 1000) {
                     self.unsupported("a repetition count above 1000");
                 }
-                let _ = match (self.chars.get(self.at - 1), hi) {
-                    (_, Some(hi)) if hi == lo => write!(self.out, "{{{lo}}}"),
-                    (_, Some(hi)) => write!(self.out, "{{{lo},{hi}}}"),
-                    (_, None) => write!(self.out, "{{{lo},}}"),
-                };
+                if self.emit {
+                    let _ = match hi {
+                        Some(hi) if hi == lo => write!(self.out, "{{{lo}}}"),
+                        Some(hi) => write!(self.out, "{{{lo},{hi}}}"),
+                        None => write!(self.out, "{{{lo},}}"),
+                    };
+                }
             }
             _ => return Ok(()),
         }
@@ -323,9 +336,11 @@ impl Parser {
     fn atom(&mut self, c: char) -> Result<(), Invalid> {
         match c {
             '.' => {
-                self.out.push_str("[^");
-                push_ranges(&mut self.out, NOT_DOT);
-                self.out.push(']');
+                if self.emit {
+                    self.out.push_str("[^");
+                    push_ranges(&mut self.out, NOT_DOT);
+                    self.out.push(']');
+                }
             }
             '(' => self.group()?,
             '[' => self.class()?,
@@ -442,9 +457,11 @@ impl Parser {
             }
             'd' | 'D' | 's' | 'S' | 'w' | 'W' | 'p' | 'P' => {
                 let set = self.class_escape(c)?;
-                self.out.push('[');
-                push_ranges(&mut self.out, &set);
-                self.out.push(']');
+                if self.emit {
+                    self.out.push('[');
+                    push_ranges(&mut self.out, &set);
+                    self.out.push(']');
+                }
             }
             other => {
                 let ch = self.character_escape(other)?;
@@ -607,6 +624,9 @@ impl Parser {
             .any(|&(lo, hi)| lo <= 0xDFFF && hi >= 0xD800 && (lo >= 0xD800 && hi <= 0xDFFF))
         {
             self.unsupported("a lone surrogate");
+        }
+        if !self.emit {
+            return Ok(());
         }
         ranges.sort_unstable();
         let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());

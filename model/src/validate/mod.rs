@@ -235,6 +235,34 @@ impl Validator {
         compile::compile(schema).map(|nodes| Validator { nodes })
     }
 
+    /// Compiles `schema`, the subschema of `root` at the JSON pointer `pointer`, its
+    /// `$ref`s resolved in `root` (`#` is `root`): what the subschema means in its
+    /// document, without copying it out.
+    ///
+    /// # Errors
+    ///
+    /// As [`compile`](Self::compile).
+    ///
+    /// ```
+    /// use neuralis_model::validate::Validator;
+    /// use serde_json::json;
+    /// let root = json!({
+    ///     "properties": {"next": {"$ref": "#/definitions/n"}},
+    ///     "definitions": {"n": {"type": "integer", "minimum": 1}}
+    /// });
+    /// let at = "/properties/next";
+    /// let next = Validator::compile_at(&root, at, &root["properties"]["next"]).expect("compiles");
+    /// assert!(next.is_valid(&json!(2)));
+    /// assert_eq!(next.errors(&json!(0))[0].message, "value is less than the minimum of 1");
+    /// ```
+    pub fn compile_at(
+        root: &Value,
+        pointer: &str,
+        schema: &Value,
+    ) -> Result<Validator, CompileError> {
+        compile::compile_at(root, pointer, schema).map(|nodes| Validator { nodes })
+    }
+
     /// Whether `instance` is valid.
     #[must_use]
     pub fn is_valid(&self, instance: &Value) -> bool {

@@ -26,12 +26,13 @@ pub(super) fn check_default_invalid(
     }
     let mut rewritten = None;
     for (pointer, sub) in found {
-        // A subschema with no `$ref` below it means the same alone: the built-in validator
-        // compiles it as it is. One that refers into the document (or is outside the
-        // subset) gets a probe that keeps the root around it.
-        let alone = (!refers(sub))
-            .then(|| Validator::compile(&Value::Object(sub.clone())).ok())
-            .flatten();
+        let Some(held) = sub.as_object() else {
+            continue;
+        };
+        // The built-in validator compiles the subschema where it is, its `$ref`s resolved
+        // in the document (nothing copied). One outside the subset gets a probe that keeps
+        // the root around it, for the caller's general validator.
+        let alone = Validator::compile_at(schema, &pointer, sub).ok();
         let probe_compiled;
         let compiled: &dyn Compiled = match &alone {
             Some(v) => v,
@@ -45,7 +46,7 @@ pub(super) fn check_default_invalid(
                 &*probe_compiled
             }
         };
-        if let Some(value) = sub.get("default")
+        if let Some(value) = held.get("default")
             && let Some(why) = refusal(compiled, value)
         {
             out.push(diagnostic(
@@ -56,7 +57,7 @@ pub(super) fn check_default_invalid(
                 ),
             ));
         }
-        for (i, example) in sub
+        for (i, example) in held
             .get("examples")
             .and_then(Value::as_array)
             .into_iter()
@@ -74,18 +75,6 @@ pub(super) fn check_default_invalid(
             }
         }
     }
-}
-
-/// Whether a `$ref` appears anywhere in `schema` (a key of that name, at any depth).
-fn refers(schema: &Map<String, Value>) -> bool {
-    schema.iter().any(|(k, v)| {
-        k == "$ref"
-            || match v {
-                Value::Object(m) => refers(m),
-                Value::Array(items) => items.iter().any(|i| i.as_object().is_some_and(refers)),
-                _ => false,
-            }
-    })
 }
 
 fn diagnostic(pointer: String, message: String) -> Diagnostic {

@@ -303,7 +303,7 @@ impl<'a> Keywords<'a> {
 
 /// The subschemas holding a `default` or `examples` that `default-invalid` checks, each
 /// with its pointer.
-pub(super) type HeldValues<'a> = Vec<(String, &'a Map<String, Value>)>;
+pub(super) type HeldValues<'a> = Vec<(String, &'a Value)>;
 
 /// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
 /// `examples`, unknown keywords or `x-neuralis`) and applies the per-subschema rules; with
@@ -342,7 +342,7 @@ impl<'a> Walk<'a, '_> {
         if keywords.holds_values
             && let Some(values) = self.values.as_deref_mut()
         {
-            values.push((render(&self.path), schema));
+            values.push((render(&self.path), value));
         }
         self.stack.push(Frame {
             properties: keywords.properties,
