@@ -53,6 +53,7 @@ use std::path::Path;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
+use std::time::Instant;
 
 use bytes::Bytes;
 use http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
@@ -66,6 +67,7 @@ use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
+use tracing::Instrument as _;
 
 use crate::McpServer;
 #[cfg(feature = "jwt")]
@@ -80,6 +82,12 @@ pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 
 /// The header that names a legacy MCP session.
 const SESSION_HEADER: &str = "mcp-session-id";
+
+/// The header of a request's id: the caller's, echoed, else a fresh one.
+const REQUEST_ID: &str = "x-request-id";
+
+/// The header that names a request's JSON-RPC method (2026-07-28 clients send it).
+pub(crate) const METHOD_HEADER: &str = "mcp-method";
 
 /// Who calls: the verified [`SessionContext`] of one HTTP request, from its headers and
 /// the extensions the host's middleware set. Implemented by [`TokenTable`],
@@ -441,19 +449,92 @@ fn full(text: String) -> BoxBody<Bytes, Infallible> {
     Full::new(Bytes::from(text)).boxed()
 }
 
-/// The caller an HTTP request was resolved to, in its extensions (set by
-/// [`HostedService`] only).
-#[derive(Clone)]
-struct Verified(SessionContext);
+/// A CORS layer for browser clients of a hosted server (feature `cors`; `tower-http`'s
+/// [`CorsLayer`](tower_http::cors::CorsLayer)), to wrap the whole router: it answers a
+/// preflight (`OPTIONS` with `Access-Control-Request-Method`) itself, before identity
+/// (a preflight carries no credentials), and adds the CORS headers to every answer,
+/// `401`s included, for the origins `origins` (`https://app.example.com`) only.
+///
+/// Allowed request headers: `Authorization`, `Content-Type`, `Accept`,
+/// `Mcp-Session-Id`, `Mcp-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Last-Event-ID`,
+/// `X-Request-Id`; exposed response headers: `Mcp-Session-Id`, `Mcp-Protocol-Version`,
+/// `WWW-Authenticate`, `Retry-After`, `X-Request-Id`; methods `GET`, `POST`, `DELETE`;
+/// preflights cached for 10 minutes; no cookies (`Allow-Credentials` is not sent: the
+/// bearer token travels in a header). rmcp's `Origin` check still applies: list the same
+/// origins in `StreamableHttpServerConfig::allowed_origins`.
+///
+/// ```
+/// let cors = neuralis_mcp::http::cors(["https://app.example.com"]).unwrap();
+/// // axum: Router::new().nest_service("/mcp", service).layer(cors)
+/// # let _ = cors;
+/// ```
+///
+/// # Errors
+///
+/// The first origin that is not a valid header value.
+#[cfg(feature = "cors")]
+pub fn cors<I, S>(origins: I) -> Result<tower_http::cors::CorsLayer, String>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    use http::header::{ACCEPT, CONTENT_TYPE as TYPE, HeaderName, RETRY_AFTER};
+    let origins = origins
+        .into_iter()
+        .map(|o| {
+            let origin = o.as_ref().trim_end_matches('/');
+            HeaderValue::from_str(origin).map_err(|_| format!("`{origin}` is not an origin"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let name = HeaderName::from_static;
+    Ok(tower_http::cors::CorsLayer::new()
+        .allow_origin(origins)
+        .allow_methods([Method::GET, Method::POST, Method::DELETE])
+        .allow_headers([
+            AUTHORIZATION,
+            TYPE,
+            ACCEPT,
+            name(SESSION_HEADER),
+            name("mcp-protocol-version"),
+            name(METHOD_HEADER),
+            name("mcp-name"),
+            name("last-event-id"),
+            name(REQUEST_ID),
+        ])
+        .expose_headers([
+            name(SESSION_HEADER),
+            name("mcp-protocol-version"),
+            WWW_AUTHENTICATE,
+            RETRY_AFTER,
+            name(REQUEST_ID),
+        ])
+        .max_age(std::time::Duration::from_secs(600)))
+}
 
-/// The caller [`HostedService`] resolved for the request `context` belongs to.
-pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<SessionContext> {
+/// The caller an HTTP request was resolved to, and the request's id, in its extensions
+/// (set by [`HostedService`] only).
+#[derive(Clone)]
+struct Verified {
+    caller: SessionContext,
+    request_id: Arc<str>,
+}
+
+fn verified(context: &RequestContext<RoleServer>) -> Option<&Verified> {
     context
         .extensions
         .get::<http::request::Parts>()?
         .extensions
         .get::<Verified>()
-        .map(|v| v.0.clone())
+}
+
+/// The caller [`HostedService`] resolved for the request `context` belongs to.
+pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<SessionContext> {
+    verified(context).map(|v| v.caller.clone())
+}
+
+/// The id of the HTTP request `context` belongs to (its `x-request-id`).
+pub(crate) fn request_id_of(context: &RequestContext<RoleServer>) -> Option<&str> {
+    verified(context).map(|v| &*v.request_id)
 }
 
 /// A package to host for many callers: built by [`McpServer::hosted`], turned into a
@@ -463,6 +544,15 @@ pub struct Hosted {
     server: McpServer,
     resolver: Arc<dyn Resolve>,
     metadata: Option<ProtectedResource>,
+    limits: Limits,
+}
+
+/// The limits a hosted service applies beyond rmcp's.
+#[derive(Clone, Debug, Default)]
+struct Limits {
+    /// `tools/call` requests per minute per verified caller.
+    #[cfg(feature = "rate-limit")]
+    calls_per_minute: Option<std::num::NonZeroU32>,
 }
 
 impl fmt::Debug for Hosted {
@@ -482,6 +572,7 @@ impl McpServer {
             server: McpServer::per_request(package.into()),
             resolver: Arc::new(resolver),
             metadata: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -543,6 +634,27 @@ impl Hosted {
         self
     }
 
+    /// Each call's span also records its arguments and result (off by default: see
+    /// [`McpServer::with_trace_payloads`]).
+    #[must_use]
+    pub fn with_trace_payloads(mut self, on: bool) -> Self {
+        self.server = self.server.with_trace_payloads(on);
+        self
+    }
+
+    /// At most `calls_per_minute` `tools/call` requests per minute for each verified
+    /// caller (by user id; bursts up to the same number), counted after identity, so an
+    /// agent in a loop slows itself and nobody else. A call over the limit runs nothing
+    /// and is answered `429 Too Many Requests` with `Retry-After` (seconds) and a JSON-RPC
+    /// error body. Lists and other requests are not counted. Feature `rate-limit`
+    /// (`governor`); the count is per process (per replica behind a proxy).
+    #[cfg(feature = "rate-limit")]
+    #[must_use]
+    pub fn with_rate_limit(mut self, calls_per_minute: std::num::NonZeroU32) -> Self {
+        self.limits.calls_per_minute = Some(calls_per_minute);
+        self
+    }
+
     /// The tower service, over rmcp's streamable HTTP service built with `config`.
     #[must_use]
     pub fn service(self, config: StreamableHttpServerConfig) -> HostedService {
@@ -550,7 +662,7 @@ impl Hosted {
             Some(m) => format!("Bearer resource_metadata=\"{}\"", m.metadata_url()),
             None => "Bearer".to_owned(),
         };
-        HostedService::new(self.server, self.resolver, challenge, config)
+        HostedService::new(self.server, self.resolver, challenge, config, &self.limits)
     }
 }
 
@@ -571,7 +683,13 @@ pub(crate) fn single_identity(
     session: Option<SessionContext>,
     config: StreamableHttpServerConfig,
 ) -> HostedService {
-    HostedService::new(server, Arc::new(Anyone(session)), "Bearer".into(), config)
+    HostedService::new(
+        server,
+        Arc::new(Anyone(session)),
+        "Bearer".into(),
+        config,
+        &Limits::default(),
+    )
 }
 
 /// The tower service of a package over streamable HTTP (see [`crate::http`]): every
@@ -586,6 +704,8 @@ pub struct HostedService {
     /// The user who opened each legacy session, by its `Mcp-Session-Id`.
     owners: Arc<Mutex<HashMap<String, String>>>,
     challenge: Arc<str>,
+    #[cfg(feature = "rate-limit")]
+    limiter: Option<Arc<crate::limit::Limiter>>,
 }
 
 impl fmt::Debug for HostedService {
@@ -602,7 +722,9 @@ impl HostedService {
         resolver: Arc<dyn Resolve>,
         challenge: String,
         config: StreamableHttpServerConfig,
+        limits: &Limits,
     ) -> Self {
+        let _ = limits;
         let inner = StreamableHttpService::new(
             move || Ok(server.fresh()),
             Arc::new(LocalSessionManager::default()),
@@ -613,6 +735,10 @@ impl HostedService {
             resolver,
             owners: Arc::default(),
             challenge: Arc::from(challenge),
+            #[cfg(feature = "rate-limit")]
+            limiter: limits
+                .calls_per_minute
+                .map(|n| Arc::new(crate::limit::Limiter::per_minute(n))),
         }
     }
 
@@ -631,50 +757,64 @@ impl HostedService {
             Some(code) => format!("{}, error=\"{code}\"", self.challenge),
             None => self.challenge.to_string(),
         };
-        let body = json!({
-            "jsonrpc": "2.0",
-            "id": null,
-            "error": {"code": -32001, "message": "unauthorized: this server needs a valid bearer token"},
-        });
-        let mut response = Response::new(full(body.to_string()));
-        *response.status_mut() = StatusCode::UNAUTHORIZED;
-        let headers = response.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let mut response = refusal(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized: this server needs a valid bearer token",
+            refused.reason(),
+        );
         if let Ok(value) = HeaderValue::from_str(&challenge) {
-            headers.insert(WWW_AUTHENTICATE, value);
+            response.headers_mut().insert(WWW_AUTHENTICATE, value);
         }
         response
     }
 
-    /// A JSON-RPC error answer with no request id (the request could not be read).
-    fn rpc_error(status: StatusCode, code: i64, message: &str) -> HttpResponse {
-        let body =
-            json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
-        let mut response = Response::new(full(body.to_string()));
-        *response.status_mut() = status;
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        response
-    }
-
-    /// The `403` for a legacy session used by another user than the one who opened it.
-    fn not_the_owner() -> HttpResponse {
-        let body = json!({
-            "jsonrpc": "2.0",
-            "id": null,
-            "error": {"code": -32001, "message": "forbidden: this session belongs to another caller; open a session of your own"},
-        });
-        let mut response = Response::new(full(body.to_string()));
-        *response.status_mut() = StatusCode::FORBIDDEN;
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        response
-    }
-
-    /// Answers one HTTP request.
+    /// Answers one HTTP request, within its `mcp.request` span (see [`crate::http`]),
+    /// with its `x-request-id` (the caller's, else a fresh UUID).
     pub async fn handle<B>(&self, request: Request<B>) -> HttpResponse
+    where
+        B: Body + Send + 'static,
+        B::Error: std::error::Error + Send + Sync + 'static,
+        B::Data: Send + 'static,
+    {
+        let started = Instant::now();
+        let request_id: Arc<str> = match request
+            .headers()
+            .get(REQUEST_ID)
+            .and_then(|v| v.to_str().ok())
+            .filter(|v| !v.is_empty() && v.len() <= 200)
+        {
+            Some(id) => Arc::from(id),
+            None => Arc::from(uuid::Uuid::new_v4().to_string()),
+        };
+        let rpc_method = request
+            .headers()
+            .get(METHOD_HEADER)
+            .and_then(|v| v.to_str().ok());
+        let span = tracing::info_span!(
+            target: "neuralis_mcp::http",
+            "mcp.request",
+            method = %request.method(),
+            request_id = %request_id,
+            rpc_method = rpc_method,
+            caller = tracing::field::Empty,
+            status = tracing::field::Empty,
+            refusal = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+        );
+        let mut response = self
+            .answer(request, request_id.clone())
+            .instrument(span.clone())
+            .await;
+        span.record("status", response.status().as_u16());
+        span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
+        if let Ok(value) = HeaderValue::from_str(&request_id) {
+            response.headers_mut().insert(REQUEST_ID, value);
+        }
+        response
+    }
+
+    /// The answer to one request (in its span).
+    async fn answer<B>(&self, request: Request<B>, request_id: Arc<str>) -> HttpResponse
     where
         B: Body + Send + 'static,
         B::Error: std::error::Error + Send + Sync + 'static,
@@ -685,6 +825,7 @@ impl HostedService {
             Ok(caller) => caller,
             Err(refused) => return self.unauthorized(&refused),
         };
+        tracing::Span::current().record("caller", caller.user_id());
         let session = parts
             .headers
             .get(SESSION_HEADER)
@@ -696,7 +837,12 @@ impl HostedService {
                 .get(id)
                 .is_some_and(|owner| owner != caller.user_id())
             {
-                return Self::not_the_owner();
+                drop(owners);
+                return refusal(
+                    StatusCode::FORBIDDEN,
+                    "forbidden: this session belongs to another caller; open a session of your own",
+                    "a legacy session id used by another user than the one who opened it",
+                );
             }
         }
         // The body, read within the cap here (as rmcp would), so that a body rmcp cannot
@@ -705,20 +851,27 @@ impl HostedService {
         let bytes = match Limited::new(body, cap).collect().await {
             Ok(collected) => collected.to_bytes(),
             Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
-                let mut response = Response::new(full(format!(
-                    "Payload Too Large: request body exceeds {cap} bytes"
-                )));
-                *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
-                return response;
+                return refusal(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    &format!("payload too large: the request body exceeds {cap} bytes"),
+                    &format!("the request body exceeds the cap of {cap} bytes"),
+                );
             }
             Err(e) => {
-                return Self::rpc_error(
+                return rpc_error(
                     StatusCode::BAD_REQUEST,
                     -32700,
                     &format!("the request body could not be read: {e}"),
                 );
             }
         };
+        #[cfg(feature = "rate-limit")]
+        if let Some(limiter) = &self.limiter {
+            let calls = crate::limit::calls_in(&parts, &bytes);
+            if let Err(wait) = limiter.check(caller.user_id(), calls) {
+                return crate::limit::too_many(limiter, wait);
+            }
+        }
         let user = caller.user_id().to_owned();
         let closing = parts.method == Method::DELETE;
         let posted = parts.method == Method::POST;
@@ -728,7 +881,7 @@ impl HostedService {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.split(';').next())
             .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
-        parts.extensions.insert(Verified(caller));
+        parts.extensions.insert(Verified { caller, request_id });
         let response = self
             .inner
             .handle(Request::from_parts(parts, Full::new(bytes.clone())))
@@ -737,13 +890,13 @@ impl HostedService {
         // has its own errors for that.
         if posted && json_body && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
             return if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() {
-                Self::rpc_error(
+                rpc_error(
                     StatusCode::BAD_REQUEST,
                     -32600,
                     "invalid request: the body is JSON but not a JSON-RPC message",
                 )
             } else {
-                Self::rpc_error(
+                rpc_error(
                     StatusCode::BAD_REQUEST,
                     -32700,
                     "parse error: the body is not JSON",
@@ -757,7 +910,7 @@ impl HostedService {
             *ended.status_mut() = StatusCode::NO_CONTENT;
             ended
         } else {
-            response
+            as_json_rpc(response).await
         };
         let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
         match session {
@@ -777,6 +930,72 @@ impl HostedService {
         }
         response
     }
+}
+
+/// A JSON-RPC error answer with no request id (the request could not be read).
+fn rpc_error(status: StatusCode, code: i64, message: &str) -> HttpResponse {
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+    let mut response = Response::new(full(body.to_string()));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// The JSON-RPC error code for a refusal with HTTP status `status`.
+fn refusal_code(status: StatusCode) -> i64 {
+    match status.as_u16() {
+        401 | 403 => -32001,
+        429 => -32029,
+        400..=499 => -32600,
+        _ => -32603,
+    }
+}
+
+/// A refusal the server sends: `status` with a JSON-RPC error body a client can show
+/// (`message`), and an event for the operator with `reason` (which the client is not
+/// told), recorded as the request span's `refusal`.
+pub(crate) fn refusal(status: StatusCode, message: &str, reason: &str) -> HttpResponse {
+    tracing::Span::current().record("refusal", reason);
+    if status == StatusCode::UNAUTHORIZED {
+        tracing::info!(target: "neuralis_mcp::http", status = status.as_u16(), reason, "refused");
+    } else {
+        tracing::warn!(target: "neuralis_mcp::http", status = status.as_u16(), reason, "refused");
+    }
+    rpc_error(status, refusal_code(status), message)
+}
+
+/// rmcp's own refusals (`403` for a `Host` or `Origin` it does not allow, `406`, `405`,
+/// `404` for an unknown session...) come as plain text, which clients report as an
+/// unreadable error: the same status with a JSON-RPC error body carrying the text.
+async fn as_json_rpc(response: HttpResponse) -> HttpResponse {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = match body.collect().await {
+        Ok(collected) => String::from_utf8_lossy(&collected.to_bytes()).into_owned(),
+        Err(never) => match never {},
+    };
+    let text = if text.trim().is_empty() {
+        status.canonical_reason().unwrap_or("refused").to_owned()
+    } else {
+        text.trim().to_owned()
+    };
+    let mut answer = refusal(status, &text, &text);
+    for (name, value) in &parts.headers {
+        if name != CONTENT_TYPE && name != http::header::CONTENT_LENGTH {
+            answer.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    answer
 }
 
 impl<B> tower_service::Service<Request<B>> for HostedService

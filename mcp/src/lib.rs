@@ -27,6 +27,8 @@ mod import;
 mod jwks;
 #[cfg(feature = "jwt")]
 mod jwt;
+#[cfg(feature = "rate-limit")]
+mod limit;
 mod lines;
 mod logging;
 mod mrtr;

@@ -203,6 +203,9 @@ pub struct McpServer {
     states: States,
     /// What answers the requests that are not about tools ([`Self::with_handler`]).
     pub(crate) handler: crate::compose::Handler,
+    /// Whether each call's span records its arguments and result (off: they may hold
+    /// what the operator's logs must not).
+    trace_payloads: bool,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -270,6 +273,7 @@ impl McpServer {
             approval: ApprovalPolicy::Ask,
             states: States::random(),
             handler: crate::compose::Handler::default(),
+            trace_payloads: false,
         }
     }
 
@@ -377,6 +381,15 @@ impl McpServer {
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Each call's `mcp.call` span also records the call's `arguments` and its `result`
+    /// (JSON text). Off by default: arguments and results may hold what the operator's
+    /// logs must not (see [`crate::http`] for the span's other fields).
+    #[must_use]
+    pub fn with_trace_payloads(mut self, on: bool) -> Self {
+        self.trace_payloads = on;
         self
     }
 
@@ -622,6 +635,105 @@ impl McpServer {
             .await
     }
 
+    /// Runs one `tools/call` for `session`, relaying its progress reports and log
+    /// messages while it runs: its result (`None` when its round suspended, on a question
+    /// for the client), its round, and whether the client cancelled it.
+    async fn run_call(
+        &self,
+        request: CallToolRequestParams,
+        session: &SessionContext,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(Option<ToolResult>, Option<Arc<Round>>, bool), ErrorData> {
+        let id = context.id.clone();
+        // Questions: requests to the client during the call before 2026-07-28; on
+        // 2026-07-28 a round that ends in an `InputRequiredResult` (see `mrtr`).
+        let capabilities = context.client_capabilities();
+        let round: Option<Arc<Round>> = if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            Some(Arc::new(self.states.open(
+                &request,
+                session,
+                capabilities.clone(),
+            )?))
+        } else {
+            None
+        };
+        let asker: Arc<dyn Asker> = match &round {
+            Some(round) => Arc::new(RoundAsker(Arc::clone(round))),
+            None => Arc::new(PeerAsker {
+                peer: context.peer.clone(),
+                capabilities,
+            }),
+        };
+        // One channel for the call's progress reports and log messages, so that they go
+        // out in the order the handler made them; none when the client asked for neither.
+        let mut progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| ProgressRelay {
+                token,
+                peer: context.peer.clone(),
+                last: None,
+            });
+        let log_level = self.log_level.for_call(context);
+        let (reports, logs, mut relayed) = if progress.is_some() || log_level.is_some() {
+            let (tx, rx) = mpsc::unbounded_channel();
+            let reports = progress.is_some().then(|| {
+                let tx = tx.clone();
+                ProgressSink::new(move |report| {
+                    let _ = tx.send(Relayed::Progress(report));
+                })
+            });
+            let logs = log_level.map(|level| {
+                LogSink::new(level, move |message| {
+                    let _ = tx.send(Relayed::Log(message));
+                })
+            });
+            (reports, logs, Some(rx))
+        } else {
+            (None, None, None)
+        };
+        let call = self.call(request, session, id.clone(), reports, logs, asker);
+        tokio::pin!(call);
+        let mut aborted = false;
+        // rmcp cancels the request's token on `notifications/cancelled` (and when the
+        // connection closes); `on_cancelled` aborts through the map as well. A round that
+        // cannot answer a question suspends: the run is dropped (after every question it
+        // asked in the same poll is in), and the round's questions answer the request.
+        let result = loop {
+            tokio::select! {
+                biased;
+                result = &mut call => break Some(result),
+                () = async {
+                    match &round {
+                        Some(round) => round.suspended.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => break None,
+                () = context.ct.cancelled(), if !aborted => {
+                    aborted = true;
+                    self.abort(&id);
+                }
+                Some(item) = async {
+                    match relayed.as_mut() {
+                        Some(rx) => rx.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => relay(item, progress.as_mut(), &context.peer).await,
+            }
+        };
+        // Every report and message the handler made goes out before its result.
+        if let Some(mut rx) = relayed {
+            rx.close();
+            while let Ok(item) = rx.try_recv() {
+                relay(item, progress.as_mut(), &context.peer).await;
+            }
+        }
+        Ok((result, round, aborted))
+    }
+
     /// Fires the abort signal of the call `id`, if it is still running.
     fn abort(&self, id: &RequestId) {
         if let Some(controller) = self
@@ -768,93 +880,65 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let session = self.caller(&context)?;
-        let id = context.id.clone();
-        // Questions: requests to the client during the call before 2026-07-28; on
-        // 2026-07-28 a round that ends in an `InputRequiredResult` (see `mrtr`).
-        let capabilities = context.client_capabilities();
-        let round: Option<Arc<Round>> = if context
+        let started = std::time::Instant::now();
+        let era = context
             .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
-        {
-            Some(Arc::new(self.states.open(
-                &request,
-                &session,
-                capabilities.clone(),
-            )?))
-        } else {
-            None
-        };
-        let asker: Arc<dyn Asker> = match &round {
-            Some(round) => Arc::new(RoundAsker(Arc::clone(round))),
-            None => Arc::new(PeerAsker {
-                peer: context.peer.clone(),
-                capabilities,
-            }),
-        };
-        // One channel for the call's progress reports and log messages, so that they go
-        // out in the order the handler made them; none when the client asked for neither.
-        let mut progress = context
-            .meta
-            .get_progress_token()
-            .map(|token| ProgressRelay {
-                token,
-                peer: context.peer.clone(),
-                last: None,
-            });
-        let log_level = self.log_level.for_call(&context);
-        let (reports, logs, mut relayed) = if progress.is_some() || log_level.is_some() {
-            let (tx, rx) = mpsc::unbounded_channel();
-            let reports = progress.is_some().then(|| {
-                let tx = tx.clone();
-                ProgressSink::new(move |report| {
-                    let _ = tx.send(Relayed::Progress(report));
-                })
-            });
-            let logs = log_level.map(|level| {
-                LogSink::new(level, move |message| {
-                    let _ = tx.send(Relayed::Log(message));
-                })
-            });
-            (reports, logs, Some(rx))
-        } else {
-            (None, None, None)
-        };
-        let call = self.call(request, &session, id.clone(), reports, logs, asker);
-        tokio::pin!(call);
-        let mut aborted = false;
-        // rmcp cancels the request's token on `notifications/cancelled` (and when the
-        // connection closes); `on_cancelled` aborts through the map as well. A round that
-        // cannot answer a question suspends: the run is dropped (after every question it
-        // asked in the same poll is in), and the round's questions answer the request.
-        let result = loop {
-            tokio::select! {
-                biased;
-                result = &mut call => break Some(result),
-                () = async {
-                    match &round {
-                        Some(round) => round.suspended.notified().await,
-                        None => std::future::pending().await,
-                    }
-                } => break None,
-                () = context.ct.cancelled(), if !aborted => {
-                    aborted = true;
-                    self.abort(&id);
-                }
-                Some(item) = async {
-                    match relayed.as_mut() {
-                        Some(rx) => rx.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => relay(item, progress.as_mut(), &context.peer).await,
-            }
-        };
-        // Every report and message the handler made goes out before its result.
-        if let Some(mut rx) = relayed {
-            rx.close();
-            while let Ok(item) = rx.try_recv() {
-                relay(item, progress.as_mut(), &context.peer).await;
-            }
+            .map(|v| v.to_string())
+            .unwrap_or_default();
+        let span = tracing::info_span!(
+            target: "neuralis_mcp::call",
+            "mcp.call",
+            tool = %request.name,
+            caller = %session.user_id(),
+            era = %era,
+            request_id = tracing::field::Empty,
+            outcome = tracing::field::Empty,
+            refusal = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+            arguments = tracing::field::Empty,
+            result = tracing::field::Empty,
+        );
+        #[cfg(feature = "http")]
+        if let Some(id) = crate::http::request_id_of(&context) {
+            span.record("request_id", id);
         }
+        if self.trace_payloads {
+            let args = request.arguments.as_ref().map(|a| Value::Object(a.clone()));
+            span.record("arguments", args.unwrap_or(Value::Null).to_string());
+        }
+        let name = request.name.to_string();
+        let (result, round, aborted) = tracing::Instrument::instrument(
+            self.run_call(request, &session, &context),
+            span.clone(),
+        )
+        .await?;
+        let (outcome, refusal) = match &result {
+            None => ("input_required", None),
+            Some(r) if !r.is_error => ("ok", None),
+            Some(_) if aborted => ("aborted", None),
+            Some(_) if self.package.tool(&name).is_none() => ("refused", Some("unknown tool")),
+            Some(_) if !self.package.catalog(&session).any(|e| e.name == name) => (
+                "refused",
+                Some(
+                    "not granted: the caller's grants do not satisfy the tool's `requires.features`",
+                ),
+            ),
+            Some(_) => ("error", None),
+        };
+        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        span.record("outcome", outcome);
+        span.record("duration_ms", duration_ms);
+        if let Some(refusal) = refusal {
+            span.record("refusal", refusal);
+        }
+        if self.trace_payloads
+            && let Some(result) = &result
+        {
+            span.record("result", serde_json::to_string(result).unwrap_or_default());
+        }
+        span.in_scope(|| {
+            tracing::info!(target: "neuralis_mcp::call", outcome, duration_ms, refusal, "call");
+        });
         match (result, round) {
             (Some(result), _) => Ok(crate::wire::call_tool_result(result).into()),
             (None, Some(round)) => Ok(self.states.suspend(&round)?.into()),

@@ -10,13 +10,20 @@
 //! - DNS rebinding protection: a request whose `Host` is not the server's own (the
 //!   listening address, `localhost`, or a name given with `--allow-host`), or whose
 //!   `Origin` is not one of those, is refused with `403` (rmcp's checks).
+//! - `--cors-origin ORIGIN`: browser pages on that origin may call (CORS preflights are
+//!   answered before identity). `--rate-limit N`: at most N tool calls per minute per
+//!   caller, `429` with `Retry-After` beyond.
 //! - Request bodies are capped (`--max-body BYTES`, default 4 MiB): `413` beyond.
 //! - `GET /healthz` answers `200` without credentials; every response carries an
 //!   `x-request-id` header (the caller's when it sent one, else a fresh UUID).
+//! - The operator's log on stderr (`tracing`): each refusal with its reason (why a
+//!   token was refused, a foreign `Host`, a body over the cap), each call's tool, caller,
+//!   outcome and duration, under each request's id; `RUST_LOG` filters it.
 //! - SIGINT or SIGTERM: the server stops accepting connections, lets the calls in flight
 //!   finish for up to `--grace SECS` (default 10), cancels what is left, and exits 0.
 
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -106,6 +113,20 @@ pub struct Options {
         default_value = "scope"
     )]
     pub grants_claim: String,
+    /// A browser origin allowed to call (https://app.example.com): CORS preflights are
+    /// answered before identity, and the Origin check admits it; repeatable.
+    #[arg(
+        long = "cors-origin",
+        value_name = "ORIGIN",
+        env = "NEURALIS_CORS_ORIGIN",
+        value_delimiter = ',',
+        requires = "addr"
+    )]
+    pub cors_origins: Vec<String>,
+    /// At most N tool calls per minute per caller (with --tokens, --issuer or
+    /// --jwks-url); over it, 429 with Retry-After.
+    #[arg(long, value_name = "N", env = "NEURALIS_RATE_LIMIT", requires = "addr")]
+    pub rate_limit: Option<NonZeroU32>,
 }
 
 /// The hosts a request may name: the listening address and loopback names, with and
@@ -127,8 +148,8 @@ fn allowed_hosts(addr: SocketAddr, options: &Options) -> (Vec<String>, Vec<Strin
             origins.push(format!("http://{name}:{port}"));
             origins.push(format!("https://{name}:{port}"));
         }
-        origins.push(format!("http://{name}"));
-        origins.push(format!("https://{name}"));
+        origins.push(with_port(&format!("http://{name}")));
+        origins.push(with_port(&format!("https://{name}")));
     }
     (hosts, origins)
 }
@@ -152,6 +173,20 @@ impl Compose for () {
     }
 }
 
+/// An origin with its port written out (`https://a.example` is `https://a.example:443`),
+/// as rmcp's `Origin` check wants it (a portless entry would match any port).
+fn with_port(origin: &str) -> String {
+    let host = origin.split_once("://").map_or(origin, |(_, h)| h);
+    let has_port = host
+        .rsplit_once(':')
+        .is_some_and(|(_, port)| port == "*" || port.parse::<u16>().is_ok());
+    match (has_port, origin.split_once("://")) {
+        (false, Some(("https", _))) => format!("{origin}:443"),
+        (false, Some(("http", _))) => format!("{origin}:80"),
+        _ => origin.to_owned(),
+    }
+}
+
 /// Serves until SIGINT or SIGTERM; `Err` with the reason when it cannot start.
 pub async fn serve(
     package: Package,
@@ -160,6 +195,7 @@ pub async fn serve(
     asking: &crate::Asking,
     compose: impl Compose,
 ) -> Result<(), String> {
+    log_to_stderr();
     let (approval, state_key) = asking.settings()?;
     // Two steps: stop accepting (the calls in flight go on), then, after the grace
     // period, end what rmcp still serves (open event streams, calls still running).
@@ -169,7 +205,18 @@ pub async fn serve(
         .addr
         .ok_or("`--http ADDR` is needed to serve over HTTP")?;
     let grace = Duration::from_secs(options.grace);
-    let (hosts, origins) = allowed_hosts(addr, &options);
+    let listener = listen(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    // The port it listens on (`:0` picks one): the `Host` and `Origin` clients send.
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("no local address: {e}"))?;
+    let (hosts, mut origins) = allowed_hosts(local, &options);
+    origins.extend(
+        options
+            .cors_origins
+            .iter()
+            .map(|o| with_port(o.trim_end_matches('/'))),
+    );
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!options.stateless)
         .with_json_response(true)
@@ -219,6 +266,9 @@ pub async fn serve(
                     .with_request_state_key(key, ttl)
                     .map_err(|e| e.to_string())?;
             }
+            if let Some(limit) = options.rate_limit {
+                hosted = hosted.with_rate_limit(limit);
+            }
             if let Some(resource) = &options.resource {
                 let mut metadata = ProtectedResource::new(resource.clone());
                 if let Some(issuer) = &options.issuer {
@@ -237,20 +287,25 @@ pub async fn serve(
             router = router.nest_service("/mcp", hosted.service(config));
         }
         Err(package) => {
+            if options.rate_limit.is_some() {
+                return Err(
+                    "`--rate-limit` counts each caller's calls: give callers an identity with `--tokens`, `--issuer` or `--jwks-url`".into(),
+                );
+            }
             let server = McpServer::new(package, session).with_server_info(name, version);
             let server = compose.local(asking.apply(server)?);
             router = router.nest_service("/mcp", server.http_service_with(config));
         }
+    }
+    // Browser clients: preflights answered here, before identity.
+    if !options.cors_origins.is_empty() {
+        router = router.layer(neuralis_mcp::http::cors(&options.cors_origins)?);
     }
     // Every response carries `x-request-id`: the caller's, or a fresh one (which the
     // hosted service also names in its logs).
     let router = router
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid));
-    let listener = listen(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| format!("no local address: {e}"))?;
     // The line a supervisor (or a test) waits for.
     eprintln!("listening on http://{local}/mcp");
 
@@ -287,6 +342,21 @@ pub async fn serve(
         Ok(Err(e)) => Err(format!("the server failed: {e}")),
         Err(e) => Err(format!("the server task failed: {e}")),
     }
+}
+
+/// The operator's log on stderr: refusals with their reasons and each call (tool,
+/// caller, outcome, duration), from `neuralis_mcp` at `info`; `RUST_LOG` sets another
+/// filter (`RUST_LOG=neuralis_mcp=warn` for refusals only). rmcp stays at `warn`: at
+/// `debug` it logs whole messages, arguments and results included.
+fn log_to_stderr() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("warn,neuralis_mcp=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
 }
 
 /// A listener with room for a burst of connections: the default backlog (128) drops the

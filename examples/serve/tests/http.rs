@@ -378,7 +378,16 @@ fn hostile_requests_get_their_answers_and_the_server_stays_up() {
     let (head, body) = rpc(&host, Some("token-ada"), 1, "tools/list", None, json!({}));
     let foreign_host = head.replace(&format!("Host: {host}"), "Host: attacker.example");
     let reply = exchange(server.port, &foreign_host, &body);
-    assert!((400..500).contains(&reply.status), "{}", reply.status);
+    assert_eq!(reply.status, 403);
+    // A JSON-RPC error a client can show (rmcp alone answers in plain text).
+    let message = reply.message();
+    assert_eq!(message["jsonrpc"], "2.0", "{message}");
+    assert!(
+        message["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Host")),
+        "{message}"
+    );
     let foreign_origin = head.replace(
         "Connection: close\r\n",
         "Connection: close\r\nOrigin: http://attacker.example\r\n",
@@ -729,4 +738,150 @@ impl Server {
     fn start_jwt(flags: &[&str]) -> Server {
         Self::launch(&[&["--http", "127.0.0.1:0"], flags].concat(), &[])
     }
+}
+
+/// A browser's CORS preflight (as Chromium sends it for `fetch` with a bearer token and
+/// MCP's headers) is answered before identity, for the origins `--cors-origin` names
+/// only; the real request then carries the headers a page needs to read the answer (a
+/// `401` included). Another origin gets no CORS headers, and rmcp's `Origin` check
+/// refuses its request with a JSON-RPC error body.
+#[test]
+fn browser_preflights_are_answered_for_the_allowed_origins() {
+    let app = "https://app.example.com";
+    let server = Server::start(&["--cors-origin", app, "--stateless"]);
+    let preflight = |origin: &str| {
+        format!(
+            "OPTIONS /mcp HTTP/1.1\r\nHost: {}\r\nAccept: */*\r\n\
+             Access-Control-Request-Method: POST\r\n\
+             Access-Control-Request-Headers: authorization,content-type,mcp-protocol-version,mcp-method\r\n\
+             Origin: {origin}\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0\r\n\
+             Sec-Fetch-Mode: cors\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Dest: empty\r\n\
+             Referer: {origin}/\r\nAccept-Language: en-US,en;q=0.9\r\nConnection: close\r\n\r\n",
+            server.host()
+        )
+    };
+    let reply = exchange(server.port, &preflight(app), b"");
+    assert!((200..300).contains(&reply.status), "{}", reply.status);
+    assert_eq!(reply.header("access-control-allow-origin"), Some(app));
+    let methods = reply
+        .header("access-control-allow-methods")
+        .unwrap_or_default();
+    assert!(
+        methods.contains("POST") && methods.contains("DELETE"),
+        "{methods}"
+    );
+    let allowed = reply
+        .header("access-control-allow-headers")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    for name in [
+        "authorization",
+        "content-type",
+        "mcp-protocol-version",
+        "mcp-session-id",
+        "last-event-id",
+        "mcp-method",
+    ] {
+        assert!(allowed.contains(name), "{name} in {allowed}");
+    }
+    assert!(
+        reply.header("www-authenticate").is_none(),
+        "no identity ran"
+    );
+    assert!(reply.header("x-request-id").is_some());
+
+    let with_origin = |token: Option<&str>, origin: &str| {
+        let (head, body) = rpc(&server.host(), token, 1, "tools/list", None, json!({}));
+        let head = head.replace(
+            "Connection: close\r\n",
+            &format!("Connection: close\r\nOrigin: {origin}\r\n"),
+        );
+        exchange(server.port, &head, &body)
+    };
+    let listed = with_origin(Some("token-ada"), app);
+    assert_eq!(listed.status, 200);
+    assert_eq!(listed.header("access-control-allow-origin"), Some(app));
+    let exposed = listed
+        .header("access-control-expose-headers")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    for name in [
+        "mcp-session-id",
+        "www-authenticate",
+        "retry-after",
+        "x-request-id",
+    ] {
+        assert!(exposed.contains(name), "{name} in {exposed}");
+    }
+    let refused = with_origin(None, app);
+    assert_eq!(refused.status, 401);
+    assert_eq!(refused.header("access-control-allow-origin"), Some(app));
+
+    let other = "https://evil.example";
+    let reply = exchange(server.port, &preflight(other), b"");
+    assert!(reply.header("access-control-allow-origin").is_none());
+    let reply = with_origin(Some("token-ada"), other);
+    assert_eq!(reply.status, 403);
+    let message = reply.message();
+    assert_eq!(message["jsonrpc"], "2.0");
+    assert!(
+        message["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Origin"),
+        "{message}"
+    );
+}
+
+/// `--rate-limit N`: a caller's call over N a minute is `429` with `Retry-After` and a
+/// JSON-RPC error body, and runs nothing; another caller is not slowed; lists are not
+/// counted. Without an identity the flag is refused at start.
+#[test]
+fn a_caller_over_its_rate_limit_gets_429_with_retry_after() {
+    let server = Server::start(&["--rate-limit", "2", "--stateless"]);
+    let write = |token: &str, key: &str| {
+        call(
+            &server,
+            token,
+            1,
+            "notes_write",
+            json!({"key": key, "text": "t"}),
+        )
+    };
+    assert_eq!(write("token-bob", "a").status, 200);
+    assert_eq!(write("token-bob", "b").status, 200);
+    assert_eq!(
+        list(&server, Some("token-bob")).status,
+        200,
+        "lists are not counted"
+    );
+    let over = write("token-bob", "c");
+    assert_eq!(over.status, 429);
+    let retry: u64 = over.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=30).contains(&retry), "{retry}");
+    let message = over.message();
+    assert!(
+        message["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2 tool calls per minute"),
+        "{message}"
+    );
+    assert_eq!(
+        write("token-ada", "d").status,
+        200,
+        "ada has her own allowance"
+    );
+    let listed = call(&server, "token-ada", 2, "notes_list", json!({})).message();
+    assert_eq!(
+        listed["result"]["structuredContent"]["revision"], 3,
+        "the refused write ran nothing: {listed}"
+    );
+
+    let no_identity = Command::new(env!("CARGO_BIN_EXE_neuralis-example-serve"))
+        .args(["--http", "127.0.0.1:0", "--rate-limit", "5"])
+        .output()
+        .unwrap();
+    assert!(!no_identity.status.success());
+    assert!(String::from_utf8_lossy(&no_identity.stderr).contains("--tokens"));
 }
