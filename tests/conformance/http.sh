@@ -6,7 +6,9 @@
 #     against `neuralis-example-serve --tokens` (two callers) and
 #     `neuralis-example-conformance`, every exchange read back from a recording proxy;
 #   - suite.sh: the official conformance suite against `neuralis-example-conformance`;
-#   - scale_out.py: two `--stateless` replicas behind nginx, driven by `mcp` 2.x;
+#   - scale_out.py: two `--stateless` replicas behind nginx, driven by `mcp` 2.x: state
+#     per process (`neuralis-example-serve`), then in PostgreSQL (`neuralis-example-incidents`,
+#     the Debian package `postgresql`, which `.ci/run` installs);
 #   - state_replicas.py: the same pair sharing a `requestState` key: a confirm on the
 #     other replica, and the states of another caller, other arguments, altered, expired
 #     or sealed with another key refused.
@@ -27,7 +29,7 @@ if [ ! -x "$venvs/mcp2/bin/python" ] || [ ! -x "$venvs/mcp1/bin/python" ] || [ !
 fi
 cd "$root"
 if [ -z "${NEURALIS_BIN:-}" ]; then
-  cargo build -q -p neuralis-example-serve -p neuralis-example-conformance
+  cargo build -q -p neuralis-example-serve -p neuralis-example-conformance -p neuralis-example-incidents
   NEURALIS_BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug"
 fi
 export NEURALIS_BIN

@@ -21,7 +21,8 @@ if [ ! -x "$venvs/mcp2/bin/python" ] || [ ! -x "$venvs/mcp1/bin/python" ] || [ !
   exit 0
 fi
 cd "$root"
-cargo build -q -p neuralis-example-run -p neuralis-example-serve -p neuralis-example-conformance
+cargo build -q -p neuralis-example-run -p neuralis-example-serve -p neuralis-example-conformance \
+  -p neuralis-example-incidents
 bin="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug"
 status=0
 "$venvs/mcp2/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode auto || status=1

@@ -1,24 +1,35 @@
-"""Stateless scale-out: two `neuralis-example-serve --http 127.0.0.1:0 --stateless`
-replicas behind nginx (round robin), driven through it by the Python `mcp` 2.x client in
-its default era (2026-07-28, stateless: no session ties a client to a replica).
+"""Stateless scale-out: two replicas behind nginx (round robin), driven through it by the
+Python `mcp` 2.x client in its default era (2026-07-28, stateless: no session ties a
+client to a replica).
 
-    python scale_out.py --bin DIR --work DIR [--nginx PATH]
+    python scale_out.py --bin DIR --work DIR [--nginx PATH] [--postgres BINDIR]
 
-nginx runs in the foreground with a config generated in --work (under target/),
-listening on 127.0.0.1, `proxy_buffering off`, its access log recording each request's
-`$upstream_addr`, `$upstream_status` and `Mcp-Method` header. Both replicas share one
-token table; nginx names them by one host (`Host: mcp.internal`, which each replica
-accepts with `--allow-host`). The client lists and calls several times; nginx balances
-each request (a stateless request needs no replica in particular). Checked: every call
-succeeded (through the SDK, and in nginx's log: every request 200 from its replica);
-lists and calls landed on both replicas; and each replica's answers are its own (the
-in-memory store's revision counts the writes that replica took, 1, 2, 3... in the order
-nginx sent them there).
+nginx runs in the foreground with the configuration docs/hosting.md shows ("Behind a
+proxy"), read from that page with only its addresses replaced, inside a main config
+generated in --work (under target/) whose access log records each request's
+`$upstream_addr`, `$upstream_status` and `Mcp-Method` header. The replicas share one
+token table and allow the public name the client uses (`Host: mcp.internal`, which nginx
+passes on and each replica accepts with `--allow-host`).
+
+1. `neuralis-example-serve --stateless`, whose `Notes` store lives in each process: the
+   client lists and calls several times; every call succeeded (through the SDK, and in
+   nginx's log); lists and calls landed on both replicas; and each replica's answers are
+   its own (the in-memory revision counts the writes that replica took, 1, 2, 3... in
+   the order nginx sent them there). State in a service value is per replica.
+2. `neuralis-example-incidents --stateless --database ...`, whose state lives in
+   PostgreSQL (the Debian package's server, started here on 127.0.0.1 in a temporary
+   directory): an incident opened through one replica is read, closed and read again
+   through the other (nginx's log says which replica answered each); two clients writing
+   at once through both replicas lose nothing (every escalation counted, every incident
+   opened listed, ids distinct).
 """
 
 import argparse
+import glob
 import importlib.metadata
 import os
+import pwd
+import re
 import shutil
 import signal
 import socket
@@ -36,6 +47,10 @@ ROUNDS = 4
 UPSTREAM_HOST = "mcp.internal"
 LOG_FORMAT = "$upstream_addr $status $upstream_status $http_mcp_method $request_time"
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+DOCS = os.path.join(HERE, "..", "..", "docs", "hosting.md")
+
+# The main config around the docs' `http`-level blocks: the test's own files and log.
 CONFIG = """\
 worker_processes 1;
 pid {work}/nginx.pid;
@@ -49,23 +64,24 @@ http {{
     fastcgi_temp_path {work}/tmp/fastcgi;
     uwsgi_temp_path {work}/tmp/uwsgi;
     scgi_temp_path {work}/tmp/scgi;
-    upstream replicas {{
-        server {a};
-        server {b};
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        location /mcp {{
-            proxy_pass http://replicas;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host {host};
-            proxy_buffering off;
-            proxy_read_timeout 60s;
-        }}
-    }}
+{documented}
 }}
 """
+
+
+def documented_config(port, upstreams):
+    """The nginx configuration of docs/hosting.md, with the test's addresses."""
+    with open(DOCS, encoding="utf-8") as f:
+        page = f.read()
+    found = re.search(r"```nginx\n(.*?)```", page, re.S)
+    check(found, "docs/hosting.md has no ```nginx block")
+    text = found.group(1)
+    for placeholder, actual in (("server 127.0.0.1:8081;", f"server {upstreams[0]};"),
+                                ("server 127.0.0.1:8082;", f"server {upstreams[1]};"),
+                                ("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{port};")):
+        check(placeholder in text, f"the docs' nginx block lost `{placeholder}`")
+        text = text.replace(placeholder, actual)
+    return text
 
 
 def free_port():
@@ -89,8 +105,8 @@ class Nginx:
         for attempt in range(3):
             self.port = free_port()
             with open(os.path.join(work, "nginx.conf"), "w", encoding="utf-8") as f:
-                f.write(CONFIG.format(work=work, port=self.port, a=upstreams[0], b=upstreams[1],
-                                      host=UPSTREAM_HOST, log_format=LOG_FORMAT))
+                f.write(CONFIG.format(work=work, log_format=LOG_FORMAT,
+                                      documented=documented_config(self.port, upstreams)))
             self.proc = subprocess.Popen(
                 [binary, "-p", work, "-c", os.path.join(work, "nginx.conf"),
                  "-e", os.path.join(work, "error.log"), "-g", "daemon off;"],
@@ -139,7 +155,8 @@ async def drive(url, token):
     from mcp.client.streamable_http import streamable_http_client
 
     revisions, listed = [], []
-    headers = {"Authorization": f"Bearer {token}"}
+    # The public name, which nginx passes on (`proxy_set_header Host $host`).
+    headers = {"Authorization": f"Bearer {token}", "Host": UPSTREAM_HOST}
     async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0)) as http:
         # No response cache: every list goes to a replica.
         async with Client(streamable_http_client(url, http_client=http), cache=None) as client:
@@ -154,56 +171,265 @@ async def drive(url, token):
     return listed, revisions
 
 
+def notes_scenario(args, tmp):
+    """Scenario 1: state in each process (`Notes`): each replica's answers are its own."""
+    tokens = hosted.token_file(tmp)
+    replica = ("--stateless", "--tokens", tokens, "--allow-host", UPSTREAM_HOST)
+    with hosted.server(args.bin, "neuralis-example-serve", *replica) as a, \
+            hosted.server(args.bin, "neuralis-example-serve", *replica) as b:
+        upstreams = [authority(a.url), authority(b.url)]
+        nginx = Nginx(args.nginx, os.path.join(args.work, "notes"), upstreams)
+        try:
+            listed, revisions = anyio.run(drive, nginx.url, hosted.ADA)
+        finally:
+            nginx.stop()
+        rows = nginx.access()
+    check(all(names == ["notes_list", "notes_reindex", "notes_write", "weather_forecast"]
+              for names in listed), f"the lists: {listed}")
+    bad = [r for r in rows if r["status"] != "200" or r["upstream_status"] != "200"]
+    check(not bad, f"requests that did not succeed: {bad}")
+    check({r["upstream"] for r in rows} <= set(upstreams), f"unknown upstreams in {rows}")
+    per = {u: {"tools/list": 0, "tools/call": 0} for u in upstreams}
+    for r in rows:
+        if r["method"] in ("tools/list", "tools/call"):
+            per[r["upstream"]][r["method"]] += 1
+    calls = [r for r in rows if r["method"] == "tools/call"]
+    check(len(calls) == len(revisions) == 2 * ROUNDS,
+          f"{len(calls)} calls in nginx's log, {len(revisions)} answered")
+    check(sum(c["tools/list"] for c in per.values()) == ROUNDS, f"lists per replica: {per}")
+    for u in upstreams:
+        check(per[u]["tools/list"] > 0 and per[u]["tools/call"] > 0,
+              f"replica {u} got no list or no call: {per}")
+        mine = [rev for r, rev in zip(calls, revisions) if r["upstream"] == u]
+        check(mine == list(range(1, len(mine) + 1)),
+              f"replica {u} answered revisions {mine}: not its own writes in order")
+    summary = ", ".join(f"{u}: {c['tools/list']} lists, {c['tools/call']} calls"
+                        for u, c in per.items())
+    version = importlib.metadata.version("mcp")
+    print(f"ok   nginx round robin over 2 stateless replicas, state per process · python mcp "
+          f"{version} (auto, {MODERN}): {len(rows)} requests, all 200; {summary}")
+
+
+def postgres_bindir(given):
+    """The directory of PostgreSQL's server binaries (`initdb`, `postgres`, `pg_isready`):
+    the Debian package's (/usr/lib/postgresql/<version>/bin), else the PATH's."""
+    if given:
+        return given
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                      key=lambda p: int(re.search(r"/(\d+)/bin", p).group(1)))
+    if versions:
+        return os.path.dirname(versions[-1])
+    found = shutil.which("initdb")
+    return os.path.dirname(found) if found else None
+
+
+class Postgres:
+    """A PostgreSQL server in a temporary directory, on 127.0.0.1 only, with a trusted
+    superuser `app` and fsync off (a test's data). As root, it runs as the `postgres` user
+    (initdb refuses root). Stopped with SIGINT (fast shutdown)."""
+
+    def __init__(self, bindir):
+        self.bindir = bindir
+        self.dir = tempfile.mkdtemp(prefix="pg-")
+        demote = hosted.die_with_parent
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.dir, user.pw_uid, user.pw_gid)
+            # Loaded here: the child, once `postgres`, may not read this Python's files;
+            # and a change of user clears the parent-death signal, so it is set after.
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+
+            def demote():
+                os.setgroups([])
+                os.setgid(user.pw_gid)
+                os.setuid(user.pw_uid)
+                libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        data = os.path.join(self.dir, "data")
+        init = subprocess.run([os.path.join(bindir, "initdb"), "-D", data, "-U", "app",
+                               "--auth=trust", "-E", "UTF8", "--no-sync"],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              preexec_fn=demote, timeout=120)
+        check(init.returncode == 0, f"initdb failed: {init.stderr[-500:]}")
+        self.port = free_port()
+        self.log = os.path.join(self.dir, "postgres.log")
+        self.proc = subprocess.Popen(
+            [os.path.join(bindir, "postgres"), "-D", data, "-h", "127.0.0.1",
+             "-p", str(self.port), "-k", self.dir, "-c", "fsync=off",
+             "-c", "max_connections=20"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=open(self.log, "w"), preexec_fn=demote)
+        deadline = time.monotonic() + 30
+        while True:
+            ready = subprocess.run([os.path.join(bindir, "pg_isready"), "-h", "127.0.0.1",
+                                    "-p", str(self.port)], capture_output=True)
+            if ready.returncode == 0:
+                break
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                check(False, f"postgres did not start: {self.said()}")
+            time.sleep(0.1)
+        self.connection = f"host=127.0.0.1 port={self.port} user=app dbname=postgres"
+
+    def said(self):
+        try:
+            with open(self.log, encoding="utf-8", errors="replace") as f:
+                return f.read()[-600:]
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.stop()
+
+
+WRITERS_ESCALATE = 10
+WRITERS_OPEN = 5
+
+
+async def incidents(url, token):
+    """A client of the incidents replicas: `call(tool, args)` -> structuredContent."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}", "Host": UPSTREAM_HOST}
+    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=120.0))
+    client = Client(streamable_http_client(url, http_client=http), cache=None)
+    return http, client
+
+
+async def drive_incidents(url, nginx):
+    """Write on one replica, read on the other; then two writers at once."""
+    http, ada = await incidents(url, hosted.ADA)
+    async with http, ada:
+        async def call(client, tool, args):
+            result = await client.call_tool(tool, args)
+            check(not result.is_error, f"{tool} failed: {result}")
+            return result.structured_content
+
+        seen = [0]
+
+        def last_upstream():
+            """The replica that answered the last call (nginx logs a request once it has
+            answered it: waited for)."""
+            deadline = time.monotonic() + 5
+            while True:
+                calls = [r for r in nginx.access() if r["method"] == "tools/call"]
+                if len(calls) > seen[0]:
+                    seen[0] = len(calls)
+                    return calls[-1]["upstream"]
+                check(time.monotonic() < deadline, "nginx did not log the call")
+                time.sleep(0.02)
+
+        async def read_elsewhere(client, than, args):
+            """A list answered by another replica than `than` (round robin gets there
+            within a few requests, whatever else the client sends between)."""
+            for _ in range(6):
+                listed = await call(client, "incidents_list", args)
+                if last_upstream() != than:
+                    return listed
+            check(False, f"every list went to {than}: no round robin")
+
+        opened = await call(ada, "incidents_open", {"title": "the database is down"})
+        wrote_on = last_upstream()
+        listed = await read_elsewhere(ada, wrote_on, {"status": "open"})
+        check([i["id"] for i in listed["incidents"]] == [opened["id"]],
+              f"opened #{opened['id']} on {wrote_on}, not listed on the other replica: {listed}")
+        http_b, bob = await incidents(url, hosted.BOB)
+        async with http_b, bob:
+            closed = await call(bob, "incidents_close", {"id": opened["id"]})
+            closed_on = last_upstream()
+            check(closed["status"] == "closed" and closed["closed_by"] == "bob", f"{closed}")
+            again = await read_elsewhere(ada, closed_on, {})
+            check(again["incidents"][0]["status"] == "closed"
+                  and again["incidents"][0]["opened_by"] == "ada", f"{again}")
+
+            # Two writers at once, through both replicas.
+            target = (await call(ada, "incidents_open", {"title": "escalated twice over"}))["id"]
+            ids = {"ada": [], "bob": []}
+
+            async def writer(name, client):
+                for i in range(WRITERS_ESCALATE):
+                    await call(client, "incidents_escalate", {"id": target})
+                    if i < WRITERS_OPEN:
+                        ids[name].append((await call(client, "incidents_open",
+                                                     {"title": f"{name} {i}"}))["id"])
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(writer, "ada", ada)
+                group.start_soon(writer, "bob", bob)
+            final = await call(ada, "incidents_list", {})
+    return final, target, ids
+
+
+def incidents_scenario(args, tmp):
+    """Scenario 2: state in PostgreSQL, shared by the replicas."""
+    bindir = postgres_bindir(args.postgres)
+    check(bindir, "PostgreSQL is not installed (apt-get install postgresql)")
+    tokens = hosted.token_file(tmp)
+    with Postgres(bindir) as db:
+        replica = ("--stateless", "--tokens", tokens, "--allow-host", UPSTREAM_HOST,
+                   "--database", db.connection)
+        with hosted.server(args.bin, "neuralis-example-incidents", *replica) as a, \
+                hosted.server(args.bin, "neuralis-example-incidents", *replica) as b:
+            upstreams = [authority(a.url), authority(b.url)]
+            nginx = Nginx(args.nginx, os.path.join(args.work, "incidents"), upstreams)
+            try:
+                final, target, ids = anyio.run(drive_incidents, nginx.url, nginx)
+            finally:
+                nginx.stop()
+            rows = nginx.access()
+    bad = [r for r in rows if r["status"] != "200" or r["upstream_status"] != "200"]
+    check(not bad, f"requests that did not succeed: {bad}")
+    escalations = [r for r in rows if r["method"] == "tools/call"]
+    served = {u: sum(1 for r in escalations if r["upstream"] == u) for u in upstreams}
+    check(all(n > 0 for n in served.values()), f"calls per replica: {served}")
+    by_id = {i["id"]: i for i in final["incidents"]}
+    check(by_id[target]["escalations"] == 2 * WRITERS_ESCALATE,
+          f"{by_id[target]['escalations']} escalations of {2 * WRITERS_ESCALATE}: some were lost")
+    opened = ids["ada"] + ids["bob"]
+    check(len(set(opened)) == len(opened) == 2 * WRITERS_OPEN, f"ids: {ids}")
+    check(all(i in by_id for i in opened), f"opened {opened}, listed {sorted(by_id)}")
+    check(final["total"] == 2 + 2 * WRITERS_OPEN, f"total {final['total']}")
+    print(f"ok   nginx round robin over 2 stateless replicas, state in PostgreSQL: written on "
+          f"one replica and read on the other; 2 writers at once lost nothing "
+          f"({2 * WRITERS_ESCALATE} escalations, {len(opened)} incidents opened); "
+          f"{len(rows)} requests, all 200; calls per replica {served}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
+    parser.add_argument("--postgres", help="PostgreSQL's bin directory (default: the Debian package's)")
     args = parser.parse_args()
-    try:
-        check(os.access(args.nginx, os.X_OK), f"no nginx at {args.nginx} (apt-get install nginx)")
-        with tempfile.TemporaryDirectory() as tmp:
-            tokens = hosted.token_file(tmp)
-            replica = ("--stateless", "--tokens", tokens, "--allow-host", UPSTREAM_HOST)
-            with hosted.server(args.bin, "neuralis-example-serve", *replica) as a, \
-                    hosted.server(args.bin, "neuralis-example-serve", *replica) as b:
-                upstreams = [authority(a.url), authority(b.url)]
-                nginx = Nginx(args.nginx, args.work, upstreams)
-                try:
-                    listed, revisions = anyio.run(drive, nginx.url, hosted.ADA)
-                finally:
-                    nginx.stop()
-                rows = nginx.access()
-        check(all(names == ["notes_list", "notes_reindex", "notes_write", "weather_forecast"]
-                  for names in listed), f"the lists: {listed}")
-        bad = [r for r in rows if r["status"] != "200" or r["upstream_status"] != "200"]
-        check(not bad, f"requests that did not succeed: {bad}")
-        check({r["upstream"] for r in rows} <= set(upstreams), f"unknown upstreams in {rows}")
-        per = {u: {"tools/list": 0, "tools/call": 0} for u in upstreams}
-        for r in rows:
-            if r["method"] in ("tools/list", "tools/call"):
-                per[r["upstream"]][r["method"]] += 1
-        calls = [r for r in rows if r["method"] == "tools/call"]
-        check(len(calls) == len(revisions) == 2 * ROUNDS,
-              f"{len(calls)} calls in nginx's log, {len(revisions)} answered")
-        check(sum(c["tools/list"] for c in per.values()) == ROUNDS, f"lists per replica: {per}")
-        for u in upstreams:
-            check(per[u]["tools/list"] > 0 and per[u]["tools/call"] > 0,
-                  f"replica {u} got no list or no call: {per}")
-            mine = [rev for r, rev in zip(calls, revisions) if r["upstream"] == u]
-            check(mine == list(range(1, len(mine) + 1)),
-                  f"replica {u} answered revisions {mine}: not its own writes in order")
-        summary = ", ".join(f"{u}: {c['tools/list']} lists, {c['tools/call']} calls"
-                            for u, c in per.items())
-        version = importlib.metadata.version("mcp")
-        print(f"ok   nginx round robin over 2 stateless replicas · python mcp {version} (auto, {MODERN}): "
-              f"{len(rows)} requests, all 200; {summary}")
-        return 0
-    except Exception as e:  # noqa: BLE001 - reported as the run's failure
-        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-            e = e.exceptions[0]
-        print(f"FAIL nginx scale-out: {type(e).__name__}: {e}")
-        return 1
+    status = 0
+    for name, scenario in (("nginx scale-out", notes_scenario),
+                           ("nginx scale-out with PostgreSQL", incidents_scenario)):
+        try:
+            check(os.access(args.nginx, os.X_OK), f"no nginx at {args.nginx} (apt-get install nginx)")
+            with tempfile.TemporaryDirectory() as tmp:
+                scenario(args, tmp)
+        except Exception as e:  # noqa: BLE001 - reported as the run's failure
+            while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+                e = e.exceptions[0]
+            print(f"FAIL {name}: {type(e).__name__}: {e}")
+            status = 1
+    return status
 
 
 if __name__ == "__main__":

@@ -36,7 +36,8 @@ use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 
-/// The options of `--http`, each also read from `NEURALIS_<FLAG>`.
+/// The options of `--http`, each also read from `NEURALIS_<FLAG>`: flatten them into a
+/// server's own command line (`#[command(flatten)]`).
 #[derive(clap::Args)]
 pub struct Options {
     /// Serve over streamable HTTP at /mcp on this address (such as 127.0.0.1:8080).

@@ -1,0 +1,5 @@
+//! Writes `tools/` and the package table (`neuralis::package!()`).
+
+fn main() {
+    neuralis_build::emit();
+}

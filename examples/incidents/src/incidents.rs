@@ -1,0 +1,238 @@
+//! `Incidents`: the package's service. It holds a connection to the database, not the
+//! incidents: every call reads and writes the shared table, so a write through one
+//! replica is read through any other.
+
+use neuralis::{ToolContext, ToolInput, ToolOutput, tool, tools};
+use serde::{Deserialize, Serialize};
+use tokio_postgres::{Client, NoTls, Row};
+
+/// The table, created when missing (under an advisory lock, so that replicas starting
+/// together do not race).
+const SCHEMA: &str = "
+    SELECT pg_advisory_xact_lock(7231);
+    CREATE TABLE IF NOT EXISTS incidents (
+        id          BIGSERIAL PRIMARY KEY,
+        title       TEXT NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'open',
+        escalations INTEGER NOT NULL DEFAULT 0,
+        opened_by   TEXT NOT NULL,
+        closed_by   TEXT
+    );";
+
+/// The columns of an [`Incident`], in its order.
+const COLUMNS: &str = "id, title, status, escalations, opened_by, closed_by";
+
+/// The service: the database connection every call shares (`tokio_postgres::Client`
+/// pipelines concurrent statements over it).
+pub struct Incidents {
+    db: Client,
+}
+
+impl Incidents {
+    /// Connects to `database` and creates the table when missing.
+    ///
+    /// # Errors
+    ///
+    /// What PostgreSQL says when the connection or the table creation fails.
+    pub async fn connect(database: &str) -> Result<Self, String> {
+        let (mut db, connection) = tokio_postgres::connect(database, NoTls)
+            .await
+            .map_err(|e| format!("cannot connect to the database: {e}"))?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                eprintln!("error: the database connection ended: {e}");
+            }
+        });
+        let tx = db
+            .transaction()
+            .await
+            .map_err(|e| format!("cannot start a transaction: {e}"))?;
+        tx.batch_execute(SCHEMA)
+            .await
+            .map_err(|e| format!("cannot create the incidents table: {e}"))?;
+        tx.commit()
+            .await
+            .map_err(|e| format!("cannot create the incidents table: {e}"))?;
+        Ok(Self { db })
+    }
+}
+
+/// One incident.
+#[derive(Serialize, ToolOutput)]
+pub struct Incident {
+    /// Its number.
+    pub id: i64,
+    /// What happened.
+    pub title: String,
+    /// `open` or `closed`.
+    pub status: String,
+    /// How many times it was escalated.
+    pub escalations: i32,
+    /// Who opened it.
+    pub opened_by: String,
+    /// Who closed it, once closed.
+    pub closed_by: Option<String>,
+}
+
+impl Incident {
+    fn from_row(row: &Row) -> Result<Self, String> {
+        let read = |e: tokio_postgres::Error| format!("an incident row does not read: {e}");
+        Ok(Self {
+            id: row.try_get(0).map_err(read)?,
+            title: row.try_get(1).map_err(read)?,
+            status: row.try_get(2).map_err(read)?,
+            escalations: row.try_get(3).map_err(read)?,
+            opened_by: row.try_get(4).map_err(read)?,
+            closed_by: row.try_get(5).map_err(read)?,
+        })
+    }
+}
+
+/// The input of [`Incidents::incidents_open`].
+#[derive(ToolInput, Deserialize)]
+#[schema(root, title = "Open Incident")]
+pub struct OpenIncident {
+    /// What happened.
+    #[schema(min_length = 1, max_length = 200)]
+    pub title: String,
+}
+
+/// The input of the tools that act on one incident.
+#[derive(ToolInput, Deserialize)]
+#[schema(root, title = "Incident")]
+pub struct ById {
+    /// The incident's number.
+    #[schema(minimum = 1)]
+    pub id: i64,
+}
+
+/// The input of [`Incidents::incidents_list`].
+#[derive(ToolInput, Deserialize)]
+#[schema(root, title = "List Incidents")]
+pub struct ListIncidents {
+    /// Only the incidents with this status (`open` or `closed`).
+    #[schema(pattern = "^(open|closed)$")]
+    pub status: Option<String>,
+}
+
+/// What [`Incidents::incidents_list`] returns.
+#[derive(Serialize, ToolOutput)]
+pub struct Listed {
+    /// Always `true`.
+    pub ok: bool,
+    /// How many incidents match (the list shows the 100 newest).
+    pub total: i64,
+    /// The incidents, newest first.
+    #[schema(max_items = 100)]
+    pub incidents: Vec<Incident>,
+}
+
+fn failed(e: &tokio_postgres::Error) -> String {
+    format!("the database refused: {e}")
+}
+
+#[tools]
+impl Incidents {
+    /// Open an incident; the caller is its opener.
+    #[tool(
+        family = "incidents",
+        operation = "incidents.open",
+        transport = "embedded",
+        annotations(title = "Open Incident", category = "write"),
+        ui(presentation = "inline", icon = "siren")
+    )]
+    pub async fn incidents_open(
+        &self,
+        input: OpenIncident,
+        cx: &ToolContext,
+    ) -> Result<Incident, String> {
+        let sql =
+            format!("INSERT INTO incidents (title, opened_by) VALUES ($1, $2) RETURNING {COLUMNS}");
+        let user = cx.session().user_id();
+        let row = self
+            .db
+            .query_one(&sql, &[&input.title, &user])
+            .await
+            .map_err(|e| failed(&e))?;
+        Incident::from_row(&row)
+    }
+
+    /// Escalate an incident: one more escalation, counted by the database (two callers
+    /// escalating at once both count).
+    #[tool(
+        family = "incidents",
+        operation = "incidents.escalate",
+        transport = "embedded",
+        annotations(title = "Escalate Incident", category = "write"),
+        ui(presentation = "inline", icon = "arrow-up")
+    )]
+    pub async fn incidents_escalate(&self, input: ById) -> Result<Incident, String> {
+        let sql = format!(
+            "UPDATE incidents SET escalations = escalations + 1 WHERE id = $1 RETURNING {COLUMNS}"
+        );
+        let row = self
+            .db
+            .query_opt(&sql, &[&input.id])
+            .await
+            .map_err(|e| failed(&e))?;
+        let row = row.ok_or_else(|| format!("no incident #{}", input.id))?;
+        Incident::from_row(&row)
+    }
+
+    /// Close an incident; the caller is its closer. Closing a closed incident changes
+    /// nothing.
+    #[tool(
+        family = "incidents",
+        operation = "incidents.close",
+        transport = "embedded",
+        annotations(title = "Close Incident", idempotent, category = "write"),
+        ui(presentation = "inline", icon = "check")
+    )]
+    pub async fn incidents_close(&self, input: ById, cx: &ToolContext) -> Result<Incident, String> {
+        let sql = format!(
+            "UPDATE incidents SET status = 'closed', closed_by = COALESCE(closed_by, $2) \
+             WHERE id = $1 RETURNING {COLUMNS}"
+        );
+        let user = cx.session().user_id();
+        let row = self
+            .db
+            .query_opt(&sql, &[&input.id, &user])
+            .await
+            .map_err(|e| failed(&e))?;
+        let row = row.ok_or_else(|| format!("no incident #{}", input.id))?;
+        Incident::from_row(&row)
+    }
+
+    /// List the incidents, newest first, optionally only the open or the closed ones.
+    #[tool(
+        family = "incidents",
+        operation = "incidents.list",
+        transport = "embedded",
+        annotations(title = "List Incidents", read_only, category = "read"),
+        ui(presentation = "explored", icon = "list")
+    )]
+    pub async fn incidents_list(&self, input: ListIncidents) -> Result<Listed, String> {
+        let sql = format!(
+            "SELECT {COLUMNS}, count(*) OVER () FROM incidents \
+             WHERE $1::TEXT IS NULL OR status = $1 ORDER BY id DESC LIMIT 100"
+        );
+        let rows = self
+            .db
+            .query(&sql, &[&input.status])
+            .await
+            .map_err(|e| failed(&e))?;
+        let total = match rows.first() {
+            Some(row) => row.try_get(6).map_err(|e| failed(&e))?,
+            None => 0,
+        };
+        let incidents = rows
+            .iter()
+            .map(Incident::from_row)
+            .collect::<Result<_, _>>()?;
+        Ok(Listed {
+            ok: true,
+            total,
+            incidents,
+        })
+    }
+}

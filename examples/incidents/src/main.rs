@@ -1,0 +1,82 @@
+//! An example package whose state lives in PostgreSQL: incidents opened, escalated,
+//! closed and listed by many callers through any number of replicas.
+//!
+//! A service value (`.service(...)`) lives in one process: behind a proxy, each replica
+//! has its own. State that every replica must see (what a user wrote, counters, ids)
+//! belongs in a store the replicas share; here, a PostgreSQL database, and each tool is
+//! one SQL statement, so two replicas writing at once lose nothing (the database
+//! serializes the writes: `UPDATE ... SET escalations = escalations + 1 RETURNING ...`,
+//! ids from a sequence). The service holds only the connection.
+//!
+//! ```text
+//! neuralis-example-incidents --database "host=127.0.0.1 port=5432 user=app dbname=app" \
+//!     --http 127.0.0.1:8080 --tokens tokens.json --stateless
+//! ```
+//!
+//! Every flag of `neuralis-example-serve --http` applies (`--help`), each also from
+//! `NEURALIS_<FLAG>`; `--database` is `NEURALIS_DATABASE` (a libpq connection string or
+//! a `postgres://` URL).
+
+// `examples/serve`'s HTTP server and its options, compiled in here as well (as in
+// `examples/conformance`).
+#[path = "../../serve/src/asking.rs"]
+mod asking;
+#[path = "../../serve/src/http.rs"]
+mod http;
+mod incidents;
+
+use neuralis::dispatch::SessionContext;
+
+use asking::Asking;
+
+neuralis::package!();
+
+/// The command line.
+#[derive(clap::Parser)]
+#[command(
+    name = "neuralis-example-incidents",
+    version,
+    about = "Incidents in PostgreSQL, served over MCP's streamable HTTP (--http ADDR)"
+)]
+struct Cli {
+    /// The PostgreSQL database of the incidents: a connection string
+    /// (`host=... user=... dbname=...`) or a `postgres://` URL.
+    #[arg(long, value_name = "CONNECTION", env = "NEURALIS_DATABASE")]
+    database: String,
+    #[command(flatten)]
+    asking: Asking,
+    #[command(flatten)]
+    http: http::Options,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let cli = <Cli as clap::Parser>::parse();
+    if cli.http.addr.is_none() {
+        eprintln!("error: give `--http ADDR` (this example serves over HTTP only)");
+        return std::process::ExitCode::from(2);
+    }
+    let service = match incidents::Incidents::connect(&cli.database).await {
+        Ok(service) => service,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let package = match neuralis_package::builder().service(service).build() {
+        Ok(package) => package,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    // Without credentials (`--tokens`, `--issuer`), every request is this local caller.
+    let session = SessionContext::builder("local-user").build();
+    match http::serve(package, session, cli.http, &cli.asking, ()).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
