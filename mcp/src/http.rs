@@ -64,14 +64,26 @@ use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use neuralis_core::dispatch::{Package, SessionContext};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use tracing::Instrument as _;
 
 use crate::McpServer;
 #[cfg(feature = "jwt")]
 pub use crate::jwt::{GrantMapping, JwtResolver, KeyError};
+/// rmcp's configuration of the streamable HTTP service under [`HostedService`]
+/// (re-exported, so a host needs no direct rmcp dependency). The settings a hosted
+/// server sets: `with_legacy_session_mode(false)` to serve every request statelessly
+/// (2026-07-28 only: any replica answers any request), `with_allowed_hosts` /
+/// `with_allowed_origins` for the names clients and proxies use (DNS-rebinding check,
+/// loopback only by default), `max_request_body_bytes` (the body cap, 4 MiB),
+/// `with_json_response(true)` to answer a call in one JSON body when it sends nothing
+/// before its result, and `cancellation_token` to end open streams at shutdown.
+pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+/// The token of `StreamableHttpServerConfig::cancellation_token` (`tokio-util`'s),
+/// re-exported: cancel it to end rmcp's open event streams and running calls.
+pub use tokio_util::sync::CancellationToken;
 
 /// What [`Resolve::resolve_request`] returns: the caller, once resolved.
 pub type Resolution<'a> =
@@ -553,6 +565,8 @@ struct Limits {
     /// `tools/call` requests per minute per verified caller.
     #[cfg(feature = "rate-limit")]
     calls_per_minute: Option<std::num::NonZeroU32>,
+    /// How long a request may take until its answer starts.
+    timeout: Option<std::time::Duration>,
 }
 
 impl fmt::Debug for Hosted {
@@ -655,6 +669,18 @@ impl Hosted {
         self
     }
 
+    /// At most `timeout` from a request's arrival to the start of its answer: a request
+    /// still unanswered then (a call stuck on a slow dependency) is answered `503 Service
+    /// Unavailable` with a JSON-RPC error body, and its call is dropped (a `cancellable`
+    /// tool sees its abort signal). An answer that has started (an event stream, whose
+    /// events may keep coming) is not cut. Unset by default; an MCP client usually has its
+    /// own timeout too.
+    #[must_use]
+    pub fn with_request_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.limits.timeout = Some(timeout);
+        self
+    }
+
     /// The tower service, over rmcp's streamable HTTP service built with `config`.
     #[must_use]
     pub fn service(self, config: StreamableHttpServerConfig) -> HostedService {
@@ -706,6 +732,7 @@ pub struct HostedService {
     challenge: Arc<str>,
     #[cfg(feature = "rate-limit")]
     limiter: Option<Arc<crate::limit::Limiter>>,
+    timeout: Option<std::time::Duration>,
 }
 
 impl fmt::Debug for HostedService {
@@ -724,7 +751,6 @@ impl HostedService {
         config: StreamableHttpServerConfig,
         limits: &Limits,
     ) -> Self {
-        let _ = limits;
         let inner = StreamableHttpService::new(
             move || Ok(server.fresh()),
             Arc::new(LocalSessionManager::default()),
@@ -739,6 +765,7 @@ impl HostedService {
             limiter: limits
                 .calls_per_minute
                 .map(|n| Arc::new(crate::limit::Limiter::per_minute(n))),
+            timeout: limits.timeout,
         }
     }
 
@@ -882,10 +909,25 @@ impl HostedService {
             .and_then(|v| v.split(';').next())
             .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
         parts.extensions.insert(Verified { caller, request_id });
-        let response = self
+        let answer = self
             .inner
-            .handle(Request::from_parts(parts, Full::new(bytes.clone())))
-            .await;
+            .handle(Request::from_parts(parts, Full::new(bytes.clone())));
+        let response = match self.timeout {
+            None => answer.await,
+            Some(limit) => match tokio::time::timeout(limit, answer).await {
+                Ok(response) => response,
+                Err(_) => {
+                    return refusal(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        &format!(
+                            "the request took longer than this server allows ({} ms); it was cancelled",
+                            limit.as_millis()
+                        ),
+                        &format!("the request timed out after {} ms", limit.as_millis()),
+                    );
+                }
+            },
+        };
         // rmcp answers `415` to a JSON body it could not read as a message; JSON-RPC
         // has its own errors for that.
         if posted && json_body && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
@@ -948,6 +990,7 @@ fn refusal_code(status: StatusCode) -> i64 {
     match status.as_u16() {
         401 | 403 => -32001,
         429 => -32029,
+        503 => -32000,
         400..=499 => -32600,
         _ => -32603,
     }

@@ -37,8 +37,9 @@ mod wire;
 
 use std::fmt;
 
-// The Rust snippets of docs/hosting.md, run as doc tests.
-#[cfg(doctest)]
+// The Rust snippets of docs/hosting.md (a complete hosted server among them), run as doc
+// tests.
+#[cfg(all(doctest, feature = "jwks", feature = "rate-limit", feature = "cors"))]
 #[doc = include_str!("../../docs/hosting.md")]
 struct HostingDoctests;
 

@@ -411,6 +411,61 @@ async fn spans_events_and_refusals() {
     assert_eq!(status, 200, "another caller has its own allowance");
 }
 
+/// A request still unanswered after the timeout: `503` with a JSON-RPC error body, and
+/// an event; a quick call on the same service is not affected.
+#[tokio::test(flavor = "current_thread")]
+async fn a_request_over_its_timeout_is_503() {
+    use neuralis_core::dispatch::async_fn;
+    let capture = Capture::default();
+    let subscriber = tracing_subscriber::registry().with(capture.clone());
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let package = Package::builder()
+        .tool(
+            "greet",
+            GREET,
+            async_fn(|g: Value| async move {
+                if g["name"] == "slow" {
+                    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+                }
+                "hello"
+            }),
+        )
+        .build()
+        .unwrap();
+    let tokens = TokenTable::new().with("token-ada", SessionContext::builder("ada").build());
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_sse_keep_alive(None);
+    let service = McpServer::hosted(package, tokens)
+        .with_request_timeout(std::time::Duration::from_millis(300))
+        .service(config);
+    let started = std::time::Instant::now();
+    let (status, _, body) = send(
+        &service,
+        call("token-ada", "greet", json!({"name": "slow"})),
+    )
+    .await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(error_code(&body), -32000);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    let over = capture.refusals();
+    assert_eq!(over.last().unwrap().get("status"), Some("503"));
+    assert!(
+        over.last()
+            .unwrap()
+            .get("reason")
+            .unwrap()
+            .contains("300 ms")
+    );
+    let (status, _, _) = send(
+        &service,
+        call("token-ada", "greet", json!({"name": "quick"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
+
 /// With the owner's opt-in, a call's span records its arguments and result.
 #[tokio::test(flavor = "current_thread")]
 async fn payloads_only_when_opted_in() {
