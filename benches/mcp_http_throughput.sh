@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Calls per second and p50/p99 latency over streamable HTTP, 64 concurrent clients each on
 # one keep-alive connection, for a trivial tool: a neuralis package served by
-# `neuralis-mcp` (single identity, and hosted: every request's caller resolved from its
-# bearer token) against a server written with rmcp's own `#[tool_router]`, both on rmcp's
+# `neuralis-mcp` (single identity; hosted: every request's caller resolved from its
+# bearer token; hosted-jwks-traced: from an RS256 bearer JWT verified with a key set
+# fetched over HTTP, `JwtResolver::jwks`, with the tracing spans and events formatted at
+# INFO) against a server written with rmcp's own `#[tool_router]`, both on rmcp's
 # streamable HTTP service under the same axum stack, stateless (2026-07-28), measured in
 # the same run, alternating round by round. Release builds. The clients run on the same
 # machine as the server: the figures are for comparison, not capacity.
@@ -15,4 +17,5 @@ target="$PWD/target/bench-mcp"
 cargo build -q --release --manifest-path benches/mcp-throughput/Cargo.toml --target-dir "$target"
 bin="$target/release"
 "$bin/http_drive" "$seconds" "$clients" "$rounds" -- \
-  "rmcp=$bin/rmcp" "neuralis=$bin/ours" "neuralis-hosted=$bin/ours --hosted+token"
+  "rmcp=$bin/rmcp" "neuralis=$bin/ours" "neuralis-hosted=$bin/ours --hosted+token" \
+  "hosted-jwks-traced=$bin/ours --hosted-jwks+jwt"

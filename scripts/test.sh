@@ -14,11 +14,11 @@ cargo test -p neuralis-core --test validator_build --test dispatch --test output
 # MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt` (and a package
 # composed with an rmcp handler over it, and calls that ask over stateless HTTP).
 cargo test -p neuralis-mcp --features jwt --test http --test compose --test ask
-cargo test -p neuralis-mcp --features jwks,rate-limit,cors --doc
+cargo test -p neuralis-mcp --features introspection,rate-limit,cors --doc
 # What a hosted service tells the operator (spans, events), its refusals, the rate limit.
 cargo test -p neuralis-mcp --features rate-limit --test trace
 # Bearer JWTs from a real OpenID provider (oidc-provider, `npm ci --prefix mcp/tests/oidc`).
-cargo test -p neuralis-mcp --features jwks --test oidc
+cargo test -p neuralis-mcp --features introspection --test oidc
 # The catalog and probe packages built to `.wasm` (release) and run in Node.
 ./scripts/wasm.sh
 # Real MCP clients against every example package (skipped, unless CI is set, when

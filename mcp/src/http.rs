@@ -70,6 +70,8 @@ use serde_json::{Value, json};
 use tracing::Instrument as _;
 
 use crate::McpServer;
+#[cfg(feature = "introspection")]
+pub use crate::introspect::Introspection;
 #[cfg(feature = "jwt")]
 pub use crate::jwt::{GrantMapping, JwtResolver, KeyError};
 /// rmcp's configuration of the streamable HTTP service under [`HostedService`]

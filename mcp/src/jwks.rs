@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
@@ -30,6 +31,9 @@ pub(crate) struct KeySet {
     min_interval: Duration,
     max_age: Duration,
     keys: RwLock<Fetched>,
+    /// How many times the set was fetched: a token verified with an earlier set is
+    /// verified again (its key may be gone).
+    generation: AtomicU64,
     /// Held while fetching (one fetch at a time); when the last fetch was tried.
     attempt: tokio::sync::Mutex<Option<Instant>>,
 }
@@ -82,6 +86,7 @@ impl KeySet {
             min_interval: Duration::from_secs(30),
             max_age: Duration::from_secs(600),
             keys: RwLock::default(),
+            generation: AtomicU64::new(0),
             attempt: tokio::sync::Mutex::new(None),
         }
     }
@@ -135,6 +140,17 @@ impl KeySet {
                 self.where_from()
             ),
         })
+    }
+
+    /// How many times the set was fetched.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Whether the set was fetched within `max_age`.
+    pub(crate) fn is_fresh(&self) -> bool {
+        let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
+        keys.at.is_some_and(|at| at.elapsed() < self.max_age)
     }
 
     /// The key for `kid` among those already fetched.
@@ -191,6 +207,7 @@ impl KeySet {
                     "key set fetched"
                 );
                 *self.keys.write().unwrap_or_else(PoisonError::into_inner) = fetched;
+                self.generation.fetch_add(1, Ordering::Release);
                 Ok(count)
             }
             Err(e) => {

@@ -2,8 +2,10 @@
 //! or (feature `jwks`) an identity provider's key set, discovered from its issuer URL and
 //! refreshed as it rotates keys.
 
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, Header, Validation, decode, decode_header};
@@ -50,6 +52,61 @@ pub struct JwtResolver {
     validation: Validation,
     user_claim: String,
     grants: GrantMapping,
+    /// Tokens already verified with this configuration (every builder method starts a
+    /// new one).
+    verified: Arc<Verified>,
+}
+
+/// Tokens already verified, with their caller: a caller sends the same token with every
+/// request until it expires, and a signature check (RSA, ECDSA) costs more than the rest
+/// of a call. An entry holds until the token's `exp`, and only while the key set it was
+/// verified with has not been fetched again (its generation) and is fresh.
+#[derive(Default)]
+struct Verified {
+    tokens: RwLock<HashMap<Box<str>, VerifiedToken>>,
+}
+
+struct VerifiedToken {
+    /// The token's `exp`, in seconds since the epoch.
+    until: u64,
+    generation: u64,
+    caller: SessionContext,
+}
+
+/// At most this many tokens are remembered (the expired ones are dropped first, then all).
+const VERIFIED_CAP: usize = 10_000;
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Verified {
+    fn get(&self, token: &str, generation: u64) -> Option<SessionContext> {
+        let tokens = self.tokens.read().unwrap_or_else(PoisonError::into_inner);
+        let found = tokens.get(token)?;
+        (found.generation == generation && now_secs() < found.until).then(|| found.caller.clone())
+    }
+
+    fn put(&self, token: &str, until: u64, generation: u64, caller: &SessionContext) {
+        let mut tokens = self.tokens.write().unwrap_or_else(PoisonError::into_inner);
+        if tokens.len() >= VERIFIED_CAP {
+            let now = now_secs();
+            tokens.retain(|_, t| t.until > now && t.generation == generation);
+            if tokens.len() >= VERIFIED_CAP {
+                tokens.clear();
+            }
+        }
+        tokens.insert(
+            token.into(),
+            VerifiedToken {
+                until,
+                generation,
+                caller: caller.clone(),
+            },
+        );
+    }
 }
 
 /// Where the verifying keys come from.
@@ -254,6 +311,7 @@ impl JwtResolver {
             validation,
             user_claim: "sub".into(),
             grants: GrantMapping::default(),
+            verified: Arc::default(),
         }
     }
 
@@ -360,6 +418,7 @@ impl JwtResolver {
         min_interval: std::time::Duration,
         max_age: std::time::Duration,
     ) -> Self {
+        self.verified = Arc::default();
         if let Keys::Set(set) = &self.keys {
             self.keys = Keys::Set(Arc::new(set.with_limits(min_interval, max_age)));
         }
@@ -371,6 +430,7 @@ impl JwtResolver {
     #[cfg(feature = "jwks")]
     #[must_use]
     pub fn http_client(mut self, client: reqwest::Client) -> Self {
+        self.verified = Arc::default();
         if let Keys::Set(set) = &self.keys {
             self.keys = Keys::Set(Arc::new(set.with_client(client)));
         }
@@ -396,6 +456,7 @@ impl JwtResolver {
     /// Requires `iss` to be `issuer`.
     #[must_use]
     pub fn issuer(mut self, issuer: &str) -> Self {
+        self.verified = Arc::default();
         self.validation.set_issuer(&[issuer]);
         self.validation.required_spec_claims.insert("iss".into());
         self
@@ -404,6 +465,7 @@ impl JwtResolver {
     /// Requires `aud` to name `audience` (this server, as the token's issuer knows it).
     #[must_use]
     pub fn audience(mut self, audience: &str) -> Self {
+        self.verified = Arc::default();
         self.validation.set_audience(&[audience]);
         self.validation.validate_aud = true;
         self.validation.required_spec_claims.insert("aud".into());
@@ -413,6 +475,7 @@ impl JwtResolver {
     /// The claim that holds the user id (default `sub`).
     #[must_use]
     pub fn user_claim(mut self, claim: impl Into<String>) -> Self {
+        self.verified = Arc::default();
         self.user_claim = claim.into();
         self
     }
@@ -428,6 +491,7 @@ impl JwtResolver {
     /// How the token's claims become the caller's granted features.
     #[must_use]
     pub fn grants(mut self, mapping: GrantMapping) -> Self {
+        self.verified = Arc::default();
         self.grants = mapping;
         self
     }
@@ -435,6 +499,7 @@ impl JwtResolver {
     /// The clock skew allowed on `exp` and `nbf`, in seconds (default 30).
     #[must_use]
     pub fn leeway(mut self, seconds: u64) -> Self {
+        self.verified = Arc::default();
         self.validation.leeway = seconds;
         self
     }
@@ -446,8 +511,15 @@ impl JwtResolver {
         })
     }
 
-    /// The caller of a token whose key is `key`.
-    fn verify(&self, token: &str, header: &Header, key: &Key) -> Result<SessionContext, Refused> {
+    /// The caller of a token whose key is `key` (from the key set's `generation`),
+    /// remembered until the token expires.
+    fn verify(
+        &self,
+        token: &str,
+        header: &Header,
+        key: &Key,
+        generation: u64,
+    ) -> Result<SessionContext, Refused> {
         let name = || match &key.kid {
             Some(kid) => format!("key `{kid}`"),
             None => "the key".to_owned(),
@@ -486,7 +558,11 @@ impl JwtResolver {
             .grants
             .grants(&claims)
             .map_err(|e| Refused::invalid(format!("the JWT's grants cannot be read: {e}")))?;
-        Ok(SessionContext::builder(user).grants(grants).build())
+        let caller = SessionContext::builder(user).grants(grants).build();
+        if let Some(exp) = claims.get("exp").and_then(Value::as_u64) {
+            self.verified.put(token, exp, generation, &caller);
+        }
+        Ok(caller)
     }
 }
 
@@ -510,13 +586,24 @@ impl Resolve for JwtResolver {
     /// calls [`Resolve::resolve_request`], which fetches them.
     fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused> {
         let token = bearer_token(parts)?;
-        let header = Self::header(token)?;
         match &self.keys {
-            Keys::Fixed(key) => self.verify(token, &header, key),
+            Keys::Fixed(key) => {
+                if let Some(caller) = self.verified.get(token, 0) {
+                    return Ok(caller);
+                }
+                self.verify(token, &Self::header(token)?, key, 0)
+            }
             #[cfg(feature = "jwks")]
             Keys::Set(set) => {
+                let generation = set.generation();
+                if set.is_fresh()
+                    && let Some(caller) = self.verified.get(token, generation)
+                {
+                    return Ok(caller);
+                }
+                let header = Self::header(token)?;
                 let key = set.cached(header.kid.as_deref())?;
-                self.verify(token, &header, &key)
+                self.verify(token, &header, &key, generation)
             }
         }
     }
@@ -527,9 +614,14 @@ impl Resolve for JwtResolver {
             #[cfg(feature = "jwks")]
             Keys::Set(set) => Box::pin(async move {
                 let token = bearer_token(parts)?;
+                if set.is_fresh()
+                    && let Some(caller) = self.verified.get(token, set.generation())
+                {
+                    return Ok(caller);
+                }
                 let header = Self::header(token)?;
                 let key = set.key(header.kid.as_deref()).await?;
-                self.verify(token, &header, &key)
+                self.verify(token, &header, &key, set.generation())
             }),
         }
     }

@@ -23,6 +23,8 @@ mod forward;
 #[cfg(feature = "http")]
 pub mod http;
 mod import;
+#[cfg(feature = "introspection")]
+mod introspect;
 #[cfg(feature = "jwks")]
 mod jwks;
 #[cfg(feature = "jwt")]

@@ -299,3 +299,50 @@ async fn tokens_from_a_real_provider_and_its_key_rotation() {
     assert!(resolver.resolve(&parts(&with_header(&new, &h))).is_err());
     assert_eq!(provider.jwks_fetches().await, before);
 }
+
+/// Opaque tokens (feature `introspection`): the resource server asks the provider's
+/// introspection endpoint (RFC 7662) with its own client credentials; an active token is
+/// its caller, a forged one and one of another audience are refused; answers are cached.
+#[cfg(feature = "introspection")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opaque_tokens_by_introspection() {
+    use neuralis_mcp::http::Introspection;
+    let Some(provider) = Provider::start() else {
+        return;
+    };
+    let endpoint = format!("{}/token/introspection", provider.issuer);
+    let resolver = Introspection::new(&endpoint, "client-tools", "secret-tools")
+        .audience(AUDIENCE)
+        .issuer(&provider.issuer)
+        .user_claim("client_id");
+    let opaque = provider.token("client-opaque", "weather.read").await;
+    assert_eq!(opaque.matches('.').count(), 0, "an opaque token: {opaque}");
+    let caller = resolver.resolve_request(&parts(&opaque)).await.unwrap();
+    assert_eq!(caller.user_id(), "client-opaque");
+    assert!(caller.is_granted("weather.read") && !caller.is_granted("notes.write"));
+    // Cached: the synchronous path, which asks nobody, knows it now.
+    assert_eq!(
+        resolver.resolve(&parts(&opaque)).unwrap().user_id(),
+        "client-opaque"
+    );
+
+    let forged = format!("{}x", &opaque[..opaque.len() - 1]);
+    assert!(refusal_of(&resolver, &forged).await.contains("not active"));
+    let elsewhere = Introspection::new(&endpoint, "client-tools", "secret-tools")
+        .audience("https://elsewhere.test/mcp");
+    assert!(refusal_of(&elsewhere, &opaque).await.contains("`aud`"));
+    let wrong_secret = Introspection::new(&endpoint, "client-tools", "not-the-secret");
+    assert!(
+        refusal_of(&wrong_secret, &opaque)
+            .await
+            .contains("HTTP 401")
+    );
+}
+
+#[cfg(feature = "introspection")]
+async fn refusal_of(resolver: &impl Resolve, token: &str) -> String {
+    match resolver.resolve_request(&parts(token)).await {
+        Ok(caller) => panic!("accepted as {}", caller.user_id()),
+        Err(refused) => refused.reason().to_owned(),
+    }
+}

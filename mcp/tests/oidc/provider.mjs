@@ -5,7 +5,9 @@
 // Prints `listening on http://127.0.0.1:PORT` on stderr once it serves. Issuer: that URL.
 // Client-credentials clients, one per signing algorithm (`client-rs256`, `client-ps256`,
 // `client-es256`, `client-eddsa`, secret `secret-<alg>`), issue JWT access tokens for the
-// resource `https://tools.test/mcp` (audience the same) with the requested scopes.
+// resource `https://tools.test/mcp` (audience the same) with the requested scopes;
+// `client-opaque` gets opaque tokens, which `client-tools` (the resource server) checks at
+// `/token/introspection` (RFC 7662).
 //
 // Key rotation, as an operator redeploys the provider with a new key list, without
 // restarting this process (the keystore is the provider's, so the provider is rebuilt;
@@ -49,7 +51,7 @@ server.listen(0, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${port}`;
 
   const configuration = () => ({
-    clients: Object.entries(ALGS).map(([name]) => ({
+    clients: [...Object.keys(ALGS), 'opaque', 'tools'].map((name) => ({
       client_id: `client-${name}`,
       client_secret: `secret-${name}`,
       grant_types: ['client_credentials'],
@@ -68,13 +70,17 @@ server.listen(0, '127.0.0.1', () => {
         enabled: true,
         defaultResource: () => AUDIENCE,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, _resource, client) => ({
-          scope: SCOPES,
-          audience: AUDIENCE,
-          accessTokenTTL: 600,
-          accessTokenFormat: 'jwt',
-          jwt: { sign: { alg: ALGS[client.clientId.replace('client-', '')] } },
-        }),
+        getResourceServerInfo: (_ctx, _resource, client) => (client.clientId === 'client-opaque'
+          ? {
+            scope: SCOPES, audience: AUDIENCE, accessTokenTTL: 600, accessTokenFormat: 'opaque',
+          }
+          : {
+            scope: SCOPES,
+            audience: AUDIENCE,
+            accessTokenTTL: 600,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: ALGS[client.clientId.replace('client-', '')] } },
+          }),
       },
     },
   });

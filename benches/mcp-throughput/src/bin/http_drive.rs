@@ -9,7 +9,8 @@
 //! keep-alive HTTP/1.1 connection sending stateless (2026-07-28) `tools/call` requests of
 //! `echo` one after the other for SECONDS (after a one-second warm-up), every answer read
 //! and checked to be a successful result. A command ending in `+token` sends
-//! `Authorization: Bearer bench-token`.
+//! `Authorization: Bearer bench-token`; one ending in `+jwt` sends the bench's JWT
+//! (`neuralis_bench_mcp::BENCH_JWT`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -18,14 +19,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-fn request(port: u16, id: u64, token: bool) -> Vec<u8> {
+fn request(port: u16, id: u64, token: Option<&str>) -> Vec<u8> {
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello {id}"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{{"name":"drive","version":"0"}},"io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
     );
-    let auth = if token {
-        "Authorization: Bearer bench-token\r\n"
-    } else {
-        ""
+    let auth = match token {
+        Some(token) => format!("Authorization: Bearer {token}\r\n"),
+        None => String::new(),
     };
     format!(
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
@@ -74,9 +74,10 @@ struct Run {
 }
 
 fn run(command: &str, seconds: u64, clients: usize) -> Result<Run, String> {
-    let (command, token) = match command.strip_suffix("+token") {
-        Some(c) => (c, true),
-        None => (command, false),
+    let (command, token) = match (command.strip_suffix("+token"), command.strip_suffix("+jwt")) {
+        (Some(c), _) => (c, Some("bench-token")),
+        (None, Some(c)) => (c, Some(neuralis_bench_mcp::BENCH_JWT)),
+        (None, None) => (command, None),
     };
     let mut parts = command.split_whitespace();
     let program = parts.next().ok_or("an empty command")?;
