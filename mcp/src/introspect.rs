@@ -10,7 +10,7 @@ use neuralis_core::dispatch::SessionContext;
 use serde_json::{Map, Value};
 
 use crate::http::{Refused, Resolution, Resolve, bearer_token};
-use crate::jwt::GrantMapping;
+use crate::jwt::{GrantMapping, caller_of};
 
 /// Resolves each request's caller by asking the authorization server about its bearer
 /// token (RFC 7662 introspection): for opaque tokens, which only their issuer can read.
@@ -165,21 +165,12 @@ impl Introspection {
                 "the token's `iss` is not the configured issuer",
             ));
         }
-        let user = answer
-            .get(&self.user_claim)
-            .and_then(Value::as_str)
-            .filter(|u| !u.is_empty())
-            .ok_or_else(|| {
-                Refused::invalid(format!(
-                    "the introspection answer has no string `{}` naming the user",
-                    self.user_claim
-                ))
-            })?;
-        let grants = self
-            .grants
-            .grants(answer)
-            .map_err(|e| Refused::invalid(format!("the token's grants cannot be read: {e}")))?;
-        Ok(SessionContext::builder(user).grants(grants).build())
+        caller_of(
+            answer,
+            &self.user_claim,
+            &self.grants,
+            "the introspection answer",
+        )
     }
 
     async fn introspect(&self, token: &str) -> Result<SessionContext, Refused> {

@@ -544,26 +544,35 @@ impl JwtResolver {
                 })
             })?;
         let claims = data.claims;
-        let user = claims
-            .get(&self.user_claim)
-            .and_then(Value::as_str)
-            .filter(|u| !u.is_empty())
-            .ok_or_else(|| {
-                Refused::invalid(format!(
-                    "the JWT has no string claim `{}` naming the user",
-                    self.user_claim
-                ))
-            })?;
-        let grants = self
-            .grants
-            .grants(&claims)
-            .map_err(|e| Refused::invalid(format!("the JWT's grants cannot be read: {e}")))?;
-        let caller = SessionContext::builder(user).grants(grants).build();
+        let caller = caller_of(&claims, &self.user_claim, &self.grants, "the JWT")?;
         if let Some(exp) = claims.get("exp").and_then(Value::as_u64) {
             self.verified.put(token, exp, generation, &caller);
         }
         Ok(caller)
     }
+}
+
+/// The caller that verified `claims` (a token's, an introspection answer's) name: the
+/// user from `user_claim`, the grants by `grants`; `what` names the source in a refusal.
+pub(crate) fn caller_of(
+    claims: &Map<String, Value>,
+    user_claim: &str,
+    grants: &GrantMapping,
+    what: &str,
+) -> Result<SessionContext, Refused> {
+    let user = claims
+        .get(user_claim)
+        .and_then(Value::as_str)
+        .filter(|u| !u.is_empty())
+        .ok_or_else(|| {
+            Refused::invalid(format!(
+                "{what} has no string claim `{user_claim}` naming the user"
+            ))
+        })?;
+    let grants = grants
+        .grants(claims)
+        .map_err(|e| Refused::invalid(format!("{what}'s grants cannot be read: {e}")))?;
+    Ok(SessionContext::builder(user).grants(grants).build())
 }
 
 /// A JWT error in words an operator reads.
