@@ -89,6 +89,19 @@ fn serve() {
 }
 
 #[test]
+fn incidents() {
+    fresh(
+        "incidents",
+        &[
+            "incidents_close",
+            "incidents_escalate",
+            "incidents_list",
+            "incidents_open",
+        ],
+    );
+}
+
+#[test]
 fn conformance() {
     fresh(
         "conformance",
