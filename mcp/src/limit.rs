@@ -56,19 +56,21 @@ struct Method<'a> {
     method: Option<std::borrow::Cow<'a, str>>,
 }
 
-/// How many `tools/call` requests a POST carries: the `Mcp-Method` header when the
-/// client sent it (2026-07-28), else the body's message (or batch) read for its method.
+/// How many `tools/call` requests a POST carries: one when its `Mcp-Method` header says
+/// so (2026-07-28), else as many as its body's message (or batch) has.
 pub(crate) fn calls_in(parts: &http::request::Parts, body: &[u8]) -> u32 {
     if parts.method != http::Method::POST {
         return 0;
     }
     let is_call = |m: &Method<'_>| m.method.as_deref() == Some("tools/call");
-    if let Some(named) = parts
+    // The header settles a call (2026-07-28 clients send it, rmcp checks it against the
+    // body); anything else is read from the body, so that no header hides a call.
+    if parts
         .headers
         .get(METHOD_HEADER)
-        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.as_bytes() == b"tools/call")
     {
-        return u32::from(named == "tools/call");
+        return 1;
     }
     if let Ok(one) = serde_json::from_slice::<Method<'_>>(body) {
         return u32::from(is_call(&one));

@@ -407,6 +407,19 @@ async fn spans_events_and_refusals() {
     );
     let over = capture.refusals();
     assert_eq!(over.last().unwrap().get("status"), Some("429"));
+    // No header hides a call: without `Mcp-Method`, or naming another method, the body
+    // counts.
+    for header in [None, Some("tools/list")] {
+        let mut hidden = call("token-ada", "greet", json!({"name": "x"}));
+        match header {
+            None => hidden.headers_mut().remove("Mcp-Method"),
+            Some(m) => hidden
+                .headers_mut()
+                .insert("Mcp-Method", m.parse().unwrap()),
+        };
+        let (status, _, _) = send(&service, hidden).await;
+        assert_eq!(status, 429, "Mcp-Method: {header:?}");
+    }
     let (status, _, _) = send(&service, call("token-bob", "greet", json!({"name": "x"}))).await;
     assert_eq!(status, 200, "another caller has its own allowance");
 }
