@@ -798,7 +798,8 @@ impl HostedService {
     }
 
     /// Answers one HTTP request, within its `mcp.request` span (see [`crate::http`]),
-    /// with its `x-request-id` (the caller's, else a fresh UUID).
+    /// with its `x-request-id` (the caller's when it is up to 200 letters, digits and
+    /// `-_.:/+=@`, else a fresh UUID).
     pub async fn handle<B>(&self, request: Request<B>) -> HttpResponse
     where
         B: Body + Send + 'static,
@@ -810,8 +811,13 @@ impl HostedService {
             .headers()
             .get(REQUEST_ID)
             .and_then(|v| v.to_str().ok())
-            .filter(|v| !v.is_empty() && v.len() <= 200)
-        {
+            // Echoed and logged: only an id of up to 200 plain characters is taken as is.
+            .filter(|v| {
+                !v.is_empty()
+                    && v.len() <= 200
+                    && v.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.:/+=@".contains(&b))
+            }) {
             Some(id) => Arc::from(id),
             None => Arc::from(uuid::Uuid::new_v4().to_string()),
         };

@@ -254,6 +254,14 @@ async fn spans_events_and_refusals() {
     assert!(listed.get("duration_ms").is_some());
     assert!(listed.get("refusal").is_none());
 
+    // An id that is not plain text is not echoed or logged: a fresh one replaces it.
+    let mut odd = request(Some("token-ada"), "tools/list", json!({}));
+    odd.headers_mut()
+        .insert("x-request-id", "a b\"c".parse().unwrap());
+    let (_, headers, _) = send(&service, odd).await;
+    assert_ne!(headers["x-request-id"], "a b\"c");
+    assert_eq!(headers["x-request-id"].len(), 36, "a UUID");
+
     // A call: its span names the tool, the caller, the era and the outcome, and nothing
     // of the arguments or the result.
     let (status, headers, body) = send(
