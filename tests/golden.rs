@@ -160,3 +160,62 @@ fn nested_schemas_are_fragments() {
         serde_json::json!(["metric", "imperial"])
     );
 }
+
+/// `definitions` names: the type's name as written (not `std::any::type_name`), generic
+/// arguments spelled out by their own names, and two types of one name numbered in the
+/// order the composition meets them. `build/tests/emit.rs`
+/// (`definitions_are_named_from_the_types_as_written`) pins the build script's names for
+/// the same source.
+#[allow(dead_code, reason = "the types are read for their schemas only")]
+mod names {
+    use neuralis::ToolInput;
+
+    pub mod a {
+        #[derive(neuralis::ToolInput, serde::Deserialize)]
+        pub struct Node {
+            pub next: Option<Box<Node>>,
+        }
+    }
+
+    pub mod b {
+        #[derive(neuralis::ToolInput, serde::Deserialize)]
+        pub struct Node {
+            pub children: Vec<Node>,
+        }
+    }
+
+    #[derive(ToolInput, serde::Deserialize)]
+    pub struct Page<T> {
+        pub items: Vec<T>,
+        pub next: Option<Box<Page<T>>>,
+    }
+
+    #[derive(ToolInput, serde::Deserialize)]
+    pub struct In {
+        pub a: a::Node,
+        pub b: b::Node,
+        pub page: Page<Vec<b::Node>>,
+    }
+
+    #[test]
+    fn definitions_are_named_from_the_types_as_written() {
+        assert_eq!(<Page<Vec<b::Node>>>::schema_name(), "Page<Vec<Node>>");
+        assert_eq!(<Option<Box<a::Node>>>::schema_name(), "Option<Node>");
+        let doc = In::schema();
+        let names: Vec<&String> = doc["definitions"]
+            .as_object()
+            .map(|d| d.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(names, ["Node", "Node2", "Page<Vec<Node>>"], "{doc:#}");
+        let p = &doc["properties"];
+        assert_eq!(p["a"]["properties"]["next"]["$ref"], "#/definitions/Node");
+        assert_eq!(
+            p["b"]["properties"]["children"]["items"]["$ref"],
+            "#/definitions/Node2"
+        );
+        assert_eq!(
+            p["page"]["properties"]["next"]["$ref"],
+            "#/definitions/Page%3CVec%3CNode%3E%3E"
+        );
+    }
+}

@@ -1053,10 +1053,48 @@ fn recursive_generics_are_named_as_at_run_time() {
         doc["properties"]["page"]["properties"]["next"]["$ref"],
         "#/definitions/Page%3CItem%3E"
     );
+}
+
+/// The names `tests/golden.rs` (`definitions_are_named_from_the_types_as_written`) pins
+/// for the derive, from the same source.
+#[test]
+fn definitions_are_named_from_the_types_as_written() {
+    let pkg = Pkg::new(&[(
+        "src/lib.rs",
+        r#"
+        pub mod a {
+            #[derive(neuralis::ToolInput)]
+            pub struct Node { pub next: Option<Box<Node>> }
+        }
+        pub mod b {
+            #[derive(neuralis::ToolInput)]
+            pub struct Node { pub children: Vec<Node> }
+        }
+        #[derive(ToolInput)]
+        pub struct Page<T> { pub items: Vec<T>, pub next: Option<Box<Page<T>>> }
+        #[derive(ToolInput)]
+        pub struct In { pub a: a::Node, pub b: b::Node, pub page: Page<Vec<b::Node>> }
+        /// Do it.
+        #[tool(annotations(category = "read"), ui(presentation = "inline"))]
+        fn act(input: In) -> String { String::new() }
+        "#,
+    )]);
+    pkg.run();
+    let doc = pkg.tool("act");
+    let names: Vec<&String> = doc["definitions"]
+        .as_object()
+        .map(|d| d.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(names, ["Node", "Node2", "Page<Vec<Node>>"], "{doc:#}");
+    let p = &doc["properties"];
+    assert_eq!(p["a"]["properties"]["next"]["$ref"], "#/definitions/Node");
     assert_eq!(
-        neuralis_core::input::short_type_name("my_crate::Page<my_crate::b::Item>"),
-        "Page<Item>",
-        "the run-time rule"
+        p["b"]["properties"]["children"]["items"]["$ref"],
+        "#/definitions/Node2"
+    );
+    assert_eq!(
+        p["page"]["properties"]["next"]["$ref"],
+        "#/definitions/Page%3CVec%3CNode%3E%3E"
     );
 }
 

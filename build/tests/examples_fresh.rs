@@ -94,6 +94,7 @@ fn incidents() {
         "incidents",
         &[
             "incidents_close",
+            "incidents_delete",
             "incidents_escalate",
             "incidents_list",
             "incidents_open",

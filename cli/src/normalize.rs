@@ -66,7 +66,7 @@ fn read_capped(file: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(file)?
-        .take(neuralis_core::package::MAX_READ_BYTES)
+        .take(neuralis_core::load::MAX_READ_BYTES)
         .read_to_end(&mut bytes)?;
     Ok(bytes)
 }

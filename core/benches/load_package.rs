@@ -32,7 +32,7 @@ use criterion::measurement::{Measurement, WallTime};
 use criterion::{Criterion, Throughput};
 use neuralis_core::catalog::{Annotations, Category, Presentation, ToolMeta};
 use neuralis_core::contract::json;
-use neuralis_core::package::{load_package, load_package_from_sources};
+use neuralis_core::load::{load_package, load_package_from_sources};
 use serde_json::{Map, Value, json};
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];

@@ -7,7 +7,8 @@
 //! - [`remote`]: the `mcp-remote` profile: lowering to the provider subset, description
 //!   rewriting, wire names.
 //! - [`catalog`]: the typed `x-neuralis` block and its run-time meanings.
-//! - [`package`]: loading a package's tools (`load_package` behind the `fs` feature).
+//! - [`load`]: loading a package's tool files (`load_package` behind the `fs` feature);
+//!   the package a host serves is [`dispatch::Package`].
 //! - [`result`]: tool results: content blocks, normalization, bounding, status, cards, the
 //!   iframe payload.
 //! - [`dispatch`]: the call pipeline: gate, defaults, validation, handler, bounded result.
@@ -20,10 +21,15 @@
 pub mod catalog;
 pub mod contract;
 pub mod dispatch;
-pub mod package;
+pub mod load;
 pub mod result;
 pub mod tool;
 pub mod wasm;
+
+/// The loader's former path (`neuralis_core::package`), kept working: the module is
+/// [`load`].
+#[doc(hidden)]
+pub use self::load as package;
 
 // The half that the macros and the build script share, the built-in draft-07 validator
 // (`validate`) included (see `neuralis-model`): re-exported under the paths it always had.

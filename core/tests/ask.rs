@@ -323,6 +323,9 @@ struct Reviewer {
 }
 
 impl ToolInput for Reviewer {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Reviewer".into()
+    }
     fn schema_in(_: &mut Composer) -> Value {
         json!({
             "type": "object", "additionalProperties": false,

@@ -3,7 +3,7 @@
 
 use neuralis_core::catalog::Category;
 use neuralis_core::contract::RuleId;
-use neuralis_core::package::{load_package, load_package_from_sources};
+use neuralis_core::load::{load_package, load_package_from_sources};
 use neuralis_core::schema::{default_property_names, to_canonical_string};
 use proptest::prelude::*;
 use serde_json::json;

@@ -145,6 +145,30 @@ pub(crate) fn bounded_generics(
     (generics, is_generic)
 }
 
+/// The type's `definitions` name (`ToolInput::schema_name`, `ToolOutput::output_name`):
+/// its name as written, its type parameters' names through `trait_path::method`
+/// (`Page<Item>`), as the build script spells it from source.
+pub(crate) fn name_fn(
+    p: &TokenStream,
+    generics: &syn::Generics,
+    ident: &syn::Ident,
+    trait_path: &TokenStream,
+    method: &TokenStream,
+) -> TokenStream {
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    let params: Vec<&syn::Ident> = generics.type_params().map(|t| &t.ident).collect();
+    let body = if params.is_empty() {
+        quote!(#p::Cow::Borrowed(#name))
+    } else {
+        quote!(#p::Cow::Owned(#p::generic_name(#name, &[#(<#params as #trait_path>::#method()),*])))
+    };
+    quote! {
+        fn #method() -> #p::Cow<'static, str> {
+            #body
+        }
+    }
+}
+
 fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStream {
     let parts = parts.iter().map(|part| match part {
         DocPart::Text(t) => quote!(#t),
@@ -176,6 +200,13 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
     let (generics, is_generic) = bounded_generics(&cont.original.generics, &quote!(#p::ToolInput));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let body = lower(&p, &plan);
+    let name = name_fn(
+        &p,
+        &cont.original.generics,
+        ident,
+        &quote!(#p::ToolInput),
+        &quote!(schema_name),
+    );
     let root_keys = root_keys.map(|keys| {
         let keys = keys.iter().map(|k| match k {
             KeyPlan::Name(n) => quote!(#p::RootKey::Name(#n)),
@@ -265,6 +296,9 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
             impl #impl_generics #p::ToolOutput for #ident #ty_generics #where_clause {
                 const IS_OBJECT: bool = <Self as #p::ToolInput>::IS_OBJECT;
                 const COMPOSITE: bool = true;
+                fn output_name() -> #p::Cow<'static, str> {
+                    <Self as #p::ToolInput>::schema_name()
+                }
                 #[inline]
                 fn output_in(__cx: &mut #p::OutputComposer) -> #p::Value {
                     <Self as #p::ToolInput>::__written_in(__cx)
@@ -284,6 +318,7 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
                 const RESERVED_CHECKED: bool = #reserved_checked;
                 const IS_OBJECT: bool = #is_object;
                 const COMPOSITE: bool = true;
+                #name
                 fn schema_in(__cx: &mut #p::Composer) -> #p::Value {
                     #body
                 }
@@ -312,9 +347,12 @@ fn elicitation(p: &TokenStream, cont: &Container, generics: &syn::Generics) -> T
         Data::Struct(_, fields) => {
             let choices = fields
                 .iter()
-                .filter(|f| !f.is_skipped() && matches!(f.kind.unwrap_option(), TypeKind::Nested))
+                .filter(|f| {
+                    !f.is_skipped() && matches!(f.kind.unwrap_option(), TypeKind::Named { .. })
+                })
                 .map(|f| {
-                    let ty = neuralis_syntax::types::option_inner(&f.ty);
+                    let tree = neuralis_syntax::types::Ty::of(&f.ty);
+                    let ty = &tree.under_options().written;
                     quote_spanned! {ty.span()=>
                         __elicit_choice::<#ty>();
                     }
@@ -357,18 +395,9 @@ fn root_shapes(p: &TokenStream, cont: &Container, has_root_keys: bool) -> Option
     Some(quote!(const ROOT_SHAPES: &'static [#p::KeyShape] = &[#(#shapes),*];))
 }
 
-fn has_nested(kind: &TypeKind) -> bool {
-    match kind {
-        TypeKind::Nested => true,
-        TypeKind::Option(inner) | TypeKind::Map(inner) => has_nested(inner),
-        TypeKind::Seq { item, .. } => has_nested(item),
-        _ => false,
-    }
-}
-
 /// A field's shape: from the table, or from the type's `ToolInput::SHAPE`.
 fn field_shape(p: &TokenStream, f: &Field) -> TokenStream {
-    if has_nested(&f.kind) {
+    if f.kind.has_named() {
         let ty = &f.ty;
         quote_spanned!(ty.span()=> <#ty as #p::ToolInput>::SHAPE)
     } else {
@@ -451,7 +480,7 @@ fn container_shape(p: &TokenStream, cont: &Container) -> TokenStream {
 fn literal_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for f in neuralis_syntax::check::all_fields(cont) {
-        if f.is_skipped() || f.serde.flatten.is_some() || !has_nested(&f.kind) {
+        if f.is_skipped() || f.serde.flatten.is_some() || !f.kind.has_named() {
             continue;
         }
         let ty = &f.ty;
@@ -508,11 +537,11 @@ fn shape(p: &TokenStream, kind: &TypeKind) -> TokenStream {
         K::Str | K::Format { .. } => quote!(#p::Shape::Str),
         K::Char => quote!(#p::Shape::Char),
         K::Seq { item, .. } => {
-            let item = shape(p, item);
+            let item = shape(p, &item.kind);
             quote!(#p::Shape::Array(&#item))
         }
         K::Map(_) | K::JsonMap => quote!(#p::Shape::Object),
-        K::Option(inner) => shape(p, inner),
-        K::Value | K::Nested | K::Unsupported(_) => quote!(#p::Shape::Any),
+        K::Option(inner) | K::Pointer(inner) => shape(p, &inner.kind),
+        K::Value | K::Named { .. } | K::Unsupported(_) => quote!(#p::Shape::Any),
     }
 }

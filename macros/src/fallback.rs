@@ -77,6 +77,9 @@ pub(crate) fn expand(
                 #keys
                 const IS_OBJECT: bool = true;
                 const RESERVED_CHECKED: bool = true;
+                fn schema_name() -> #p::Cow<'static, str> {
+                    #p::Cow::Borrowed(::core::stringify!(#ident))
+                }
                 fn schema_in(
                     _: &mut #p::Composer,
                 ) -> #p::Value {

@@ -57,6 +57,9 @@ fn stub(input: &DeriveInput) -> TokenStream {
         const _: () = {
             #[automatically_derived]
             impl #impl_generics #p::ToolOutput for #ident #ty_generics #where_clause {
+                fn output_name() -> #p::Cow<'static, str> {
+                    #p::Cow::Borrowed(::core::stringify!(#ident))
+                }
                 fn output_in(_: &mut #p::OutputComposer) -> #p::Value {
                     #p::Value::Null
                 }
@@ -142,6 +145,13 @@ fn expand(cont: &Container) -> TokenStream {
     let ident = cont.ident;
     let (generics, is_generic) = generics(&p, cont.original);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let name = crate::expand::name_fn(
+        &p,
+        &cont.original.generics,
+        ident,
+        &quote!(#p::ToolOutput),
+        &quote!(output_name),
+    );
     let is_object = match is_object {
         IsObject::Fixed(b) => quote!(#b),
         IsObject::Of(ty) => quote!(<#ty as #p::ToolOutput>::IS_OBJECT),
@@ -172,6 +182,7 @@ fn expand(cont: &Container) -> TokenStream {
             impl #impl_generics #p::ToolOutput for #ident #ty_generics #where_clause {
                 const IS_OBJECT: bool = #is_object;
                 const COMPOSITE: bool = true;
+                #name
                 fn output_in(__cx: &mut #p::OutputComposer) -> #p::Value {
                     #body
                 }

@@ -631,6 +631,14 @@ impl Hosted {
         Ok(self)
     }
 
+    /// Where the approvals already used are recorded, one ledger shared by every
+    /// replica (see [`McpServer::with_consumed_states`]).
+    #[must_use]
+    pub fn with_consumed_states(mut self, ledger: impl crate::ConsumedStates) -> Self {
+        self.server = self.server.with_consumed_states(ledger);
+        self
+    }
+
     /// Composes the package with an rmcp handler for everything that is not a tool
     /// (prompts, resources, completion...): see [`McpServer::with_handler`]. The handler
     /// serves only requests whose caller the resolver accepted, and sees the HTTP

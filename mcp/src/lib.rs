@@ -19,6 +19,7 @@
 
 mod ask;
 mod compose;
+mod consumed;
 mod forward;
 #[cfg(feature = "http")]
 pub mod http;
@@ -31,10 +32,10 @@ mod jwks;
 mod jwt;
 #[cfg(feature = "rate-limit")]
 mod limit;
-mod lines;
 mod logging;
 mod mrtr;
 mod serve;
+mod stdio;
 mod wire;
 
 use std::fmt;
@@ -45,10 +46,11 @@ use std::fmt;
 #[doc = include_str!("../../docs/hosting.md")]
 struct HostingDoctests;
 
+pub use consumed::{ConsumeError, ConsumedStates, DirConsumedStates, MemoryConsumedStates};
 pub use forward::{Forward, import_from_peer};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
-pub use lines::MAX_LINE_BYTES;
 pub use serve::{McpServer, mcp_tool, mcp_tool_with_output};
+pub use stdio::MAX_LINE_BYTES;
 
 /// Why serving or importing failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,6 +18,15 @@
 //! call is refused with `-32602` before anything runs. It is signed, not encrypted: the
 //! client that gave the answers can read them back.
 //!
+//! **Single use.** Every state carries a fresh random nonce. A retry whose round gives the
+//! approval gate a confirm (taken from its `inputResponses`, or carried by its state from
+//! an earlier round) consumes its state's nonce in the server's [`ConsumedStates`] before
+//! the handler runs: a state whose nonce was consumed already is refused with `-32602`
+//! (`data.reason` `replayed`) and nothing runs. A handler that asks again after the
+//! confirm gets a new state, with a new nonce, carrying the confirm on. A state that
+//! carries no confirm (a handler's questions only) may be sent again: the handler runs
+//! again from the start on every round anyway, and its answers are not approvals.
+//!
 //! **Answers.** A handler's question is answered by the retry's `inputResponses` under its
 //! key (with or without a state, as SEP-2322 allows: a client may answer ahead), or by
 //! the state's earlier answers when its question is the same; an answer that does not read
@@ -28,10 +37,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use neuralis_core::dispatch::{
-    Answer, AskError, Asker, BoxFuture, Capability, Question, SessionContext,
+    Answer, AskError, Asker, BoxFuture, Capability, Elicited, Question, SessionContext,
 };
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -44,17 +53,24 @@ use sha2::{Digest as _, Sha256};
 use tokio::sync::Notify;
 
 use crate::ask::{declared, input_request, read_answer, required};
+use crate::consumed::{ConsumedStates, MemoryConsumedStates};
 
 /// How long a `requestState` opens by default: long enough for a person to read a form.
 pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
 
-/// The key and expiry of a server's `requestState`s.
+/// How long past a state's expiry its nonce is kept consumed: the replicas' clocks may
+/// differ by this much.
+const CLOCK_SLACK: Duration = Duration::from_secs(60);
+
+/// The key and expiry of a server's `requestState`s, and where the nonces of the
+/// approvals used are recorded.
 #[derive(Clone)]
 pub(crate) struct States {
     codec: Arc<RequestStateCodec>,
     pub(crate) ttl: Duration,
     /// Whether the owner gave the key (replicas given the same one share states).
     pub(crate) configured: bool,
+    ledger: Arc<dyn ConsumedStates>,
 }
 
 impl std::fmt::Debug for States {
@@ -67,33 +83,33 @@ impl std::fmt::Debug for States {
 }
 
 impl States {
-    /// A random key of this process: states open on this process only.
+    /// A random key of this process (states open on this process only), and a ledger in
+    /// its memory.
     pub(crate) fn random() -> Self {
         let mut key = [0u8; 32];
-        if getrandom::fill(&mut key).is_err() {
-            // No OS entropy: std's per-process random hash keys instead (128 random bits).
-            use std::hash::{BuildHasher, Hasher};
-            for (i, chunk) in key.chunks_mut(8).enumerate() {
-                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-                h.write_usize(i);
-                chunk.copy_from_slice(&h.finish().to_le_bytes());
-            }
-        }
+        random_bytes(&mut key);
         Self {
             codec: Arc::new(RequestStateCodec::new_unchecked(key.to_vec())),
             ttl: DEFAULT_TTL,
             configured: false,
+            ledger: Arc::new(MemoryConsumedStates::default()),
         }
     }
 
-    /// The owner's key (at least 32 bytes).
-    pub(crate) fn with_key(key: Vec<u8>, ttl: Duration) -> Result<Self, String> {
+    /// These states with the owner's key (at least 32 bytes), the same ledger.
+    pub(crate) fn with_key(self, key: Vec<u8>, ttl: Duration) -> Result<Self, String> {
         let codec = RequestStateCodec::try_new(key).map_err(|e| e.to_string())?;
         Ok(Self {
             codec: Arc::new(codec),
             ttl,
             configured: true,
+            ledger: self.ledger,
         })
+    }
+
+    /// These states with the approvals used recorded in `ledger`.
+    pub(crate) fn with_ledger(self, ledger: Arc<dyn ConsumedStates>) -> Self {
+        Self { ledger, ..self }
     }
 
     /// The round of `request` by `session`: its state opened (when it carries one) and its
@@ -117,6 +133,10 @@ impl States {
                 .open_json_with::<Sealed>(state, binding.as_bytes())
                 .map_err(refused)?,
         };
+        let state = request
+            .request_state
+            .is_some()
+            .then_some((sealed.nonce, sealed.expires));
         Ok(Round {
             inner: Mutex::new(Inner {
                 answered: sealed.answered,
@@ -129,18 +149,25 @@ impl States {
                     .collect(),
                 asked: BTreeMap::new(),
                 missing: Vec::new(),
+                refused: None,
             }),
             suspended: Notify::new(),
             capabilities,
             binding,
+            state,
+            ledger: Arc::clone(&self.ledger),
         })
     }
 
-    /// What a suspended round answers: `-32021` when a question needs a capability the
-    /// client did not declare, otherwise the `InputRequiredResult` of its open questions
-    /// with the state of the answers so far.
+    /// What a suspended round answers: its refusal (a confirm already used), `-32021`
+    /// when a question needs a capability the client did not declare, otherwise the
+    /// `InputRequiredResult` of its open questions with the state of the answers so far
+    /// and a fresh nonce.
     pub(crate) fn suspend(&self, round: &Round) -> Result<InputRequiredResult, ErrorData> {
-        let inner = round.lock();
+        let mut inner = round.lock();
+        if let Some(refused) = inner.refused.take() {
+            return Err(refused);
+        }
         if !inner.missing.is_empty() {
             return Err(ErrorData::missing_required_client_capability(required(
                 &inner.missing,
@@ -154,9 +181,20 @@ impl States {
             requests.insert(key.clone(), request);
             pending.insert(key.clone(), digest.clone());
         }
+        let mut nonce = [0u8; 16];
+        random_bytes(&mut nonce);
+        let expires = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .saturating_add(self.ttl);
         let sealed = Sealed {
             answered: inner.answered.clone(),
             pending,
+            nonce: hex(&nonce),
+            // The codec stamps its own expiry a moment later: a second more covers it.
+            expires: u64::try_from(expires.as_millis())
+                .unwrap_or(u64::MAX)
+                .saturating_add(1000),
         };
         let state = self
             .codec
@@ -169,6 +207,27 @@ impl States {
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         Ok(InputRequiredResult::new(Some(requests), Some(state)))
     }
+}
+
+/// `buf` filled with OS entropy, or, without it, std's per-process random hash keys
+/// (128 random bits).
+fn random_bytes(buf: &mut [u8]) {
+    if getrandom::fill(buf).is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        for (i, chunk) in buf.chunks_mut(8).enumerate() {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_usize(i);
+            chunk.copy_from_slice(&h.finish().to_le_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+/// The refusal of a state whose confirm a call has used already.
+fn replayed() -> ErrorData {
+    ErrorData::invalid_params(
+        "the `requestState` is refused: the confirm it carries was used already by a call that ran; call the tool again to be asked again",
+        Some(serde_json::json!({"reason": "replayed"})),
+    )
 }
 
 /// The refusal of a state that does not open.
@@ -255,6 +314,12 @@ struct Sealed {
     /// The questions of the last round, by key: their digests.
     #[serde(rename = "p", default)]
     pending: BTreeMap<String, String>,
+    /// This state's nonce (hex): consumed when a call its confirm approves runs.
+    #[serde(rename = "n")]
+    nonce: String,
+    /// When the state stops opening (unix milliseconds, a little after the codec's).
+    #[serde(rename = "e")]
+    expires: u64,
 }
 
 /// One answer, with the digest of its question.
@@ -274,6 +339,9 @@ pub(crate) struct Round {
     pub(crate) suspended: Notify,
     capabilities: Option<ClientCapabilities>,
     binding: String,
+    /// The nonce and expiry of the state this round came with.
+    state: Option<(String, u64)>,
+    ledger: Arc<dyn ConsumedStates>,
 }
 
 struct Inner {
@@ -286,6 +354,8 @@ struct Inner {
     asked: BTreeMap<String, (String, Question)>,
     /// Capabilities the client lacks for questions of this round.
     missing: Vec<Capability>,
+    /// Why the round ends refused instead (its confirm used already...).
+    refused: Option<ErrorData>,
 }
 
 impl Round {
@@ -323,6 +393,32 @@ impl Round {
         inner.answered.insert(key.to_owned(), recorded);
         Some(answer)
     }
+
+    /// Consumes the nonce of this round's state, whose confirm is about to let the call
+    /// run: the refusal when it was consumed already or cannot be recorded.
+    async fn consume(&self) -> Result<(), ErrorData> {
+        let Some((nonce, expires)) = &self.state else {
+            // The gate takes a confirm only from a state (`answer`).
+            return Err(ErrorData::internal_error("a confirm with no state", None));
+        };
+        let until = UNIX_EPOCH + Duration::from_millis(*expires) + CLOCK_SLACK;
+        match self.ledger.consume(nonce, until).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(replayed()),
+            Err(e) => Err(ErrorData::internal_error(
+                format!(
+                    "the call did not run: the server could not record that its confirm was used ({e})"
+                ),
+                None,
+            )),
+        }
+    }
+
+    /// Ends the round with `refusal` instead of its questions.
+    fn refuse(&self, refusal: ErrorData) {
+        self.lock().refused = Some(refusal);
+        self.suspended.notify_one();
+    }
 }
 
 /// The asker of a call on 2026-07-28 (see the [module docs](self)).
@@ -336,7 +432,17 @@ impl Asker for RoundAsker {
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
         let round = &self.0;
         if let Some(answer) = round.answer(key, &question) {
-            return Box::pin(async move { Ok(answer) });
+            let confirms = matches!(question, Question::Approve(_))
+                && matches!(answer, Answer::Elicit(Elicited::Accept(_)));
+            return Box::pin(async move {
+                if confirms && let Err(refusal) = round.consume().await {
+                    // The call ends refused: the server answers this round and drops
+                    // the run before its handler.
+                    round.refuse(refusal);
+                    return std::future::pending().await;
+                }
+                Ok(answer)
+            });
         }
         let capability = question.capability();
         if !self.supports(capability) {
@@ -412,7 +518,9 @@ mod tests {
 
     #[test]
     fn a_state_opens_only_for_its_caller_tool_and_arguments_and_before_its_expiry() {
-        let states = States::with_key(vec![7; 32], Duration::from_secs(60)).expect("key");
+        let states = States::random()
+            .with_key(vec![7; 32], Duration::from_secs(60))
+            .expect("key");
         let ada = SessionContext::builder("ada").build();
         let request = call(json!({"key": "k"}));
         let round = states.open(&request, &ada, caps()).expect("no state");
@@ -443,11 +551,15 @@ mod tests {
         altered.request_state = Some(format!("{state}x"));
         let err = states.open(&altered, &ada, caps()).err().expect("refused");
         assert_eq!(err.code.0, -32602);
-        let replica = States::with_key(vec![7; 32], Duration::from_secs(60)).expect("key");
+        let replica = States::random()
+            .with_key(vec![7; 32], Duration::from_secs(60))
+            .expect("key");
         assert!(replica.open(&retry, &ada, caps()).is_ok());
         assert!(States::random().open(&retry, &ada, caps()).is_err());
         // Expired.
-        let brief = States::with_key(vec![7; 32], Duration::from_millis(1)).expect("key");
+        let brief = States::random()
+            .with_key(vec![7; 32], Duration::from_millis(1))
+            .expect("key");
         let round = brief.open(&request, &ada, caps()).expect("no state");
         let asker = RoundAsker(Arc::new(round));
         drop(asker.ask("name", form()));
@@ -493,6 +605,48 @@ mod tests {
             round.answer("neuralis.approval", &approve),
             Some(Answer::Elicit(Elicited::Accept(_)))
         ));
+    }
+
+    #[test]
+    fn every_state_carries_its_own_nonce_and_expiry() {
+        let states = States::random()
+            .with_key(vec![7; 32], Duration::from_secs(60))
+            .expect("key");
+        let ada = SessionContext::builder("ada").build();
+        let request = call(json!({}));
+        let asker = RoundAsker(Arc::new(
+            states.open(&request, &ada, caps()).expect("round"),
+        ));
+        drop(asker.ask("name", form()));
+        let opened = |state: String| -> Sealed {
+            states
+                .codec
+                .open_json_with(&state, binding(&ada, &request).as_bytes())
+                .expect("opens")
+        };
+        let before = SystemTime::now().duration_since(UNIX_EPOCH).expect("now");
+        let one = opened(
+            states
+                .suspend(&asker.0)
+                .expect("round")
+                .request_state
+                .expect("state"),
+        );
+        let two = opened(
+            states
+                .suspend(&asker.0)
+                .expect("round")
+                .request_state
+                .expect("state"),
+        );
+        assert_ne!(one.nonce, two.nonce);
+        assert_eq!(one.nonce.len(), 32);
+        let ttl = u64::try_from((before + Duration::from_secs(60)).as_millis()).expect("ms");
+        assert!(
+            (ttl..ttl + 2000).contains(&one.expires),
+            "{} vs {ttl}",
+            one.expires
+        );
     }
 
     #[test]

@@ -24,9 +24,9 @@ use tokio::sync::mpsc;
 use crate::Error;
 use crate::ask::PeerAsker;
 use crate::compose::to_handler;
-use crate::lines::LineTransport;
 use crate::logging::SessionLevel;
 use crate::mrtr::{Round, RoundAsker, States};
+use crate::stdio::LineTransport;
 
 /// The MCP `tools/list` entry of a tool: `name`, `title`, `description`, `inputSchema` and
 /// `annotations`.
@@ -171,7 +171,10 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 /// needs approval and was not run; the handler never runs. A handler's own questions
 /// ([`ToolContext::elicit`], `sample`, `roots`) go the same two ways; on 2026-07-28 the
 /// handler runs again from the start with the answers (see the `requestState` key,
-/// [`with_request_state_key`](Self::with_request_state_key)).
+/// [`with_request_state_key`](Self::with_request_state_key)), and a confirm lets its
+/// call run once: the confirmed retry sent again is refused
+/// ([`with_consumed_states`](Self::with_consumed_states)). Before 2026-07-28 the confirm
+/// is asked during the call itself, so there is nothing to send again.
 ///
 /// [`ToolContext::progress`]: neuralis_core::dispatch::ToolContext::progress
 /// [`ToolContext::log`]: neuralis_core::dispatch::ToolContext::log
@@ -319,8 +322,10 @@ impl McpServer {
     /// given the same key (and the same clock, for the expiry). A state is bound to the
     /// caller's verified user id, the tool and the arguments: replayed by another caller,
     /// for other arguments, after `ttl`, or altered, it is refused (`-32602`) and nothing
-    /// runs. Within `ttl`, the same caller may send the same retry again (a state is not
-    /// single-use): keep `ttl` short (the default is 15 minutes).
+    /// runs. A state whose confirm has let its call run is refused when sent again
+    /// (`-32602`, `data.reason` `replayed`): the approvals used are recorded in the
+    /// server's ledger ([`with_consumed_states`](Self::with_consumed_states)), which
+    /// replicas share too.
     ///
     /// ```
     /// use std::time::Duration;
@@ -342,9 +347,50 @@ impl McpServer {
         key: impl Into<Vec<u8>>,
         ttl: std::time::Duration,
     ) -> Result<Self, Error> {
-        self.states = States::with_key(key.into(), ttl)
+        self.states = self
+            .states
+            .clone()
+            .with_key(key.into(), ttl)
             .map_err(|e| Error::Config(format!("the requestState key: {e}")))?;
         Ok(self)
+    }
+
+    /// Where the server records the approvals already used (see [`ConsumedStates`]), so
+    /// that a confirmed 2026-07-28 retry runs its call once: sent again, by anybody, it
+    /// is refused (`-32602`, `data.reason` `replayed`) and the handler does not run.
+    ///
+    /// Without it, the server's own memory ([`MemoryConsumedStates`]: each nonce kept
+    /// until its state expires), which is right for one replica. Stateless replicas
+    /// behind a load balancer, given the same
+    /// [`with_request_state_key`](Self::with_request_state_key), are given one shared
+    /// ledger as well, or a replay that reaches another replica runs the call again:
+    /// [`DirConsumedStates`] over a directory they all mount, or a [`ConsumedStates`]
+    /// over a database they share.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use neuralis_core::dispatch::{Package, SessionContext};
+    /// use neuralis_mcp::{DirConsumedStates, McpServer};
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = std::env::temp_dir().join(format!("consumed-serve-doc-{}", std::process::id()));
+    /// let package = Package::builder().build()?;
+    /// let server = McpServer::new(package, SessionContext::builder("u").build())
+    ///     .with_request_state_key(*b"a-32-byte-key-shared-by-replicas", Duration::from_secs(300))?
+    ///     .with_consumed_states(DirConsumedStates::new(&dir)?);
+    /// # let _ = server;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// [`ConsumedStates`]: crate::ConsumedStates
+    /// [`MemoryConsumedStates`]: crate::MemoryConsumedStates
+    /// [`DirConsumedStates`]: crate::DirConsumedStates
+    #[must_use]
+    pub fn with_consumed_states(mut self, ledger: impl crate::ConsumedStates) -> Self {
+        self.states = self.states.clone().with_ledger(Arc::new(ledger));
+        self
     }
 
     /// How long a client may treat a `tools/list` answer as fresh: its `ttlMs` on

@@ -32,6 +32,9 @@ struct Who {
 }
 
 impl ToolInput for Who {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Who".into()
+    }
     fn schema_in(_: &mut Composer) -> Value {
         json!({"type": "object", "additionalProperties": false,
                "properties": {"name": {"type": "string", "minLength": 1}}, "required": ["name"]})
@@ -370,6 +373,24 @@ fn retry(params: &Value, previous: &Value, responses: Value) -> Value {
     params
 }
 
+/// `purge` sending `force` (it asks), from a client that declares elicitation.
+fn forced_purge() -> Value {
+    modern_call(
+        "purge",
+        json!({"key": "k", "force": true}),
+        json!({"elicitation": {}}),
+    )
+}
+
+/// `params` retried with the gate's confirm and the state of `previous`.
+fn confirmed(params: &Value, previous: &Value) -> Value {
+    retry(
+        params,
+        previous,
+        json!({"neuralis.approval": {"action": "accept"}}),
+    )
+}
+
 fn no_requests(_: &Value) -> Value {
     panic!("a 2026-07-28 server sends no requests")
 }
@@ -378,11 +399,7 @@ fn no_requests(_: &Value) -> Value {
 async fn modern_a_confirm_is_a_round_and_runs_the_call_once() {
     let runs = Arc::default();
     let mut client = Lines::start(server(&runs));
-    let forced = modern_call(
-        "purge",
-        json!({"key": "k", "force": true}),
-        json!({"elicitation": {}}),
-    );
+    let forced = forced_purge();
     let (_, first) = client
         .send("tools/call", forced.clone(), &no_requests)
         .await;
@@ -419,6 +436,35 @@ async fn modern_a_confirm_is_a_round_and_runs_the_call_once() {
     assert_eq!(text(&response), "purged", "{response}");
     assert_eq!(response["result"]["resultType"], "complete");
     assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // The same confirmed retry again: its confirm was used, nothing runs.
+    for _ in 0..2 {
+        let (_, response) = client
+            .send("tools/call", accepted.clone(), &no_requests)
+            .await;
+        assert_eq!(response["error"]["code"], -32602, "{response}");
+        assert_eq!(
+            response["error"]["data"]["reason"], "replayed",
+            "{response}"
+        );
+        assert!(
+            response["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("call the tool again"),
+            "{response}"
+        );
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // A new call is asked again, and its own confirm runs it.
+    let (_, again) = client
+        .send("tools/call", forced.clone(), &no_requests)
+        .await;
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    let (_, response) = client
+        .send("tools/call", confirmed(&forced, &again), &no_requests)
+        .await;
+    assert_eq!(text(&response), "purged", "{response}");
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
 
     // Answered ahead, with no state: the server asks.
     let mut ahead = forced.clone();
@@ -439,7 +485,7 @@ async fn modern_a_confirm_is_a_round_and_runs_the_call_once() {
     invalid["arguments"] = json!({"key": 1, "force": true});
     let (_, response) = client.send("tools/call", invalid, &no_requests).await;
     assert_eq!(response["error"]["code"], -32602, "{response}");
-    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
 }
 
 /// The gate's confirm, then the handler's own question: two rounds, the second state
@@ -464,30 +510,85 @@ async fn modern_an_approved_call_that_asks_keeps_its_approval_across_rounds() {
     };
     assert_eq!(asked(&first), ["neuralis.approval"], "{first}");
     let (_, second) = client
-        .send(
-            "tools/call",
-            retry(
-                &params,
-                &first,
-                json!({"neuralis.approval": {"action": "accept"}}),
-            ),
-            &no_requests,
-        )
+        .send("tools/call", confirmed(&params, &first), &no_requests)
         .await;
     assert_eq!(asked(&second), ["who"], "{second}");
     // The second round's answer alone: the state carries the confirm.
-    let (_, done) = client
-        .send(
-            "tools/call",
-            retry(
-                &params,
-                &second,
-                json!({"who": {"action": "accept", "content": {"name": "Ada"}}}),
-            ),
-            &no_requests,
-        )
-        .await;
+    let last = retry(
+        &params,
+        &second,
+        json!({"who": {"action": "accept", "content": {"name": "Ada"}}}),
+    );
+    let (_, done) = client.send("tools/call", last.clone(), &no_requests).await;
     assert_eq!(text(&done), "hello Ada", "{done}");
+    // Each state that carried the confirm lets one run: the first retry (whose run
+    // asked `who`) and the last, sent again, are refused.
+    let first_retry = confirmed(&params, &first);
+    for replay in [first_retry, last] {
+        let (_, response) = client.send("tools/call", replay, &no_requests).await;
+        assert_eq!(
+            response["error"]["data"]["reason"], "replayed",
+            "{response}"
+        );
+    }
+}
+
+/// A ledger that cannot be reached.
+struct Down;
+
+impl neuralis_mcp::ConsumedStates for Down {
+    fn consume<'a>(
+        &'a self,
+        _nonce: &'a str,
+        _expires: std::time::SystemTime,
+    ) -> neuralis_core::dispatch::BoxFuture<'a, Result<bool, neuralis_mcp::ConsumeError>> {
+        Box::pin(async { Err("the database is down".into()) })
+    }
+}
+
+/// A confirm whose use cannot be recorded runs nothing: the call fails closed, saying
+/// why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_a_confirm_the_ledger_cannot_record_runs_nothing() {
+    let runs = Arc::default();
+    let mut client = Lines::start(server(&runs).with_consumed_states(Down));
+    let forced = forced_purge();
+    let (_, first) = client
+        .send("tools/call", forced.clone(), &no_requests)
+        .await;
+    let accepted = confirmed(&forced, &first);
+    let (_, response) = client.send("tools/call", accepted, &no_requests).await;
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    let message = response["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("did not run") && message.contains("the database is down"),
+        "{message}"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+/// A state that carries no confirm (a handler's questions only) is not consumed: the
+/// handler runs again from the start on every round anyway, and its answers approve
+/// nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_a_handlers_answers_alone_may_be_sent_again() {
+    let runs = Arc::default();
+    let mut client = Lines::start(server(&runs));
+    let params = modern_call("ask_name", json!({}), json!({"elicitation": {}}));
+    let (_, first) = client
+        .send("tools/call", params.clone(), &no_requests)
+        .await;
+    let answered = retry(
+        &params,
+        &first,
+        json!({"who": {"action": "accept", "content": {"name": "Ada"}}}),
+    );
+    for _ in 0..2 {
+        let (_, done) = client
+            .send("tools/call", answered.clone(), &no_requests)
+            .await;
+        assert_eq!(text(&done), "hello Ada", "{done}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -788,20 +889,12 @@ mod over_http {
             .with_legacy_session_mode(false)
             .with_json_response(true);
         let service = server(&runs).http_service_with(config);
-        let forced = modern_call(
-            "purge",
-            json!({"key": "k", "force": true}),
-            json!({"elicitation": {}}),
-        );
+        let forced = forced_purge();
         let (status, round) = post(&service, forced.clone()).await;
         assert_eq!(status, 200);
         assert_eq!(round["result"]["resultType"], "input_required", "{round}");
         assert_eq!(runs.load(Ordering::SeqCst), 0);
-        let accepted = retry(
-            &forced,
-            &round,
-            json!({"neuralis.approval": {"action": "accept"}}),
-        );
+        let accepted = confirmed(&forced, &round);
         let (status, done) = post(&service, accepted).await;
         assert_eq!(status, 200);
         assert_eq!(text(&done), "purged", "{done}");
@@ -818,5 +911,48 @@ mod over_http {
             missing["error"]["data"]["requiredCapabilities"],
             json!({"sampling": {}})
         );
+    }
+
+    /// Two stateless replicas sharing the `requestState` key and one ledger: a confirmed
+    /// retry sent eight times at once, to both, runs the handler once; the other seven
+    /// are refused as replayed.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_confirmed_retry_sent_at_once_to_two_replicas_runs_once() {
+        let runs = Arc::default();
+        let ledger = Arc::new(neuralis_mcp::MemoryConsumedStates::default());
+        let key = *b"a-32-byte-key-shared-by-replicas";
+        let replica = || {
+            let config = StreamableHttpServerConfig::default()
+                .with_legacy_session_mode(false)
+                .with_json_response(true);
+            server(&runs)
+                .with_request_state_key(key, std::time::Duration::from_secs(60))
+                .unwrap()
+                .with_consumed_states(Arc::clone(&ledger))
+                .http_service_with(config)
+        };
+        let (a, b) = (Arc::new(replica()), Arc::new(replica()));
+        let forced = forced_purge();
+        let (_, round) = post(&a, forced.clone()).await;
+        let accepted = confirmed(&forced, &round);
+        let sends = (0..8).map(|i| {
+            let service = Arc::clone(if i % 2 == 0 { &a } else { &b });
+            let accepted = accepted.clone();
+            tokio::spawn(async move { post(&service, accepted).await.1 })
+        });
+        let mut done = 0;
+        let mut replayed = 0;
+        for send in sends.collect::<Vec<_>>() {
+            let answer = send.await.unwrap();
+            if text(&answer) == "purged" {
+                done += 1;
+            } else {
+                assert_eq!(answer["error"]["data"]["reason"], "replayed", "{answer}");
+                replayed += 1;
+            }
+        }
+        assert_eq!((done, replayed), (1, 7));
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        assert_eq!(ledger.len(), 1);
     }
 }

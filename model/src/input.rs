@@ -21,23 +21,17 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::output::OutputComposer;
-use crate::shape::{Message, Shape, str_eq};
+use crate::shape::Shape;
 use crate::types;
 
 /// The JSON Schema dialect of every emitted document.
 pub use crate::contract::DRAFT_07;
 
-/// One entry of a type's root keys: the property names a closed object schema declares.
-///
-/// Keys brought in by `#[serde(flatten)]` are kept as a reference to the flattened type's
-/// own list, so `const` code can walk them without allocating (see [`has_root_key`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RootKey {
-    /// A property name, after serde renaming.
-    Name(&'static str),
-    /// The root keys of a flattened type.
-    Flatten(&'static [RootKey]),
-}
+/// A type's root keys (names) and the `const` functions over them live with the shapes
+/// they cut a cycle for ([`crate::shape`]); re-exported here, where they always were.
+pub use crate::shape::{
+    RootKey, has_root_key, reserved_key_message, reserved_root_key, root_key_names,
+};
 
 /// A type whose JSON Schema is exactly what serde accepts for it.
 ///
@@ -78,12 +72,14 @@ pub trait ToolInput {
     #[doc(hidden)]
     const COMPOSITE: bool = false;
 
-    /// The name under `definitions` when the type is recursive: the type's name with
-    /// every path dropped, its generic arguments' too (`Page<Item>` for
-    /// `a::Page<b::Item>`), the rule the build emitter's static view follows.
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Owned(short_type_name(type_name::<Self>()))
-    }
+    /// The name under `definitions` when the type is recursive: the type's name as written
+    /// where it is defined, its generic arguments spelled out by their own names
+    /// (`Page<Item>` for `a::Page<b::Item>`, see [`generic_name`]); a table type's name is
+    /// the table's (`u8`, `Map`), a pointer's (`Box`, `Rc`, `Arc`, `&`, `Cow`) its type's.
+    /// `#[derive(ToolInput)]` writes it, as schemars writes `schema_name`, and the build
+    /// script's static view computes the same name from source. Two types of one name in one schema are told apart by [`Recursion`]
+    /// (`Node`, `Node2`, in the order the composition meets them).
+    fn schema_name() -> Cow<'static, str>;
 
     /// The schema of this type in a nested position, composed through `cx`.
     fn schema_in(cx: &mut Composer) -> Value;
@@ -167,6 +163,9 @@ pub struct Recursion<K> {
     stack: Vec<K>,
     root: Option<K>,
     recursive: BTreeSet<K>,
+    /// The `definitions` name of each recursive type, in the order they were met: a name
+    /// already taken by another type gets a number (`Node2`).
+    names: BTreeMap<K, String>,
     definitions: Map<String, Value>,
 }
 
@@ -176,6 +175,7 @@ impl<K> Default for Recursion<K> {
             stack: Vec::new(),
             root: None,
             recursive: BTreeSet::new(),
+            names: BTreeMap::new(),
             definitions: Map::new(),
         }
     }
@@ -196,7 +196,7 @@ impl<K: Ord + Clone> Recursion<K> {
             return Some(if self.root.as_ref() == Some(id) {
                 json!({ "$ref": "#" })
             } else {
-                json!({ "$ref": definition_ref(name) })
+                json!({ "$ref": definition_ref(self.name(id, name)) })
             });
         }
         self.stack.push(id.clone());
@@ -208,8 +208,25 @@ impl<K: Ord + Clone> Recursion<K> {
     pub fn leave(&mut self, id: &K, name: &str, schema: &Value) {
         self.stack.pop();
         if self.recursive.contains(id) && self.root.as_ref() != Some(id) {
-            self.definitions.insert(name.to_owned(), schema.clone());
+            let name = self.name(id, name).to_owned();
+            self.definitions.insert(name, schema.clone());
         }
+    }
+
+    /// The `definitions` name of `id`: `name`, or, when another type has it already,
+    /// `name` with the first number from 2 that no type has.
+    fn name<'a>(&'a mut self, id: &K, name: &'a str) -> &'a str {
+        if !self.names.contains_key(id) {
+            let taken = |n: &str| self.names.values().any(|t| t == n);
+            let mut unique = name.to_owned();
+            let mut n = 2;
+            while taken(&unique) {
+                unique = format!("{name}{n}");
+                n += 1;
+            }
+            self.names.insert(id.clone(), unique);
+        }
+        self.names.get(id).map_or(name, String::as_str)
     }
 
     /// Leaves `id` whose schema could not be composed.
@@ -246,26 +263,28 @@ pub fn definition_ref(name: &str) -> String {
     out
 }
 
-/// A type name with every path dropped: `a::Page<b::Item, [c::X; 2]>` is
-/// `Page<Item, [X; 2]>`.
+/// A generic type's `definitions` name: its own name, then its type arguments' names
+/// (`Page<Item>`, `HashMap<String, Vec<u8>>`); the name alone without arguments. The
+/// derive, the standard impls and the build script's static view all spell names with it.
+///
+/// ```
+/// use neuralis_model::input::generic_name;
+/// assert_eq!(generic_name("Node", &[]), "Node");
+/// assert_eq!(generic_name("Page", &["Item".into(), "Vec<u8>".into()]), "Page<Item, Vec<u8>>");
+/// ```
 #[must_use]
-pub fn short_type_name(full: &str) -> String {
-    let mut out = String::with_capacity(full.len());
-    let mut run = String::new();
-    let flush = |run: &mut String, out: &mut String| {
-        let start = run.rfind("::").map_or(0, |i| i + 2);
-        out.push_str(&run[start..]);
-        run.clear();
-    };
-    for c in full.chars() {
-        if c.is_alphanumeric() || c == '_' || c == ':' {
-            run.push(c);
-        } else {
-            flush(&mut run, &mut out);
-            out.push(c);
-        }
+pub fn generic_name(name: &str, args: &[Cow<'_, str>]) -> String {
+    if args.is_empty() {
+        return name.to_owned();
     }
-    flush(&mut run, &mut out);
+    let mut out = format!("{name}<");
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(a);
+    }
+    out.push('>');
     out
 }
 
@@ -350,114 +369,16 @@ pub fn tool_document(root: Value, description: Option<String>, x_neuralis: Value
     Value::Object(root)
 }
 
-/// Every root key of `keys`, flattened, in declaration order.
-///
-/// ```
-/// use neuralis_model::input::{RootKey, root_key_names};
-/// const INNER: &[RootKey] = &[RootKey::Name("b")];
-/// const OUTER: &[RootKey] = &[RootKey::Name("a"), RootKey::Flatten(INNER)];
-/// assert_eq!(root_key_names(OUTER), ["a", "b"]);
-/// ```
-#[must_use]
-pub fn root_key_names(keys: &[RootKey]) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    fn walk(keys: &[RootKey], out: &mut Vec<&'static str>) {
-        for key in keys {
-            match key {
-                RootKey::Name(n) => out.push(n),
-                RootKey::Flatten(inner) => walk(inner, out),
-            }
-        }
-    }
-    walk(keys, &mut out);
-    out
-}
-
-/// Whether `keys` (flattened) contains `name`; usable in `const` assertions.
-///
-/// ```
-/// use neuralis_model::input::{RootKey, has_root_key};
-/// const KEYS: &[RootKey] = &[RootKey::Flatten(&[RootKey::Name("city")])];
-/// const _: () = assert!(has_root_key(KEYS, "city"));
-/// assert!(!has_root_key(KEYS, "City"));
-/// ```
-#[must_use]
-pub const fn has_root_key(keys: &[RootKey], name: &str) -> bool {
-    let mut i = 0;
-    while i < keys.len() {
-        match keys[i] {
-            RootKey::Name(n) => {
-                if str_eq(n, name) {
-                    return true;
-                }
-            }
-            RootKey::Flatten(inner) => {
-                if has_root_key(inner, name) {
-                    return true;
-                }
-            }
-        }
-        i += 1;
-    }
-    false
-}
-
-/// The first root key of `keys` (flattened) that is a reserved session-context name
-/// (`reserved-input-key`); usable in `const` assertions.
-///
-/// ```
-/// use neuralis_model::input::{RootKey, reserved_root_key};
-/// assert_eq!(reserved_root_key(&[RootKey::Name("userId")]), Some("userId"));
-/// assert_eq!(reserved_root_key(&[RootKey::Name("UserId")]), None);
-/// ```
-#[must_use]
-pub const fn reserved_root_key(keys: &[RootKey]) -> Option<&'static str> {
-    let reserved = crate::contract::rules::RESERVED_INPUT_KEYS;
-    let mut i = 0;
-    while i < keys.len() {
-        match keys[i] {
-            RootKey::Name(n) => {
-                let mut j = 0;
-                while j < reserved.len() {
-                    if str_eq(n, reserved[j]) {
-                        return Some(n);
-                    }
-                    j += 1;
-                }
-            }
-            RootKey::Flatten(inner) => {
-                if let Some(n) = reserved_root_key(inner) {
-                    return Some(n);
-                }
-            }
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The `reserved-input-key` message for the first reserved root key of `keys`, naming
-/// it between `head` and `tail`; empty when there is none. For `const` assertions.
-///
-/// ```
-/// use neuralis_model::input::{RootKey, reserved_key_message};
-/// const M: neuralis_model::shape::Message =
-///     reserved_key_message(&[RootKey::Name("city"), RootKey::Name("role")], "`", "` is reserved");
-/// assert_eq!(M.as_str(), "`role` is reserved");
-/// ```
-#[must_use]
-pub const fn reserved_key_message(keys: &[RootKey], head: &str, tail: &str) -> Message {
-    match reserved_root_key(keys) {
-        Some(key) => Message::new().push(head).push(key).push(tail),
-        None => Message::new(),
-    }
-}
-
-/// The leaf types: schema and shape straight from the type table.
+/// The leaf types: schema and shape straight from the type table (the well-known crates'
+/// types too, each behind its feature).
 macro_rules! leaf {
-    ($($ty:ty => $known:ident;)*) => {$(
-        impl ToolInput for $ty {
+    ($($(#[$cfg:meta])* [$($generics:tt)*] $ty:ty => $known:ident;)*) => {$(
+        $(#[$cfg])*
+        impl<$($generics)*> ToolInput for $ty {
             const SHAPE: Shape = types::$known.shape();
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed(types::$known.name)
+            }
             fn schema_in(_: &mut Composer) -> Value {
                 types::$known.schema().unwrap_or(Value::Null)
             }
@@ -469,36 +390,43 @@ macro_rules! leaf {
 }
 
 leaf! {
-    bool => BOOL;
-    i8 => I8;
-    i16 => I16;
-    i32 => I32;
-    i64 => I64;
-    isize => ISIZE;
-    i128 => I128;
-    u8 => U8;
-    u16 => U16;
-    u32 => U32;
-    u64 => U64;
-    usize => USIZE;
-    u128 => U128;
-    f32 => F32;
-    f64 => F64;
-    String => STRING;
-    str => STR;
-    char => CHAR;
-    Value => JSON_VALUE;
-    Map<String, Value> => JSON_MAP;
+    [] bool => BOOL;
+    [] i8 => I8;
+    [] i16 => I16;
+    [] i32 => I32;
+    [] i64 => I64;
+    [] isize => ISIZE;
+    [] i128 => I128;
+    [] u8 => U8;
+    [] u16 => U16;
+    [] u32 => U32;
+    [] u64 => U64;
+    [] usize => USIZE;
+    [] u128 => U128;
+    [] f32 => F32;
+    [] f64 => F64;
+    [] String => STRING;
+    [] str => STR;
+    [] char => CHAR;
+    [] Value => JSON_VALUE;
+    [] Map<String, Value> => JSON_MAP;
 }
 
 /// The wrappers: `T`'s schema and every `const` of `T`. `Option<T>` is one of them: in a
 /// struct, the field is simply not required (no `null` in a type array).
 macro_rules! pointer {
-    ($([$($generics:tt)*] $ty:ty => $inner:ty;)*) => {
-        pointer! { @written ::core::convert::identity; $([$($generics)*] $ty => $inner;)* }
+    ($([$($generics:tt)*] $ty:ty => $inner:ty, $name:literal;)*) => {
+        pointer! { @written ::core::convert::identity; $([$($generics)*] $ty => $inner, $name;)* }
     };
-    (@written $written:path; $([$($generics:tt)*] $ty:ty => $inner:ty;)*) => {$(
+    (@written $written:path; $([$($generics:tt)*] $ty:ty => $inner:ty, $name:literal;)*) => {$(
         impl<$($generics)*> ToolInput for $ty {
+            /// `Option<T>`; a pointer's (`Box`, `Rc`, `Arc`, `&`, `Cow`) is its type's.
+            fn schema_name() -> Cow<'static, str> {
+                match $name {
+                    "" => <$inner>::schema_name(),
+                    name => Cow::Owned(generic_name(name, &[<$inner>::schema_name()])),
+                }
+            }
             const ROOT_KEYS: &'static [RootKey] = <$inner>::ROOT_KEYS;
             const IS_OBJECT: bool = <$inner>::IS_OBJECT;
             const ROOT_SHAPES: &'static [crate::shape::KeyShape] = <$inner>::ROOT_SHAPES;
@@ -515,23 +443,26 @@ macro_rules! pointer {
 }
 
 pointer! {
-    [T: ToolInput + ?Sized] Box<T> => T;
-    [T: ToolInput + ?Sized] Rc<T> => T;
-    [T: ToolInput + ?Sized] Arc<T> => T;
-    [T: ToolInput + ?Sized] &T => T;
-    [T: ToolInput + ToOwned + ?Sized] Cow<'_, T> => T;
+    [T: ToolInput + ?Sized] Box<T> => T, "";
+    [T: ToolInput + ?Sized] Rc<T> => T, "";
+    [T: ToolInput + ?Sized] Arc<T> => T, "";
+    [T: ToolInput + ?Sized] &T => T, "";
+    [T: ToolInput + ToOwned + ?Sized] Cow<'_, T> => T, "";
 }
 
 // Read, an `Option` field may be absent; written, it is `null` or the value.
 pointer! {
     @written crate::output::nullable;
-    [T: ToolInput] Option<T> => T;
+    [T: ToolInput] Option<T> => T, "Option";
 }
 
 macro_rules! seq {
     ($($ty:ident $(: $bound:path)? => $unique:expr),*) => {$(
         impl<T: ToolInput $(+ $bound)?> ToolInput for $ty<T> {
             const SHAPE: Shape = Shape::Array(&T::SHAPE);
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Owned(generic_name(stringify!($ty), &[T::schema_name()]))
+            }
             fn schema_in(cx: &mut Composer) -> Value {
                 types::array(cx.subschema::<T>(), $unique)
             }
@@ -546,6 +477,9 @@ seq!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet: Ord => true
 
 impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(generic_name("HashSet", &[T::schema_name()]))
+    }
     fn schema_in(cx: &mut Composer) -> Value {
         types::array(cx.subschema::<T>(), true)
     }
@@ -556,6 +490,9 @@ impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
 
 impl<T: ToolInput> ToolInput for [T] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(format!("[{}]", T::schema_name()))
+    }
     fn schema_in(cx: &mut Composer) -> Value {
         types::array(cx.subschema::<T>(), false)
     }
@@ -566,6 +503,9 @@ impl<T: ToolInput> ToolInput for [T] {
 
 impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(format!("[{}; {N}]", T::schema_name()))
+    }
     fn schema_in(cx: &mut Composer) -> Value {
         types::fixed_array(cx.subschema::<T>(), N)
     }
@@ -579,25 +519,9 @@ impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
 /// table.
 mod formats {
     #[allow(unused_imports)]
-    use super::{Composer, OutputComposer, Shape, ToolInput, Value, types};
+    use super::{Composer, Cow, OutputComposer, Shape, ToolInput, Value, types};
 
-    #[allow(unused_macros)]
-    macro_rules! formatted {
-        ($($(#[$cfg:meta])* [$($generics:tt)*] $ty:ty => $known:ident;)*) => {$(
-            $(#[$cfg])*
-            impl<$($generics)*> ToolInput for $ty {
-                const SHAPE: Shape = types::$known.shape();
-                fn schema_in(_: &mut Composer) -> Value {
-                    types::$known.schema().unwrap_or(Value::Null)
-                }
-                fn __written_in(_: &mut OutputComposer) -> Value {
-                    crate::output::leaf(&types::$known)
-                }
-            }
-        )*};
-    }
-
-    formatted! {
+    leaf! {
         #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
         #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
         #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
@@ -609,16 +533,34 @@ mod formats {
 }
 
 /// A key type of a map that serializes as a JSON string.
-pub trait StringKey {}
-impl StringKey for String {}
-impl StringKey for str {}
-impl StringKey for Box<str> {}
-impl StringKey for Rc<str> {}
-impl StringKey for Arc<str> {}
-impl StringKey for Cow<'_, str> {}
+pub trait StringKey {
+    /// The key type's name, for [`ToolInput::schema_name`].
+    const NAME: &'static str;
+}
+impl StringKey for String {
+    const NAME: &'static str = "String";
+}
+impl StringKey for str {
+    const NAME: &'static str = "str";
+}
+impl StringKey for Box<str> {
+    const NAME: &'static str = "str";
+}
+impl StringKey for Rc<str> {
+    const NAME: &'static str = "str";
+}
+impl StringKey for Arc<str> {
+    const NAME: &'static str = "str";
+}
+impl StringKey for Cow<'_, str> {
+    const NAME: &'static str = "str";
+}
 
 impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Object;
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(generic_name("HashMap", &[K::NAME.into(), V::schema_name()]))
+    }
     fn schema_in(cx: &mut Composer) -> Value {
         types::open_map(cx.subschema::<V>())
     }
@@ -629,6 +571,12 @@ impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
 
 impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Object;
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Owned(generic_name(
+            "BTreeMap",
+            &[K::NAME.into(), V::schema_name()],
+        ))
+    }
     fn schema_in(cx: &mut Composer) -> Value {
         types::open_map(cx.subschema::<V>())
     }
@@ -681,20 +629,38 @@ mod tests {
     }
 
     #[test]
-    fn short_names() {
-        assert_eq!(short_type_name("a::b::Node"), "Node");
-        assert_eq!(short_type_name("a::Page<b::Item>"), "Page<Item>");
+    fn names_are_spelled_from_the_types_as_written() {
+        assert_eq!(<Vec<Option<u8>>>::schema_name(), "Vec<Option<u8>>");
+        assert_eq!(<[Box<str>; 2]>::schema_name(), "[str; 2]");
+        assert_eq!(<&[bool]>::schema_name(), "[bool]");
         assert_eq!(
-            short_type_name("alloc::vec::Vec<&[core::option::Option<u8>; 2]>"),
-            "Vec<&[Option<u8>; 2]>"
+            <BTreeMap<Cow<'_, str>, Map<String, Value>>>::schema_name(),
+            "BTreeMap<str, Map>"
         );
+        assert_eq!(<HashSet<Arc<String>>>::schema_name(), "HashSet<String>");
+    }
+
+    #[test]
+    fn two_types_of_one_name_get_two_names() {
+        let mut r = Recursion::default();
+        for (id, name) in [
+            ("a::Node", "Node"),
+            ("b::Node", "Node"),
+            ("c::Node2", "Node2"),
+        ] {
+            assert!(r.enter(&id, name).is_none());
+            assert!(r.enter(&id, name).is_some(), "recursive");
+            r.leave(&id, name, &json!({}));
+        }
+        let names: Vec<String> = r.take_definitions().keys().cloned().collect();
+        assert_eq!(names, ["Node", "Node2", "Node22"]);
     }
 }
 
 /// Helpers for code generated by `#[derive(ToolInput)]`. Not public API.
 #[doc(hidden)]
 pub mod private {
-    pub use super::{Composer, RootKey, ToolInput, has_root_key, reserved_root_key};
+    pub use super::{Composer, RootKey, ToolInput, generic_name, has_root_key, reserved_root_key};
     pub use serde_json::{Map, Value};
 
     /// Parses JSON text the derive wrote; the text is always an object or a schema.

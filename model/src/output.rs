@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::input::{Recursion, short_type_name};
+use crate::input::{Recursion, generic_name};
 use crate::types::{self, Known};
 
 /// A type whose JSON Schema is exactly what serde writes for it.
@@ -60,11 +60,9 @@ pub trait ToolOutput {
     /// merge it into another object.
     const IS_OBJECT: bool = false;
 
-    /// The name under `definitions` when the type is recursive (the type's name with
-    /// every path dropped, as for inputs).
-    fn output_name() -> Cow<'static, str> {
-        Cow::Owned(short_type_name(type_name::<Self>()))
-    }
+    /// The name under `definitions` when the type is recursive, spelled as for inputs
+    /// ([`ToolInput::schema_name`](crate::input::ToolInput::schema_name)).
+    fn output_name() -> Cow<'static, str>;
 
     /// The schema of this type in a nested position, composed through `cx`.
     fn output_in(cx: &mut OutputComposer) -> Value;
@@ -245,26 +243,43 @@ pub fn leaf(known: &Known) -> Value {
     }
 }
 
+/// The leaf types: the table's schema as serde writes it (the well-known crates' types
+/// too, each behind its feature).
 macro_rules! leaf_outputs {
-    ($($t:ty => $k:expr),* $(,)?) => {$(
-        impl ToolOutput for $t {
+    ($($(#[$cfg:meta])* [$($generics:tt)*] $ty:ty => $known:ident;)*) => {$(
+        $(#[$cfg])*
+        impl<$($generics)*> ToolOutput for $ty {
+            fn output_name() -> Cow<'static, str> {
+                Cow::Borrowed(types::$known.name)
+            }
             fn output_in(_: &mut OutputComposer) -> Value {
-                leaf(&$k)
+                leaf(&types::$known)
             }
         }
     )*};
 }
 
 leaf_outputs! {
-    bool => types::BOOL,
-    i8 => types::I8, i16 => types::I16, i32 => types::I32, i64 => types::I64,
-    isize => types::ISIZE, i128 => types::I128,
-    u8 => types::U8, u16 => types::U16, u32 => types::U32, u64 => types::U64,
-    usize => types::USIZE, u128 => types::U128,
-    f32 => types::F32, f64 => types::F64,
-    String => types::STRING, str => types::STR, char => types::CHAR,
-    Value => types::JSON_VALUE,
-    Map<String, Value> => types::JSON_MAP,
+    [] bool => BOOL;
+    [] i8 => I8;
+    [] i16 => I16;
+    [] i32 => I32;
+    [] i64 => I64;
+    [] isize => ISIZE;
+    [] i128 => I128;
+    [] u8 => U8;
+    [] u16 => U16;
+    [] u32 => U32;
+    [] u64 => U64;
+    [] usize => USIZE;
+    [] u128 => U128;
+    [] f32 => F32;
+    [] f64 => F64;
+    [] String => STRING;
+    [] str => STR;
+    [] char => CHAR;
+    [] Value => JSON_VALUE;
+    [] Map<String, Value> => JSON_MAP;
 }
 
 /// Types of well-known crates, behind the features of the same name: the strings their
@@ -273,21 +288,9 @@ leaf_outputs! {
 /// inputs.
 mod formats {
     #[allow(unused_imports)]
-    use super::{OutputComposer, ToolOutput, Value, leaf, types};
+    use super::{Cow, OutputComposer, ToolOutput, Value, leaf, types};
 
-    #[allow(unused_macros)]
-    macro_rules! formatted {
-        ($($(#[$cfg:meta])* [$($generics:tt)*] $ty:ty => $known:ident;)*) => {$(
-            $(#[$cfg])*
-            impl<$($generics)*> ToolOutput for $ty {
-                fn output_in(_: &mut OutputComposer) -> Value {
-                    leaf(&types::$known)
-                }
-            }
-        )*};
-    }
-
-    formatted! {
+    leaf_outputs! {
         #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
         #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
         #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
@@ -299,6 +302,9 @@ mod formats {
 }
 
 impl ToolOutput for () {
+    fn output_name() -> Cow<'static, str> {
+        Cow::Borrowed("()")
+    }
     fn output_in(_: &mut OutputComposer) -> Value {
         json!({ "type": "null" })
     }
@@ -306,6 +312,9 @@ impl ToolOutput for () {
 
 impl<T: ToolOutput> ToolOutput for Option<T> {
     const COMPOSITE: bool = T::COMPOSITE;
+    fn output_name() -> Cow<'static, str> {
+        Cow::Owned(generic_name("Option", &[T::output_name()]))
+    }
     fn output_in(cx: &mut OutputComposer) -> Value {
         nullable(cx.subschema::<T>())
     }
@@ -350,6 +359,9 @@ macro_rules! seq_outputs {
     ($($s:ident => $unique:expr),*) => {$(
         impl<T: ToolOutput> ToolOutput for $s<T> {
             const COMPOSITE: bool = T::COMPOSITE;
+            fn output_name() -> Cow<'static, str> {
+                Cow::Owned(generic_name(stringify!($s), &[T::output_name()]))
+            }
             fn output_in(cx: &mut OutputComposer) -> Value {
                 types::array(cx.subschema::<T>(), $unique)
             }
@@ -361,6 +373,9 @@ seq_outputs!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet => t
 
 impl<T: ToolOutput> ToolOutput for [T] {
     const COMPOSITE: bool = T::COMPOSITE;
+    fn output_name() -> Cow<'static, str> {
+        Cow::Owned(format!("[{}]", T::output_name()))
+    }
     fn output_in(cx: &mut OutputComposer) -> Value {
         types::array(cx.subschema::<T>(), false)
     }
@@ -368,6 +383,9 @@ impl<T: ToolOutput> ToolOutput for [T] {
 
 impl<T: ToolOutput, S> ToolOutput for HashSet<T, S> {
     const COMPOSITE: bool = T::COMPOSITE;
+    fn output_name() -> Cow<'static, str> {
+        Cow::Owned(generic_name("HashSet", &[T::output_name()]))
+    }
     fn output_in(cx: &mut OutputComposer) -> Value {
         types::array(cx.subschema::<T>(), true)
     }
@@ -375,23 +393,46 @@ impl<T: ToolOutput, S> ToolOutput for HashSet<T, S> {
 
 impl<T: ToolOutput, const N: usize> ToolOutput for [T; N] {
     const COMPOSITE: bool = T::COMPOSITE;
+    fn output_name() -> Cow<'static, str> {
+        Cow::Owned(format!("[{}; {N}]", T::output_name()))
+    }
     fn output_in(cx: &mut OutputComposer) -> Value {
         types::fixed_array(cx.subschema::<T>(), N)
     }
 }
 
 /// A string-keyed map: serde writes every key as a JSON string.
-pub trait OutputKey {}
-impl OutputKey for String {}
-impl OutputKey for str {}
-impl OutputKey for Cow<'_, str> {}
-impl<K: OutputKey + ?Sized> OutputKey for &K {}
-impl<K: OutputKey + ?Sized> OutputKey for Box<K> {}
-impl<K: OutputKey + ?Sized> OutputKey for Arc<K> {}
-impl<K: OutputKey + ?Sized> OutputKey for Rc<K> {}
+pub trait OutputKey {
+    /// The key type's name, for [`ToolOutput::output_name`].
+    const NAME: &'static str;
+}
+impl OutputKey for String {
+    const NAME: &'static str = "String";
+}
+impl OutputKey for str {
+    const NAME: &'static str = "str";
+}
+impl OutputKey for Cow<'_, str> {
+    const NAME: &'static str = "str";
+}
+impl<K: OutputKey + ?Sized> OutputKey for &K {
+    const NAME: &'static str = K::NAME;
+}
+impl<K: OutputKey + ?Sized> OutputKey for Box<K> {
+    const NAME: &'static str = K::NAME;
+}
+impl<K: OutputKey + ?Sized> OutputKey for Arc<K> {
+    const NAME: &'static str = K::NAME;
+}
+impl<K: OutputKey + ?Sized> OutputKey for Rc<K> {
+    const NAME: &'static str = K::NAME;
+}
 
 impl<K: OutputKey, V: ToolOutput, S> ToolOutput for HashMap<K, V, S> {
     const COMPOSITE: bool = V::COMPOSITE;
+    fn output_name() -> Cow<'static, str> {
+        Cow::Owned(generic_name("HashMap", &[K::NAME.into(), V::output_name()]))
+    }
     fn output_in(cx: &mut OutputComposer) -> Value {
         types::open_map(cx.subschema::<V>())
     }
@@ -399,6 +440,12 @@ impl<K: OutputKey, V: ToolOutput, S> ToolOutput for HashMap<K, V, S> {
 
 impl<K: OutputKey, V: ToolOutput> ToolOutput for BTreeMap<K, V> {
     const COMPOSITE: bool = V::COMPOSITE;
+    fn output_name() -> Cow<'static, str> {
+        Cow::Owned(generic_name(
+            "BTreeMap",
+            &[K::NAME.into(), V::output_name()],
+        ))
+    }
     fn output_in(cx: &mut OutputComposer) -> Value {
         types::open_map(cx.subschema::<V>())
     }
@@ -408,6 +455,9 @@ macro_rules! tuple_outputs {
     ($(($($t:ident),+)),*) => {$(
         impl<$($t: ToolOutput),+> ToolOutput for ($($t,)+) {
             const COMPOSITE: bool = $($t::COMPOSITE)||+;
+            fn output_name() -> Cow<'static, str> {
+                Cow::Owned(format!("({},)", [$($t::output_name()),+].join(", ")))
+            }
             fn output_in(cx: &mut OutputComposer) -> Value {
                 let items = vec![$(cx.subschema::<$t>()),+];
                 let n = items.len();

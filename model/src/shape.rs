@@ -7,8 +7,9 @@
 //! Every `ToolInput` type states its [`ToolInput::SHAPE`](crate::input::ToolInput::SHAPE):
 //! `#[derive(ToolInput)]` writes the variant names of a unit enum, `Fields` (its root keys)
 //! for a struct;
-//! the std impls write their kinds. A type's `ROOT_SHAPES` adds, per root property, the
-//! field's own `#[schema]` bounds.
+//! the std impls write their kinds. A type's root keys are here too: `ROOT_KEYS` (the
+//! names, [`RootKey`]) and `ROOT_SHAPES` (per root property, its type's shape and the
+//! field's own `#[schema]` bounds, [`KeyShape`]); [`RootKey`] says why they are two lists.
 //!
 //! ```
 //! use neuralis_model::shape::{Bounds, KeyShape, Lit, Shape, default_fits};
@@ -25,8 +26,6 @@
 //! assert!(!default_fits(KEYS, "urgency", Lit::Str("medium")));
 //! assert!(default_fits(KEYS, "city", Lit::Str("Lisbon")));
 //! ```
-
-use crate::input::RootKey;
 
 /// What kind of JSON value a type's schema accepts, as far as a literal can tell.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -113,6 +112,129 @@ impl Bounds {
     }
 }
 
+/// One entry of a type's root keys (`ToolInput::ROOT_KEYS`): the property names a closed
+/// object schema declares.
+///
+/// Keys brought in by `#[serde(flatten)]` are kept as a reference to the flattened type's
+/// own list, so `const` code can walk them without allocating (see [`has_root_key`]).
+///
+/// A type's root keys are written in two lists, names here and names with shapes in
+/// [`KeyShape`] (`ToolInput::ROOT_SHAPES`), because one list cannot hold both: a struct's
+/// [`Shape::Fields`] refers to its keys, and a field's shape is its type's `SHAPE`, so for a
+/// type that reaches itself (`struct Node { next: Option<Box<Node>> }`) a list of names
+/// *with* shapes would be a `const` that needs its own value (rustc's E0391 cycle). The
+/// names list holds no shape, which ends the cycle; both are walked by the functions below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootKey {
+    /// A property name, after serde renaming.
+    Name(&'static str),
+    /// The root keys of a flattened type.
+    Flatten(&'static [RootKey]),
+}
+
+/// Every root key of `keys`, flattened, in declaration order.
+///
+/// ```
+/// use neuralis_model::shape::{RootKey, root_key_names};
+/// const INNER: &[RootKey] = &[RootKey::Name("b")];
+/// const OUTER: &[RootKey] = &[RootKey::Name("a"), RootKey::Flatten(INNER)];
+/// assert_eq!(root_key_names(OUTER), ["a", "b"]);
+/// ```
+#[must_use]
+pub fn root_key_names(keys: &[RootKey]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    fn walk(keys: &[RootKey], out: &mut Vec<&'static str>) {
+        for key in keys {
+            match key {
+                RootKey::Name(n) => out.push(n),
+                RootKey::Flatten(inner) => walk(inner, out),
+            }
+        }
+    }
+    walk(keys, &mut out);
+    out
+}
+
+/// Whether `keys` (flattened) contains `name`; usable in `const` assertions.
+///
+/// ```
+/// use neuralis_model::shape::{RootKey, has_root_key};
+/// const KEYS: &[RootKey] = &[RootKey::Flatten(&[RootKey::Name("city")])];
+/// const _: () = assert!(has_root_key(KEYS, "city"));
+/// assert!(!has_root_key(KEYS, "City"));
+/// ```
+#[must_use]
+pub const fn has_root_key(keys: &[RootKey], name: &str) -> bool {
+    let mut i = 0;
+    while i < keys.len() {
+        match keys[i] {
+            RootKey::Name(n) => {
+                if str_eq(n, name) {
+                    return true;
+                }
+            }
+            RootKey::Flatten(inner) => {
+                if has_root_key(inner, name) {
+                    return true;
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The first root key of `keys` (flattened) that is a reserved session-context name
+/// (`reserved-input-key`); usable in `const` assertions.
+///
+/// ```
+/// use neuralis_model::shape::{RootKey, reserved_root_key};
+/// assert_eq!(reserved_root_key(&[RootKey::Name("userId")]), Some("userId"));
+/// assert_eq!(reserved_root_key(&[RootKey::Name("UserId")]), None);
+/// ```
+#[must_use]
+pub const fn reserved_root_key(keys: &[RootKey]) -> Option<&'static str> {
+    let reserved = crate::contract::rules::RESERVED_INPUT_KEYS;
+    let mut i = 0;
+    while i < keys.len() {
+        match keys[i] {
+            RootKey::Name(n) => {
+                let mut j = 0;
+                while j < reserved.len() {
+                    if str_eq(n, reserved[j]) {
+                        return Some(n);
+                    }
+                    j += 1;
+                }
+            }
+            RootKey::Flatten(inner) => {
+                if let Some(n) = reserved_root_key(inner) {
+                    return Some(n);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The `reserved-input-key` message for the first reserved root key of `keys`, naming
+/// it between `head` and `tail`; empty when there is none. For `const` assertions.
+///
+/// ```
+/// use neuralis_model::shape::{RootKey, reserved_key_message};
+/// const M: neuralis_model::shape::Message =
+///     reserved_key_message(&[RootKey::Name("city"), RootKey::Name("role")], "`", "` is reserved");
+/// assert_eq!(M.as_str(), "`role` is reserved");
+/// ```
+#[must_use]
+pub const fn reserved_key_message(keys: &[RootKey], head: &str, tail: &str) -> Message {
+    match reserved_root_key(keys) {
+        Some(key) => Message::new().push(head).push(key).push(tail),
+        None => Message::new(),
+    }
+}
+
 /// One root key with its type's shape and the field's bounds, or the keys of a
 /// flattened type.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -184,7 +306,7 @@ pub const fn nested_key(keys: &[KeyShape], name: &str) -> Option<&'static str> {
     while i < keys.len() {
         match keys[i] {
             KeyShape::Key(field, Shape::Fields(inner), _) => {
-                if crate::input::has_root_key(inner, name) {
+                if has_root_key(inner, name) {
                     return Some(field);
                 }
             }

@@ -13,7 +13,7 @@ use crate::attr::serde::{self, SerdeAttrs};
 use crate::attr::{Direction, Scope, Spanned};
 use crate::case::RenameRule;
 use crate::report::Ctxt;
-use crate::types::{TypeKind, classify};
+use crate::types::{Ty, TypeKind};
 
 /// A struct or enum deriving `ToolInput`.
 #[derive(Debug)]
@@ -327,27 +327,26 @@ fn field_from_ast<'a>(
             how: Renamed::Ident,
         },
     };
+    let own = Ty::of(&field.ty);
     let (ty, kind) = match &schema.with {
-        Some(with) => (with.value.clone(), TypeKind::Nested),
-        None => (field.ty.clone(), classify(&field.ty)),
-    };
-    // `Option<T>` stays optional under `with`: serde's missing-field rule follows the
-    // field's own type.
-    let kind = if schema.with.is_some() && classify(&field.ty).is_option() {
-        TypeKind::Option(Box::new(kind))
-    } else {
-        kind
+        // `Option<T>` stays optional under `with`: serde's missing-field rule follows the
+        // field's own type.
+        Some(with) if own.kind.is_option() => (
+            with.value.clone(),
+            TypeKind::Option(Box::new(Ty::named(&with.value))),
+        ),
+        Some(with) => (with.value.clone(), Ty::named(&with.value).kind),
+        None => (field.ty.clone(), own.kind),
     };
     // What serde writes for an `Option` it leaves out when `None` (or flattens, writing
     // nothing for `None`) is the inner type's, never `null`.
     // (The kind stays `Option`: a flattened `None` brings no key, so none is required.)
-    let ty = match option_inner(&ty) {
-        Some(inner)
-            if kind.is_option()
-                && direction == Direction::Serialize
+    let ty = match &kind {
+        TypeKind::Option(inner)
+            if direction == Direction::Serialize
                 && (serde.skip_if_none || serde.flatten.is_some()) =>
         {
-            inner.clone()
+            inner.written.clone()
         }
         _ => ty,
     };
@@ -360,23 +359,5 @@ fn field_from_ast<'a>(
         docs: Docs::from_attrs(&field.attrs),
         serde,
         schema,
-    }
-}
-
-/// The `T` of a type written `Option<T>` (any path ending in `Option`).
-fn option_inner(ty: &Type) -> Option<&Type> {
-    let Type::Path(p) = ty else {
-        return None;
-    };
-    let last = p.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
     }
 }

@@ -10,7 +10,7 @@ use syn::spanned::Spanned as _;
 use crate::ast::{Container, Data, Field, Renamed, Style};
 use crate::attr::{Direction, Spanned};
 use crate::report::Ctxt;
-use crate::types::{TypeKind, unsupported_reason};
+use crate::types::{Len, TypeKind};
 
 /// Runs every check on a parsed container. The macro and the build emitter run the same
 /// checks: the macro reports the errors with their spans, the emitter skips an item
@@ -157,7 +157,7 @@ fn check_elicitation_field(cx: &Ctxt, f: &Field) {
         | TypeKind::Float
         | TypeKind::Str
         | TypeKind::Char
-        | TypeKind::Nested
+        | TypeKind::Named { .. }
         | TypeKind::Unsupported(_) => None,
         TypeKind::Format { format, .. } if ELICITATION_FORMATS.contains(format) => None,
         TypeKind::Format { format: "", .. } => {
@@ -170,7 +170,7 @@ fn check_elicitation_field(cx: &Ctxt, f: &Field) {
         TypeKind::Map(_) | TypeKind::JsonMap | TypeKind::Value => {
             Some("an object or any JSON value; a form's fields are single values".to_owned())
         }
-        TypeKind::Option(_) => None,
+        TypeKind::Option(_) | TypeKind::Pointer(_) => None,
     };
     if let Some(what) = what {
         cx.error_at(
@@ -302,7 +302,7 @@ fn check_unsupported_type(cx: &Ctxt, field: &Field) {
     if field.is_skipped() || field.serde.with.is_some() {
         return;
     }
-    if let Some(why) = unsupported_reason(&field.kind) {
+    if let Some(why) = field.kind.unsupported() {
         let name = field
             .original
             .ident
@@ -359,7 +359,7 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
     }
     let kind = field.kind.unwrap_option();
     let ty_name = type_label(field);
-    let any = matches!(kind, TypeKind::Nested | TypeKind::Value);
+    let any = matches!(kind, TypeKind::Named { .. } | TypeKind::Value);
     let is_num = any || matches!(kind, TypeKind::Int { .. } | TypeKind::Float);
     let is_str = any
         || matches!(
@@ -586,7 +586,7 @@ fn fits_kind(kind: &TypeKind, value: &Value) -> Result<(), String> {
             let Some(items) = value.as_array() else {
                 return bad("an array");
             };
-            if let Some(n) = len
+            if let Len::Fixed(n) = len
                 && items.len() != *n
             {
                 return bad(&format!("an array of {n} items"));
@@ -598,7 +598,7 @@ fn fits_kind(kind: &TypeKind, value: &Value) -> Result<(), String> {
                     }
                 }
             }
-            items.iter().try_for_each(|i| fits_kind(item, i))
+            items.iter().try_for_each(|i| fits_kind(&item.kind, i))
         }
         TypeKind::Map(_) | TypeKind::JsonMap if !value.is_object() => bad("an object"),
         _ => Ok(()),

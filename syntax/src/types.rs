@@ -1,18 +1,43 @@
-//! A field's type classified from syntax, by the one type table
-//! (`neuralis_model::types`), whose entries the run-time `ToolInput` impls and the build
-//! script's static view read too.
+//! A type walked once, from syntax, into a tree whose leaves are the one type table's
+//! types (`neuralis_model::types`, which the run-time `ToolInput` impls read too) or named
+//! types (`Named`: a type the table does not know, composed through its own schema).
 //!
-//! The macro composes schemas through the `ToolInput` trait at run time; this
-//! classification is what the compile-time checks use (which `#[schema]` keys fit,
-//! whether a `default` fits, whether the field is optional, which literal shape a
-//! `defaults` entry is checked against). Types are recognised by their last path
-//! segment, as serde recognises `Option`; the schema itself is always the trait's (a
-//! type alias of a known type is a nested `ToolInput` type here, and the trait decides).
+//! Every reader of a field's type reads this tree: the derive's compile-time checks (which
+//! `#[schema]` keys fit, whether a `default` fits, whether the field is optional, which
+//! literal shape a `defaults` entry is checked against), the macros' `const` shapes, and
+//! the build script's static view, which resolves `Named` through its crate index where
+//! the derive composes it through the `ToolInput` trait. Types are recognised by their
+//! last path segment, as serde recognises `Option`; the rules that need more than syntax
+//! (a map's keys, an array's length) are read here once.
 
-use neuralis_model::types::{self, Meaning};
+use neuralis_model::types::{self, Known, Meaning};
 use syn::{GenericArgument, PathArguments, Type};
 
-/// What a type means as a schema.
+/// A type as written, and what it means as a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ty {
+    /// The type as written, references, groups and parentheses looked through.
+    pub written: Type,
+    /// The table's entry for the last segment of the type's path, when the table has one
+    /// (whatever its meaning): the build script checks that the path leads to the entry's
+    /// crates.
+    pub known: Option<&'static Known>,
+    /// What the type means.
+    pub kind: TypeKind,
+}
+
+/// How many items a sequence has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Len {
+    /// Any number: `Vec<T>`, `[T]`, the sets.
+    Any,
+    /// `[T; N]` with `N` an integer literal.
+    Fixed(usize),
+    /// `[T; N]` with `N` a constant or an expression: the run time reads it, syntax cannot.
+    Unread,
+}
+
+/// What a type means as a schema: one node of the tree.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TypeKind {
     /// `bool`
@@ -28,23 +53,25 @@ pub enum TypeKind {
     },
     /// `f32`, `f64`
     Float,
-    /// `String`, `str`, `Cow<str>`, `Box<str>`
+    /// `String`, `str`
     Str,
     /// `char`: a string of one character.
     Char,
     /// `Option<T>`: the field may be absent.
-    Option(Box<TypeKind>),
+    Option(Box<Ty>),
+    /// `Box<T>`, `Rc<T>`, `Arc<T>`, `Cow<T>`: `T`'s schema.
+    Pointer(Box<Ty>),
     /// `Vec<T>`, `VecDeque<T>`, `LinkedList<T>`, `[T]`, sets, `[T; N]`.
     Seq {
         /// The item type.
-        item: Box<TypeKind>,
+        item: Box<Ty>,
         /// Sets: `uniqueItems`.
         unique: bool,
-        /// Arrays: the fixed length, when a literal.
-        len: Option<usize>,
+        /// How many items.
+        len: Len,
     },
-    /// `HashMap<String, V>`, `BTreeMap<String, V>`: an open bag.
-    Map(Box<TypeKind>),
+    /// `HashMap<String, V>`, `BTreeMap<String, V>`: an open bag of `V`.
+    Map(Box<Ty>),
     /// `serde_json::Value`: any JSON value.
     Value,
     /// `serde_json::Map<String, Value>`: an open bag of any values.
@@ -56,18 +83,31 @@ pub enum TypeKind {
         /// The `neuralis` feature that supports the type.
         feature: &'static str,
     },
-    /// Any other path: a nested `ToolInput` type (or a generic parameter).
-    Nested,
+    /// Any other path, the type being [`Ty::written`]: a type with its own schema (or a
+    /// generic parameter), with its type arguments.
+    Named {
+        /// The type arguments of the path's last segment.
+        args: Vec<Ty>,
+    },
     /// No schema: the reason, for the error message.
     Unsupported(String),
 }
 
 impl TypeKind {
-    /// The kind under `Option`.
+    /// The kind under `Option` and the pointers.
     #[must_use]
     pub fn unwrap_option(&self) -> &TypeKind {
         match self {
-            TypeKind::Option(inner) => inner.unwrap_option(),
+            TypeKind::Option(inner) | TypeKind::Pointer(inner) => inner.kind.unwrap_option(),
+            other => other,
+        }
+    }
+
+    /// The kind under the pointers.
+    #[must_use]
+    pub fn peel(&self) -> &TypeKind {
+        match self {
+            TypeKind::Pointer(inner) => inner.kind.peel(),
             other => other,
         }
     }
@@ -75,11 +115,25 @@ impl TypeKind {
     /// Whether the field may be absent (`Option<T>`).
     #[must_use]
     pub fn is_option(&self) -> bool {
-        matches!(self, TypeKind::Option(_))
+        matches!(self.peel(), TypeKind::Option(_))
+    }
+
+    /// Whether a named type is in the tree: its schema (and what a literal must be to fit
+    /// it) is the type's own, not the table's.
+    #[must_use]
+    pub fn has_named(&self) -> bool {
+        match self {
+            TypeKind::Named { .. } => true,
+            TypeKind::Option(inner) | TypeKind::Pointer(inner) | TypeKind::Map(inner) => {
+                inner.kind.has_named()
+            }
+            TypeKind::Seq { item, .. } => item.kind.has_named(),
+            _ => false,
+        }
     }
 
     /// The JSON type names a value of this kind has, or `None` when any value may do
-    /// (nested types, `Value`).
+    /// (named types, `Value`).
     #[must_use]
     pub fn json_type(&self) -> Option<&'static str> {
         match self.unwrap_option() {
@@ -89,6 +143,19 @@ impl TypeKind {
             TypeKind::Str | TypeKind::Char | TypeKind::Format { .. } => Some("string"),
             TypeKind::Seq { .. } => Some("array"),
             TypeKind::Map(_) | TypeKind::JsonMap => Some("object"),
+            _ => None,
+        }
+    }
+
+    /// The first unsupported kind inside (an `Option<Vec<Duration>>` too), with why.
+    #[must_use]
+    pub fn unsupported(&self) -> Option<&str> {
+        match self {
+            TypeKind::Unsupported(why) => Some(why),
+            TypeKind::Option(inner) | TypeKind::Pointer(inner) | TypeKind::Map(inner) => {
+                inner.kind.unsupported()
+            }
+            TypeKind::Seq { item, .. } => item.kind.unsupported(),
             _ => None,
         }
     }
@@ -110,130 +177,177 @@ pub fn type_args(args: &PathArguments) -> Vec<&Type> {
     }
 }
 
-fn is_string_key(ty: &Type) -> bool {
-    matches!(classify(ty), TypeKind::Str)
-}
-
-/// Classifies a type by its syntax.
-#[must_use]
-pub fn classify(ty: &Type) -> TypeKind {
-    match ty {
-        Type::Group(g) => classify(&g.elem),
-        Type::Paren(p) => classify(&p.elem),
-        Type::Reference(r) => classify(&r.elem),
-        Type::Slice(s) => TypeKind::Seq {
-            item: Box::new(classify(&s.elem)),
-            unique: false,
-            len: None,
-        },
-        Type::Array(a) => {
-            let len = match &a.len {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(n),
-                    ..
-                }) => n.base10_parse().ok(),
-                _ => None,
-            };
-            TypeKind::Seq {
-                item: Box::new(classify(&a.elem)),
-                unique: false,
-                len,
+impl Ty {
+    /// Walks a type.
+    #[must_use]
+    pub fn of(ty: &Type) -> Ty {
+        let ty = look_through(ty);
+        let (known, kind) = match ty {
+            Type::Slice(s) => (
+                None,
+                TypeKind::Seq {
+                    item: Box::new(Ty::of(&s.elem)),
+                    unique: false,
+                    len: Len::Any,
+                },
+            ),
+            Type::Array(a) => {
+                let len = match &a.len {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(n),
+                        ..
+                    }) => n.base10_parse().map_or(Len::Unread, Len::Fixed),
+                    _ => Len::Unread,
+                };
+                (
+                    None,
+                    TypeKind::Seq {
+                        item: Box::new(Ty::of(&a.elem)),
+                        unique: false,
+                        len,
+                    },
+                )
             }
+            Type::Path(p) if p.qself.is_none() => match p.path.segments.last() {
+                Some(last) => {
+                    let known = types::lookup(&last.ident.to_string());
+                    let args: Vec<Ty> = type_args(&last.arguments)
+                        .into_iter()
+                        .map(Ty::of)
+                        .collect();
+                    (known, path_kind(known, args))
+                }
+                None => (None, TypeKind::Named { args: Vec::new() }),
+            },
+            Type::Path(_) => (None, TypeKind::Named { args: Vec::new() }),
+            Type::Tuple(t) if t.elems.is_empty() => (
+                None,
+                TypeKind::Unsupported(
+                    "`()` deserializes from `null` only; remove the field".into(),
+                ),
+            ),
+            Type::Tuple(_) => (
+                None,
+                TypeKind::Unsupported(
+                    "a tuple is a fixed-position array, which draft-07 cannot describe without tuple `items`; use a struct with named fields".into(),
+                ),
+            ),
+            Type::FnPtr(_) => (
+                None,
+                TypeKind::Unsupported("a function pointer has no JSON form".into()),
+            ),
+            Type::Ptr(_) => (
+                None,
+                TypeKind::Unsupported("a raw pointer has no JSON form".into()),
+            ),
+            Type::TraitObject(_) | Type::ImplTrait(_) => (
+                None,
+                TypeKind::Unsupported("a trait object has no schema; use a concrete type".into()),
+            ),
+            Type::Never(_) => (None, TypeKind::Unsupported("`!` has no values".into())),
+            _ => (
+                None,
+                TypeKind::Unsupported("this type has no JSON form".into()),
+            ),
+        };
+        Ty {
+            written: ty.clone(),
+            known,
+            kind,
         }
-        Type::Tuple(t) if t.elems.is_empty() => {
-            TypeKind::Unsupported("`()` deserializes from `null` only; remove the field".into())
+    }
+
+    /// A type whose schema is its own whatever its syntax (`#[schema(with = T)]`: the
+    /// trait decides).
+    #[must_use]
+    pub fn named(ty: &Type) -> Ty {
+        let ty = look_through(ty);
+        let args = match ty {
+            Type::Path(p) => p
+                .path
+                .segments
+                .last()
+                .map(|s| type_args(&s.arguments).into_iter().map(Ty::of).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        Ty {
+            written: ty.clone(),
+            known: None,
+            kind: TypeKind::Named { args },
         }
-        Type::Tuple(_) => TypeKind::Unsupported(
-            "a tuple is a fixed-position array, which draft-07 cannot describe without tuple `items`; use a struct with named fields".into(),
-        ),
-        Type::Path(p) if p.qself.is_none() => {
-            let Some(last) = p.path.segments.last() else {
-                return TypeKind::Nested;
-            };
-            classify_segment(&last.ident.to_string(), &type_args(&last.arguments))
+    }
+
+    /// The type under any `Option<..>` around it, or itself.
+    #[must_use]
+    pub fn under_options(&self) -> &Ty {
+        match &self.kind {
+            TypeKind::Option(inner) => inner.under_options(),
+            _ => self,
         }
-        Type::Path(_) => TypeKind::Nested,
-        Type::FnPtr(_) => TypeKind::Unsupported("a function pointer has no JSON form".into()),
-        Type::Ptr(_) => TypeKind::Unsupported("a raw pointer has no JSON form".into()),
-        Type::TraitObject(_) | Type::ImplTrait(_) => {
-            TypeKind::Unsupported("a trait object has no schema; use a concrete type".into())
+    }
+
+    /// The path as written, when the type is one (a named type always is, unless it is
+    /// `<T as Trait>::Assoc`).
+    #[must_use]
+    pub fn path(&self) -> Option<&syn::Path> {
+        match &self.written {
+            Type::Path(p) if p.qself.is_none() => Some(&p.path),
+            _ => None,
         }
-        Type::Never(_) => TypeKind::Unsupported("`!` has no values".into()),
-        _ => TypeKind::Unsupported("this type has no JSON form".into()),
     }
 }
 
-/// The type under any `Option<..>` around `ty` (recognised as [`classify`] recognises it),
-/// or `ty` itself.
-#[must_use]
-pub fn option_inner(ty: &Type) -> &Type {
-    let mut ty = ty;
-    loop {
-        let Type::Path(p) = ty else {
-            return ty;
-        };
-        let Some(last) = p.path.segments.last() else {
-            return ty;
-        };
-        let is_option = types::lookup(&last.ident.to_string())
-            .is_some_and(|known| matches!(known.meaning, Meaning::Option));
-        match (is_option, type_args(&last.arguments).first()) {
-            (true, Some(&inner)) => ty = inner,
-            _ => return ty,
-        }
+/// References, groups and parentheses are their inner type.
+fn look_through(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => look_through(&g.elem),
+        Type::Paren(p) => look_through(&p.elem),
+        Type::Reference(r) => look_through(&r.elem),
+        other => other,
     }
 }
 
-fn classify_segment(name: &str, args: &[&Type]) -> TypeKind {
-    let Some(known) = types::lookup(name) else {
-        return TypeKind::Nested;
+fn is_string(ty: &Ty) -> bool {
+    matches!(ty.kind.peel(), TypeKind::Str)
+}
+
+/// What a path means: the table's entry for its last segment, read with the segment's
+/// type arguments; a name the table does not know (or a known name with arguments it does
+/// not take) is a named type.
+fn path_kind(known: Option<&'static Known>, mut args: Vec<Ty>) -> TypeKind {
+    let Some(known) = known else {
+        return TypeKind::Named { args };
     };
-    let first = args.first().map(|t| classify(t));
-    match (known.meaning, first) {
-        (Meaning::Bool, _) => TypeKind::Bool,
-        (Meaning::Int { min, max }, _) => TypeKind::Int {
+    match (known.meaning, args.len()) {
+        (Meaning::Bool, 0) => TypeKind::Bool,
+        (Meaning::Int { min, max }, 0) => TypeKind::Int {
             name: known.name,
             min,
             max,
         },
-        (Meaning::Float, _) => TypeKind::Float,
-        (Meaning::Str, _) => TypeKind::Str,
-        (Meaning::Char, _) => TypeKind::Char,
-        (Meaning::Value, _) => TypeKind::Value,
-        (Meaning::JsonMap, _) if args.len() == 2 && is_string_key(args[0]) => TypeKind::JsonMap,
+        (Meaning::Float, 0) => TypeKind::Float,
+        (Meaning::Str, 0) => TypeKind::Str,
+        (Meaning::Char, 0) => TypeKind::Char,
+        (Meaning::Value, 0) => TypeKind::Value,
+        (Meaning::JsonMap, 2) if is_string(&args[0]) => TypeKind::JsonMap,
         (Meaning::Format { format, .. }, _) => TypeKind::Format {
             format,
             feature: known.feature.unwrap_or_default(),
         },
         (Meaning::Unsupported(why), _) => TypeKind::Unsupported(why.to_owned()),
-        (Meaning::Option, Some(inner)) => TypeKind::Option(Box::new(inner)),
-        (Meaning::Pointer, Some(inner)) => inner,
-        (Meaning::Seq { unique }, Some(item)) => TypeKind::Seq {
-            item: Box::new(item),
+        (Meaning::Option, 1) => TypeKind::Option(Box::new(args.remove(0))),
+        (Meaning::Pointer, 1) => TypeKind::Pointer(Box::new(args.remove(0))),
+        (Meaning::Seq { unique }, 1) => TypeKind::Seq {
+            item: Box::new(args.remove(0)),
             unique,
-            len: None,
+            len: Len::Any,
         },
-        (Meaning::Map, Some(_)) if args.len() >= 2 => {
-            if is_string_key(args[0]) {
-                TypeKind::Map(Box::new(classify(args[1])))
-            } else {
-                TypeKind::Unsupported(
-                    "a map's keys must be strings (`String`, `Cow<str>`) for a JSON object".into(),
-                )
-            }
-        }
-        _ => TypeKind::Nested,
-    }
-}
-
-/// The first unsupported kind inside `kind` (an `Option<Vec<Duration>>` too).
-#[must_use]
-pub fn unsupported_reason(kind: &TypeKind) -> Option<&str> {
-    match kind {
-        TypeKind::Unsupported(why) => Some(why),
-        TypeKind::Option(inner) | TypeKind::Map(inner) => unsupported_reason(inner),
-        TypeKind::Seq { item, .. } => unsupported_reason(item),
-        _ => None,
+        (Meaning::Map, 2..) if is_string(&args[0]) => TypeKind::Map(Box::new(args.remove(1))),
+        (Meaning::Map, 2..) => TypeKind::Unsupported(
+            "a map's keys must be strings (`String`, `Cow<str>`) for a JSON object".into(),
+        ),
+        _ => TypeKind::Named { args },
     }
 }
 
@@ -242,7 +356,15 @@ mod tests {
     use super::*;
 
     fn kind(src: &str) -> TypeKind {
-        classify(&syn::parse_str(src).expect("a type"))
+        Ty::of(&syn::parse_str(src).expect("a type")).kind
+    }
+
+    fn item(kind: &TypeKind) -> &TypeKind {
+        match kind {
+            TypeKind::Option(inner) | TypeKind::Map(inner) => &inner.kind,
+            TypeKind::Seq { item, .. } => &item.kind,
+            other => other,
+        }
     }
 
     #[test]
@@ -256,31 +378,50 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(kind("std::borrow::Cow<'a, str>"), TypeKind::Str);
-        assert_eq!(
-            kind("Option<String>"),
-            TypeKind::Option(Box::new(TypeKind::Str))
-        );
+        assert_eq!(kind("std::borrow::Cow<'a, str>").peel(), &TypeKind::Str);
+        assert_eq!(kind("&'a str"), TypeKind::Str);
+        assert!(kind("Option<String>").is_option());
+        assert_eq!(item(&kind("Option<String>")), &TypeKind::Str);
         assert!(matches!(
             kind("[u8; 4]"),
-            TypeKind::Seq { len: Some(4), .. }
+            TypeKind::Seq {
+                len: Len::Fixed(4),
+                ..
+            }
+        ));
+        assert!(matches!(
+            kind("[u8; SIZE]"),
+            TypeKind::Seq {
+                len: Len::Unread,
+                ..
+            }
         ));
         assert!(matches!(
             kind("BTreeSet<u8>"),
             TypeKind::Seq { unique: true, .. }
         ));
-        assert_eq!(
-            kind("HashMap<String, bool>"),
-            TypeKind::Map(Box::new(TypeKind::Bool))
-        );
+        assert_eq!(item(&kind("HashMap<String, bool>")), &TypeKind::Bool);
+        assert!(matches!(kind("HashMap<String, bool>"), TypeKind::Map(_)));
         assert!(matches!(
             kind("HashMap<u32, bool>"),
             TypeKind::Unsupported(_)
         ));
         assert_eq!(kind("serde_json::Map<String, Value>"), TypeKind::JsonMap);
-        assert_eq!(kind("Arc<Inner>"), TypeKind::Nested);
+        assert!(matches!(
+            kind("serde_json::Map<u32, Value>"),
+            TypeKind::Named { .. }
+        ));
+        assert!(kind("Arc<Inner>").has_named());
+        let TypeKind::Named { args } = kind("Page<Vec<Item>>") else {
+            panic!("a named type")
+        };
+        assert!(matches!(args[0].kind, TypeKind::Seq { .. }));
         assert!(matches!(kind("(u8, u8)"), TypeKind::Unsupported(_)));
-        assert!(unsupported_reason(&kind("Option<Vec<std::time::Duration>>")).is_some());
+        assert!(
+            kind("Option<Vec<std::time::Duration>>")
+                .unsupported()
+                .is_some()
+        );
         assert!(matches!(
             kind("uuid::Uuid"),
             TypeKind::Format { format: "uuid", .. }
@@ -288,11 +429,12 @@ mod tests {
     }
 
     #[test]
-    fn option_inner_peels_every_option() {
+    fn under_options_peels_every_option() {
         let ty: Type = syn::parse_quote!(Option<std::option::Option<Color>>);
-        let inner = option_inner(&ty);
+        let tree = Ty::of(&ty);
+        let inner = &tree.under_options().written;
         assert_eq!(quote::quote!(#inner).to_string(), "Color");
         let plain: Type = syn::parse_quote!(Vec<Color>);
-        assert_eq!(option_inner(&plain), &plain);
+        assert_eq!(Ty::of(&plain).under_options().written, plain);
     }
 }

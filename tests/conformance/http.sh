@@ -9,9 +9,11 @@
 #   - scale_out.py: two `--stateless` replicas behind nginx, driven by `mcp` 2.x: state
 #     per process (`neuralis-example-serve`), then in PostgreSQL (`neuralis-example-incidents`,
 #     the Debian package `postgresql`, which `.ci/run` installs);
-#   - state_replicas.py: the same pair sharing a `requestState` key: a confirm on the
-#     other replica, and the states of another caller, other arguments, altered, expired
-#     or sealed with another key refused.
+#   - state_replicas.py: the same pair sharing a `requestState` key and a
+#     `--consumed-states-dir`: a confirm on the other replica, that confirmed retry
+#     replayed and refused on both, and the states of another caller, other arguments,
+#     altered, expired or sealed with another key refused; then two
+#     `neuralis-example-incidents` whose used confirms are in PostgreSQL.
 # `setup.sh` installs the clients and the suite; nginx is the Debian package (`.ci/run`
 # installs it). Without them this prints `skipped` and succeeds, unless CI is set.
 set -euo pipefail
@@ -61,8 +63,8 @@ if [ -z "$nginx" ]; then
 else
   client "$venvs/mcp2/bin/python" "$here/scale_out.py" --bin "$NEURALIS_BIN" \
     --work "$venvs/nginx" --nginx "$nginx"
-  # Sealed requestStates shared by replicas with one key; foreign, other arguments',
-  # altered and expired states refused.
+  # Sealed requestStates shared by replicas with one key and one ledger of used
+  # confirms; replayed, foreign, other arguments', altered and expired states refused.
   client "$venvs/mcp2/bin/python" "$here/state_replicas.py" --bin "$NEURALIS_BIN" \
     --work "$venvs/nginx-state" --nginx "$nginx"
 fi

@@ -11,7 +11,7 @@ use super::output::{MismatchSink, Output, OutputSchema};
 use super::validation::Checker;
 use super::{DuplicateState, Handler, OutputMismatch, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
-use crate::package::{FileReport, load_package_from_sources_with};
+use crate::load::{FileReport, load_package_from_sources_with};
 use crate::result::BoundCaps;
 use neuralis_model::validate::CompileError;
 

@@ -438,6 +438,9 @@ impl ToolContext {
     /// #[derive(serde::Deserialize, Debug, PartialEq)]
     /// struct Reviewer { name: String }
     /// impl ToolInput for Reviewer {
+    ///     fn schema_name() -> std::borrow::Cow<'static, str> {
+    ///         "Reviewer".into()
+    ///     }
     ///     fn schema_in(_: &mut Composer) -> serde_json::Value {
     ///         json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
     ///     }

@@ -21,7 +21,7 @@
 //!    well-formed by construction, raw JSON goes through
 //!    [`normalize_result`](crate::result::normalize_result));
 //! 7. **bounding** with [`bound_result_owned`](crate::result::bound_result_owned) and the
-//!    package's [`BoundCaps`].
+//!    package's [`BoundCaps`](crate::result::BoundCaps).
 //!
 //! Validation and deserialization failures are `isError` results the model can read, one
 //! line per failing value with its JSON pointer.
@@ -56,7 +56,7 @@
 //! uses no threads (it builds for `wasm32-unknown-unknown`).
 //!
 //! The name [`Package`] is this module's: the package a host serves. The loader's
-//! [`package::LoadedPackage`](crate::package::LoadedPackage) is what loading tool files found; a
+//! [`load::LoadedPackage`](crate::load::LoadedPackage) is what loading tool files found; a
 //! dispatch package is built from those files through it.
 //!
 //! ```
@@ -92,24 +92,21 @@
 mod abort;
 mod approval;
 mod ask;
-mod block;
+mod block_on;
 mod builder;
+pub(crate) mod call_json;
 mod de;
-mod errors;
+mod failed;
 mod handler;
-pub(crate) mod json;
 mod log;
 pub mod output;
+mod package;
 mod pipeline;
 mod progress;
 pub(crate) mod returned;
 mod session;
 mod state;
 mod validation;
-
-use std::collections::HashMap;
-use std::fmt;
-use std::sync::Arc;
 
 pub use self::abort::{AbortController, AbortSignal, Cancelled};
 pub use self::approval::{Approval, AskReason};
@@ -118,132 +115,18 @@ pub use self::ask::{
     ElicitChoice, ElicitForm, Elicited, Form, Question, Role, Root, Sampled, SamplingMessage,
     SamplingRequest,
 };
-pub use self::block::block_on;
+pub use self::block_on::block_on;
 pub use self::builder::{BuildError, BuildProblem, PackageBuilder};
-pub use self::errors::Refusal;
-pub(crate) use self::errors::{ArgumentError, arguments_result, panic_message, panic_result};
+pub use self::failed::Refusal;
+pub(crate) use self::failed::{ArgumentError, arguments_result, panic_message, panic_result};
 pub use self::handler::{
     AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn, async_fn_cx,
     deserialize_input, sync_fn, sync_fn_cx,
 };
 pub use self::log::{LogLevel, LogMessage, LogSink};
 pub use self::output::{Output, OutputMismatch};
+pub use self::package::Package;
+use self::package::Slot;
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
 pub use self::state::{DuplicateState, ServiceType, StateMap};
-use self::validation::Checker;
-
-use crate::catalog::ToolEntry;
-use crate::package::FileReport;
-use crate::result::BoundCaps;
-
-/// A package a host serves: its tools and their handlers, ready to dispatch calls.
-///
-/// Built with [`Package::builder`]. Cheap to share (`Arc<Package>`): every method takes
-/// `&self`, and the per-tool validators are compiled once, when the package is built.
-pub struct Package {
-    tools: Vec<Slot>,
-    index: HashMap<String, usize>,
-    caps: BoundCaps,
-    state: Arc<StateMap>,
-    files: Vec<FileReport>,
-    mismatch: output::MismatchSink,
-}
-
-/// One tool of a package.
-struct Slot {
-    entry: ToolEntry,
-    /// The root's declared properties: at most this many members pass validation.
-    root_members: usize,
-    name: Arc<str>,
-    handler: Box<dyn Handler>,
-    cancellable: bool,
-    validator: Checker,
-    output: Option<output::OutputSchema>,
-    /// The package's caps with the tool's own (`Handler::bound`).
-    caps: BoundCaps,
-    /// The argument that asks for more, which a typed result's marker names.
-    more: Option<&'static str>,
-}
-
-impl fmt::Debug for Package {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Package")
-            .field(
-                "tools",
-                &self.tools.iter().map(|s| &*s.name).collect::<Vec<_>>(),
-            )
-            .field("caps", &self.caps)
-            .field("state", &*self.state)
-            .finish_non_exhaustive()
-    }
-}
-
-/// The feature gate ([`ToolMeta::features_granted`](crate::catalog::ToolMeta::features_granted))
-/// asked of the session's grants.
-fn granted(entry: &ToolEntry, session: &SessionContext) -> bool {
-    entry.meta.features_granted(|f| session.is_granted(f))
-}
-
-impl Package {
-    /// Every tool file's report (warnings included), in load order.
-    #[must_use]
-    pub fn files(&self) -> &[FileReport] {
-        &self.files
-    }
-
-    /// The caps results are bounded to.
-    #[must_use]
-    pub fn caps(&self) -> &BoundCaps {
-        &self.caps
-    }
-
-    /// The package's state: its services and the values given to
-    /// [`PackageBuilder::state`], shared by every call.
-    #[must_use]
-    pub fn state(&self) -> &StateMap {
-        &self.state
-    }
-
-    /// The tool `name` if the session may call it: `None` both for an unknown tool and for
-    /// one whose `requires.features` are not all granted.
-    fn gated(&self, name: &str, session: &SessionContext) -> Result<&Slot, Refusal> {
-        self.index
-            .get(name)
-            .map(|&i| &self.tools[i])
-            .filter(|s| granted(&s.entry, session))
-            .ok_or_else(|| Refusal::new(name))
-    }
-
-    /// The tools `session` may see and call (catalog, MCP listing, client snapshot): those
-    /// whose `requires.features` the session's grants satisfy, in load order.
-    pub fn catalog<'a>(
-        &'a self,
-        session: &'a SessionContext,
-    ) -> impl Iterator<Item = &'a ToolEntry> + 'a {
-        self.tools
-            .iter()
-            .map(|s| &s.entry)
-            .filter(|e| granted(e, session))
-    }
-
-    /// The output schema of the tool `name` (MCP `outputSchema`), when it declares one
-    /// (host-side, not gated). Its successful results' `structuredContent` match it.
-    #[must_use]
-    pub fn output_schema(&self, name: &str) -> Option<&serde_json::Value> {
-        let slot = &self.tools[*self.index.get(name)?];
-        slot.output.as_ref().map(|o| o.output.schema())
-    }
-
-    /// The tool `name`, when the package has it (whoever asks: a host-side look-up, not
-    /// gated).
-    #[must_use]
-    pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
-        self.index.get(name).map(|&i| &self.tools[i].entry)
-    }
-
-    /// Every tool of the package, ungated, in load order (for the host's own listings).
-    pub fn tools(&self) -> impl Iterator<Item = &ToolEntry> {
-        self.tools.iter().map(|s| &s.entry)
-    }
-}

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::approval::posture;
 use super::ask::{NotApproved, form_answer, not_approved_result};
-use super::errors::{ArgumentError, arguments_result, cancelled_result, panic_result};
+use super::failed::{ArgumentError, arguments_result, cancelled_result, panic_result};
 use super::output::{self, OutputMismatch, mismatch_result};
 use super::{
     APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, AskError, Call,

@@ -4,7 +4,7 @@
 use neuralis_model::validate::{CompileError, ErrorKind, Validator};
 use serde_json::Value;
 
-use super::errors::ArgumentError;
+use super::failed::ArgumentError;
 use crate::contract::push_pointer;
 use crate::contract::rules::RESERVED_INPUT_KEYS;
 

@@ -56,7 +56,7 @@ use std::any::Any;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock, PoisonError, TryLockError};
 
-use crate::dispatch::json::{self, Op};
+use crate::dispatch::call_json::{self, Op};
 use crate::dispatch::{BuildError, Package, panic_message, panic_result};
 use crate::result::{BoundCaps, bound_result_owned};
 
@@ -194,7 +194,7 @@ impl Entry {
         {
             // The guard of the last call never ran: that call trapped (or this is a call
             // from inside a call, which the ABI has no way to make).
-            self.set_output(json::error(
+            self.set_output(call_json::error(
                 "this instance trapped during an earlier call (a panic or an abort): \
                  instantiate the module again; a trapped instance is never reused",
             ));
@@ -212,7 +212,7 @@ impl Entry {
 
     fn respond(&self, input: &[u8], len: usize) -> String {
         let Some(bytes) = input.get(..len) else {
-            return json::error(format!(
+            return call_json::error(format!(
                 "the request is {len} bytes but the buffer holds {}: \
                  call `neuralis_reserve` with the request's length, write it, then call",
                 input.len()
@@ -221,13 +221,13 @@ impl Entry {
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {
-                return json::error(format!(
+                return call_json::error(format!(
                     "malformed request: not UTF-8 at byte {}",
                     e.valid_up_to()
                 ));
             }
         };
-        let request = match json::parse(text) {
+        let request = match call_json::parse(text) {
             Ok(request) => request,
             Err(error) => return error,
         };
@@ -236,7 +236,7 @@ impl Entry {
             .get_or_init(|| (self.build)().map_err(|e| e.to_string()))
         {
             Ok(package) => package,
-            Err(e) => return json::error(format!("the package does not load: {e}")),
+            Err(e) => return call_json::error(format!("the package does not load: {e}")),
         };
         let phase = if request.op == Op::Call { CALL } else { OTHER };
         self.phase.store(phase, Ordering::SeqCst);
@@ -259,7 +259,7 @@ impl Entry {
     /// response out.
     pub fn call_bytes(&'static self, request: &[u8]) -> String {
         if request.len() > MAX_REQUEST_BYTES {
-            return json::error(format!(
+            return call_json::error(format!(
                 "the request is {} bytes, over the {MAX_REQUEST_BYTES}-byte limit",
                 request.len()
             ));
@@ -335,9 +335,9 @@ impl Entry {
                     Some(Ok(package)) => *package.caps(),
                     _ => BoundCaps::default(),
                 };
-                json::call_response(bound_result_owned(panic_result(payload), &caps).0)
+                call_json::call_response(bound_result_owned(panic_result(payload), &caps).0)
             }
-            _ => json::error(format!(
+            _ => call_json::error(format!(
                 "the package panicked while answering the request: {}",
                 panic_message(payload)
             )),

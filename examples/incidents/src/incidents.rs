@@ -3,11 +3,16 @@
 //! replica is read through any other.
 
 use neuralis::{ToolContext, ToolInput, ToolOutput, tool, tools};
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, NoTls, Row};
 
-/// The table, created when missing (under an advisory lock, so that replicas starting
-/// together do not race).
+/// The tables, created when missing (under an advisory lock, so that replicas starting
+/// together do not race): the incidents, and the confirms already used
+/// ([`crate::consumed`]: one row per nonce, with the unix milliseconds after which its
+/// `requestState` no longer opens).
 const SCHEMA: &str = "
     SELECT pg_advisory_xact_lock(7231);
     CREATE TABLE IF NOT EXISTS incidents (
@@ -17,7 +22,12 @@ const SCHEMA: &str = "
         escalations INTEGER NOT NULL DEFAULT 0,
         opened_by   TEXT NOT NULL,
         closed_by   TEXT
-    );";
+    );
+    CREATE TABLE IF NOT EXISTS consumed_states (
+        nonce   TEXT PRIMARY KEY,
+        expires BIGINT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS consumed_states_expires ON consumed_states (expires);";
 
 /// The columns of an [`Incident`], in its order.
 const COLUMNS: &str = "id, title, status, escalations, opened_by, closed_by";
@@ -25,7 +35,7 @@ const COLUMNS: &str = "id, title, status, escalations, opened_by, closed_by";
 /// The service: the database connection every call shares (`tokio_postgres::Client`
 /// pipelines concurrent statements over it).
 pub struct Incidents {
-    db: Client,
+    db: Arc<Client>,
 }
 
 impl Incidents {
@@ -53,7 +63,28 @@ impl Incidents {
         tx.commit()
             .await
             .map_err(|e| format!("cannot create the incidents table: {e}"))?;
-        Ok(Self { db })
+        Ok(Self { db: Arc::new(db) })
+    }
+
+    /// The incident `sql` (with `params`) returns, or that there is no incident `id`.
+    async fn one(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+        id: i64,
+    ) -> Result<Incident, String> {
+        let row = self
+            .db
+            .query_opt(sql, params)
+            .await
+            .map_err(|e| failed(&e))?;
+        let row = row.ok_or_else(|| format!("no incident #{id}"))?;
+        Incident::from_row(&row)
+    }
+
+    /// The connection, for the ledger of used confirms to share.
+    pub fn database(&self) -> Arc<Client> {
+        Arc::clone(&self.db)
     }
 }
 
@@ -170,13 +201,7 @@ impl Incidents {
         let sql = format!(
             "UPDATE incidents SET escalations = escalations + 1 WHERE id = $1 RETURNING {COLUMNS}"
         );
-        let row = self
-            .db
-            .query_opt(&sql, &[&input.id])
-            .await
-            .map_err(|e| failed(&e))?;
-        let row = row.ok_or_else(|| format!("no incident #{}", input.id))?;
-        Incident::from_row(&row)
+        self.one(&sql, &[&input.id], input.id).await
     }
 
     /// Close an incident; the caller is its closer. Closing a closed incident changes
@@ -194,13 +219,23 @@ impl Incidents {
              WHERE id = $1 RETURNING {COLUMNS}"
         );
         let user = cx.session().user_id();
-        let row = self
-            .db
-            .query_opt(&sql, &[&input.id, &user])
-            .await
-            .map_err(|e| failed(&e))?;
-        let row = row.ok_or_else(|| format!("no incident #{}", input.id))?;
-        Incident::from_row(&row)
+        self.one(&sql, &[&input.id, &user], input.id).await
+    }
+
+    /// Delete an incident for good. A person confirms every deletion.
+    // It asks on `id`, which every call sends; served over MCP, a confirm lets one
+    // deletion run (the confirms used are recorded in the database, for every replica).
+    #[tool(
+        family = "incidents",
+        operation = "incidents.delete",
+        transport = "embedded",
+        annotations(title = "Delete Incident", destructive, category = "write"),
+        ask_on_keys(id),
+        ui(presentation = "inline", icon = "trash")
+    )]
+    pub async fn incidents_delete(&self, input: ById) -> Result<Incident, String> {
+        let sql = format!("DELETE FROM incidents WHERE id = $1 RETURNING {COLUMNS}");
+        self.one(&sql, &[&input.id], input.id).await
     }
 
     /// List the incidents, newest first, optionally only the open or the closed ones.

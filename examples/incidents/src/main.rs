@@ -16,16 +16,26 @@
 //! Every flag of `neuralis-example-serve --http` applies (`--help`), each also from
 //! `NEURALIS_<FLAG>`; `--database` is `NEURALIS_DATABASE` (a libpq connection string or
 //! a `postgres://` URL).
+//!
+//! `incidents_delete` asks a person to confirm every deletion. On MCP 2026-07-28 the
+//! confirm travels in a sealed `requestState` (give the replicas one
+//! `--request-state-key-file`), and the confirms already used are recorded in the same
+//! database (`consumed.rs`, table `consumed_states`, on the service's connection), so a
+//! confirmed deletion runs once on whichever replica its retry reaches
+//! (`--consumed-states-dir` records them in a directory instead).
 
 // `examples/serve`'s HTTP server and its options, compiled in here as well (as in
 // `examples/conformance`).
 #[path = "../../serve/src/asking.rs"]
 mod asking;
+mod consumed;
 #[path = "../../serve/src/http.rs"]
 mod http;
 mod incidents;
 
 use neuralis::dispatch::SessionContext;
+use neuralis_mcp::McpServer;
+use neuralis_mcp::http::Hosted;
 
 use asking::Asking;
 
@@ -63,6 +73,15 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    // The confirms used, in the database unless `--consumed-states-dir` is given.
+    let confirms = match cli.asking.consumed_states() {
+        Ok(Some(_)) => Confirms(None),
+        Ok(None) => Confirms(Some(consumed::PgConsumedStates::new(service.database()))),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     let package = match neuralis_package::builder().service(service).build() {
         Ok(package) => package,
         Err(e) => {
@@ -72,11 +91,30 @@ async fn main() -> std::process::ExitCode {
     };
     // Without credentials (`--tokens`, `--issuer`), every request is this local caller.
     let session = SessionContext::builder("local-user").build();
-    match http::serve(package, session, cli.http, &cli.asking, ()).await {
+    match http::serve(package, session, cli.http, &cli.asking, confirms).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The server with the database's ledger of used confirms, when it has one.
+struct Confirms(Option<consumed::PgConsumedStates>);
+
+impl http::Compose for Confirms {
+    fn local(self, server: McpServer) -> McpServer {
+        match self.0 {
+            Some(ledger) => server.with_consumed_states(ledger),
+            None => server,
+        }
+    }
+
+    fn hosted(self, hosted: Hosted) -> Hosted {
+        match self.0 {
+            Some(ledger) => hosted.with_consumed_states(ledger),
+            None => hosted,
         }
     }
 }

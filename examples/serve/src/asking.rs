@@ -1,10 +1,11 @@
-//! `--approval`, `--request-state-key-file`, `--request-state-ttl`: how calls that ask are
-//! served, over stdio and HTTP alike (`examples/conformance` compiles this file in too).
+//! `--approval`, `--request-state-key-file`, `--request-state-ttl`,
+//! `--consumed-states-dir`: how calls that ask are served, over stdio and HTTP alike
+//! (`examples/conformance` compiles this file in too).
 
 use std::time::Duration;
 
 use neuralis::dispatch::ApprovalPolicy;
-use neuralis_mcp::McpServer;
+use neuralis_mcp::{DirConsumedStates, McpServer};
 
 /// How calls that ask are served, over stdio and HTTP alike.
 #[derive(clap::Args)]
@@ -35,6 +36,13 @@ pub struct Asking {
         default_value_t = 900
     )]
     request_state_ttl: u64,
+    /// A directory where the confirms already used are recorded (one empty file each,
+    /// removed once its `requestState` has expired), so that a confirmed MCP 2026-07-28
+    /// retry runs its call once, on whichever replica it reaches. Without it, this
+    /// process's memory: right for one replica; give every replica behind a load
+    /// balancer the same directory (a volume they all mount).
+    #[arg(long, value_name = "DIR", env = "NEURALIS_CONSUMED_STATES_DIR")]
+    consumed_states_dir: Option<std::path::PathBuf>,
 }
 
 /// A `requestState` key and how long its states stay valid.
@@ -57,15 +65,29 @@ impl Asking {
         Ok((policy, key))
     }
 
+    /// The ledger of the confirms already used, when `--consumed-states-dir` is given.
+    pub fn consumed_states(&self) -> Result<Option<DirConsumedStates>, String> {
+        self.consumed_states_dir
+            .as_ref()
+            .map(|dir| {
+                DirConsumedStates::new(dir)
+                    .map_err(|e| format!("cannot use {} for used confirms: {e}", dir.display()))
+            })
+            .transpose()
+    }
+
     /// `server` with these settings.
     pub fn apply(&self, server: McpServer) -> Result<McpServer, String> {
         let (policy, key) = self.settings()?;
-        let server = server.with_approval(policy);
-        match key {
-            Some((key, ttl)) => server
+        let mut server = server.with_approval(policy);
+        if let Some((key, ttl)) = key {
+            server = server
                 .with_request_state_key(key, ttl)
-                .map_err(|e| e.to_string()),
-            None => Ok(server),
+                .map_err(|e| e.to_string())?;
         }
+        if let Some(ledger) = self.consumed_states()? {
+            server = server.with_consumed_states(ledger);
+        }
+        Ok(server)
     }
 }

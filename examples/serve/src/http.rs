@@ -270,6 +270,9 @@ pub async fn serve(
             if let Some(limit) = options.rate_limit {
                 hosted = hosted.with_rate_limit(limit);
             }
+            if let Some(ledger) = asking.consumed_states()? {
+                hosted = hosted.with_consumed_states(ledger);
+            }
             if let Some(resource) = &options.resource {
                 let mut metadata = ProtectedResource::new(resource.clone());
                 if let Some(issuer) = &options.issuer {

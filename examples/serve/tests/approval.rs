@@ -1,7 +1,9 @@
 //! `notes_write` declares `askOnKeys(delete)`: served over stdio, a call that sends
 //! `delete` asks a person first (the default `--approval ask`), read off the raw wire in
 //! both eras: an `elicitation/create` request during the call before 2026-07-28, an
-//! `InputRequiredResult` round on 2026-07-28. The note is gone only after a confirm.
+//! `InputRequiredResult` round on 2026-07-28. The note is gone only after a confirm, and a
+//! confirm lets one call run: sent again, to the same process or to another sharing its
+//! `--request-state-key-file` and `--consumed-states-dir`, it is refused.
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -239,4 +241,52 @@ async fn modern_delete_is_a_round_and_runs_on_the_confirmed_retry() {
     assert_eq!(confirmed["result"]["resultType"], "complete", "{confirmed}");
     assert_eq!(confirmed["result"]["structuredContent"]["deleted"], true);
     assert!(server.notes(&meta).await.is_empty());
+}
+
+/// Two processes given the same `--request-state-key-file` and `--consumed-states-dir`
+/// (replicas): the round asked on one, confirmed on the other, runs there; the same
+/// confirmed retry sent again to either is refused (`-32602`, `replayed`) and deletes
+/// nothing. The directory holds one file, the used confirm's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_a_confirmed_retry_runs_once_across_processes_sharing_the_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let key = tmp.path().join("state.key");
+    std::fs::write(&key, "k".repeat(32)).unwrap();
+    let used = tmp.path().join("used");
+    let args = [
+        "--request-state-key-file",
+        key.to_str().unwrap(),
+        "--consumed-states-dir",
+        used.to_str().unwrap(),
+    ];
+    let (mut a, mut b) = (Server::start(&args), Server::start(&args));
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"}
+    });
+    let no_requests = |r: &Value| -> Value { panic!("a 2026-07-28 server sends no requests: {r}") };
+    for server in [&mut a, &mut b] {
+        server.send("tools/call", write(&meta), &no_requests).await;
+    }
+    let (_, round) = a.send("tools/call", delete(&meta), &no_requests).await;
+    let mut retry = delete(&meta);
+    retry["requestState"] = round["result"]["requestState"].clone();
+    retry["inputResponses"] = json!({"neuralis.approval": {"action": "accept"}});
+    let (_, confirmed) = b.send("tools/call", retry.clone(), &no_requests).await;
+    assert_eq!(
+        confirmed["result"]["structuredContent"]["deleted"], true,
+        "{confirmed}"
+    );
+    assert!(b.notes(&meta).await.is_empty());
+    for server in [&mut a, &mut b] {
+        let (_, replayed) = server.send("tools/call", retry.clone(), &no_requests).await;
+        assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
+        assert_eq!(
+            replayed["error"]["data"]["reason"], "replayed",
+            "{replayed}"
+        );
+    }
+    assert_eq!(a.notes(&meta).await, ["plan"], "the replay deleted nothing");
+    assert_eq!(std::fs::read_dir(&used).unwrap().count(), 1);
 }

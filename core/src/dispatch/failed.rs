@@ -1,5 +1,6 @@
-//! What a call gets instead of its handler's result: the generic [`Refusal`], the
-//! invalid-arguments result, the cancelled and the panicked result.
+//! The results of calls that failed: what a call gets instead of its handler's result (the
+//! generic [`Refusal`], the invalid-arguments result, the cancelled and the panicked
+//! result).
 
 use std::any::Any;
 use std::fmt;

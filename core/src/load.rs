@@ -65,7 +65,7 @@ impl LoadedPackage {
     /// snapshot): those whose `requires.features` are all granted.
     ///
     /// ```
-    /// use neuralis_core::package::load_package_from_sources;
+    /// use neuralis_core::load::load_package_from_sources;
     /// let tool = |features: &str| format!(r#"{{"type":"object","additionalProperties":false,
     ///     "description":"d","x-neuralis":{{"annotations":{{"category":"read"}},
     ///     "requires":{{"features":[{features}]}}}}}}"#);
@@ -108,7 +108,7 @@ impl LoadedPackage {
 /// gets `duplicate-tool`. Sources are taken in the order given. Nothing panics on bad bytes.
 ///
 /// ```
-/// use neuralis_core::package::load_package_from_sources;
+/// use neuralis_core::load::load_package_from_sources;
 ///
 /// let tool = br#"{
 ///   "$schema": "http://json-schema.org/draft-07/schema#",
@@ -246,7 +246,7 @@ mod fs {
     /// errors: they are in [`LoadedPackage::files`].
     ///
     /// ```no_run
-    /// let package = neuralis_core::package::load_package("examples/catalog/tools")?;
+    /// let package = neuralis_core::load::load_package("examples/catalog/tools")?;
     /// for (file, d) in package.diagnostics() {
     ///     eprintln!("{}: {d}", file.file);
     /// }

@@ -1,0 +1,124 @@
+//! [`Package`]: the package a host serves, its tools and their handlers, and the
+//! look-ups that do not run a call (the gate, the catalog, the tools). Building one is
+//! `builder.rs`, running a call `pipeline.rs`.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use super::validation::Checker;
+use super::{Handler, Refusal, SessionContext, StateMap, output};
+use crate::catalog::ToolEntry;
+use crate::load::FileReport;
+use crate::result::BoundCaps;
+
+/// A package a host serves: its tools and their handlers, ready to dispatch calls.
+///
+/// Built with [`Package::builder`]. Cheap to share (`Arc<Package>`): every method takes
+/// `&self`, and the per-tool validators are compiled once, when the package is built.
+pub struct Package {
+    pub(super) tools: Vec<Slot>,
+    pub(super) index: HashMap<String, usize>,
+    pub(super) caps: BoundCaps,
+    pub(super) state: Arc<StateMap>,
+    pub(super) files: Vec<FileReport>,
+    pub(super) mismatch: output::MismatchSink,
+}
+
+/// One tool of a package.
+pub(super) struct Slot {
+    pub(super) entry: ToolEntry,
+    /// The root's declared properties: at most this many members pass validation.
+    pub(super) root_members: usize,
+    pub(super) name: Arc<str>,
+    pub(super) handler: Box<dyn Handler>,
+    pub(super) cancellable: bool,
+    pub(super) validator: Checker,
+    pub(super) output: Option<output::OutputSchema>,
+    /// The package's caps with the tool's own (`Handler::bound`).
+    pub(super) caps: BoundCaps,
+    /// The argument that asks for more, which a typed result's marker names.
+    pub(super) more: Option<&'static str>,
+}
+
+impl fmt::Debug for Package {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Package")
+            .field(
+                "tools",
+                &self.tools.iter().map(|s| &*s.name).collect::<Vec<_>>(),
+            )
+            .field("caps", &self.caps)
+            .field("state", &*self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The feature gate ([`ToolMeta::features_granted`](crate::catalog::ToolMeta::features_granted))
+/// asked of the session's grants.
+fn granted(entry: &ToolEntry, session: &SessionContext) -> bool {
+    entry.meta.features_granted(|f| session.is_granted(f))
+}
+
+impl Package {
+    /// Every tool file's report (warnings included), in load order.
+    #[must_use]
+    pub fn files(&self) -> &[FileReport] {
+        &self.files
+    }
+
+    /// The caps results are bounded to.
+    #[must_use]
+    pub fn caps(&self) -> &BoundCaps {
+        &self.caps
+    }
+
+    /// The package's state: its services and the values given to
+    /// [`PackageBuilder::state`](super::PackageBuilder::state), shared by every call.
+    #[must_use]
+    pub fn state(&self) -> &StateMap {
+        &self.state
+    }
+
+    /// The tool `name` if the session may call it: `None` both for an unknown tool and for
+    /// one whose `requires.features` are not all granted.
+    pub(super) fn gated(&self, name: &str, session: &SessionContext) -> Result<&Slot, Refusal> {
+        self.index
+            .get(name)
+            .map(|&i| &self.tools[i])
+            .filter(|s| granted(&s.entry, session))
+            .ok_or_else(|| Refusal::new(name))
+    }
+
+    /// The tools `session` may see and call (catalog, MCP listing, client snapshot): those
+    /// whose `requires.features` the session's grants satisfy, in load order.
+    pub fn catalog<'a>(
+        &'a self,
+        session: &'a SessionContext,
+    ) -> impl Iterator<Item = &'a ToolEntry> + 'a {
+        self.tools
+            .iter()
+            .map(|s| &s.entry)
+            .filter(|e| granted(e, session))
+    }
+
+    /// The output schema of the tool `name` (MCP `outputSchema`), when it declares one
+    /// (host-side, not gated). Its successful results' `structuredContent` match it.
+    #[must_use]
+    pub fn output_schema(&self, name: &str) -> Option<&serde_json::Value> {
+        let slot = &self.tools[*self.index.get(name)?];
+        slot.output.as_ref().map(|o| o.output.schema())
+    }
+
+    /// The tool `name`, when the package has it (whoever asks: a host-side look-up, not
+    /// gated).
+    #[must_use]
+    pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
+        self.index.get(name).map(|&i| &self.tools[i].entry)
+    }
+
+    /// Every tool of the package, ungated, in load order (for the host's own listings).
+    pub fn tools(&self) -> impl Iterator<Item = &ToolEntry> {
+        self.tools.iter().map(|s| &s.entry)
+    }
+}
