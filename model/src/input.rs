@@ -389,28 +389,7 @@ macro_rules! leaf {
     )*};
 }
 
-leaf! {
-    [] bool => BOOL;
-    [] i8 => I8;
-    [] i16 => I16;
-    [] i32 => I32;
-    [] i64 => I64;
-    [] isize => ISIZE;
-    [] i128 => I128;
-    [] u8 => U8;
-    [] u16 => U16;
-    [] u32 => U32;
-    [] u64 => U64;
-    [] usize => USIZE;
-    [] u128 => U128;
-    [] f32 => F32;
-    [] f64 => F64;
-    [] String => STRING;
-    [] str => STR;
-    [] char => CHAR;
-    [] Value => JSON_VALUE;
-    [] Map<String, Value> => JSON_MAP;
-}
+crate::types::leaf_types!(leaf);
 
 /// The wrappers: `T`'s schema and every `const` of `T`. `Option<T>` is one of them: in a
 /// struct, the field is simply not required (no `null` in a type array).
@@ -511,24 +490,6 @@ impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
     }
     fn __written_in(cx: &mut OutputComposer) -> Value {
         types::fixed_array(cx.subschema_written::<T>(), N)
-    }
-}
-
-/// Types of well-known crates, behind the features of the same name: strings with a
-/// `format` (or a `pattern` where no draft-07 format matches serde's text), from the type
-/// table.
-mod formats {
-    #[allow(unused_imports)]
-    use super::{Composer, Cow, OutputComposer, Shape, ToolInput, Value, types};
-
-    leaf! {
-        #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
-        #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
-        #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
-        #[cfg(feature = "chrono")] [] chrono::NaiveDateTime => CHRONO_NAIVE_DATE_TIME;
-        #[cfg(feature = "chrono")] [] chrono::NaiveTime => CHRONO_NAIVE_TIME;
-        #[cfg(feature = "url")] [] url::Url => URL;
-        #[cfg(feature = "time")] [] time::OffsetDateTime => TIME_OFFSET_DATE_TIME;
     }
 }
 

@@ -259,47 +259,7 @@ macro_rules! leaf_outputs {
     )*};
 }
 
-leaf_outputs! {
-    [] bool => BOOL;
-    [] i8 => I8;
-    [] i16 => I16;
-    [] i32 => I32;
-    [] i64 => I64;
-    [] isize => ISIZE;
-    [] i128 => I128;
-    [] u8 => U8;
-    [] u16 => U16;
-    [] u32 => U32;
-    [] u64 => U64;
-    [] usize => USIZE;
-    [] u128 => U128;
-    [] f32 => F32;
-    [] f64 => F64;
-    [] String => STRING;
-    [] str => STR;
-    [] char => CHAR;
-    [] Value => JSON_VALUE;
-    [] Map<String, Value> => JSON_MAP;
-}
-
-/// Types of well-known crates, behind the features of the same name: the strings their
-/// serde writes, with the inputs' `format` or `pattern` (the one type table).
-/// `time::OffsetDateTime` is RFC 3339 only as `time::serde::rfc3339` writes it, as for
-/// inputs.
-mod formats {
-    #[allow(unused_imports)]
-    use super::{Cow, OutputComposer, ToolOutput, Value, leaf, types};
-
-    leaf_outputs! {
-        #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
-        #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
-        #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
-        #[cfg(feature = "chrono")] [] chrono::NaiveDateTime => CHRONO_NAIVE_DATE_TIME;
-        #[cfg(feature = "chrono")] [] chrono::NaiveTime => CHRONO_NAIVE_TIME;
-        #[cfg(feature = "url")] [] url::Url => URL;
-        #[cfg(feature = "time")] [] time::OffsetDateTime => TIME_OFFSET_DATE_TIME;
-    }
-}
+crate::types::leaf_types!(leaf_outputs);
 
 impl ToolOutput for () {
     fn output_name() -> Cow<'static, str> {

@@ -14,120 +14,19 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::utf16::{Clip, escaped_len, plan_clip, plan_clip_of, scan, utf16_len};
+use super::tally::MAX_LISTED_CUTS;
+use super::utf16::{Clip, escaped_len, plan_clip_of, scan, utf16_len};
 use crate::contract::push_pointer;
+
+mod apply;
+
+use super::tally::{CutKind, Tally};
 
 /// Containers nested deeper than this (the top-level value is level 1) are dropped, so
 /// the output stays within what `serde_json` reads back (127 levels).
 pub(crate) const MAX_DEPTH: usize = 127;
-
-/// At most this many cuts are listed with their pointers; the counts cover all of them.
-pub(crate) const MAX_LISTED_CUTS: usize = 16;
-
-/// Pointers in the cut list are clipped to this many UTF-16 units.
-const MAX_POINTER_CHARS: usize = 256;
-
-/// What a cut removed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum CutKind {
-    /// A string was clipped (counts in UTF-16 units).
-    String,
-    /// An array lost items from its tail (counts in items).
-    Array,
-    /// An object lost members (counts in members).
-    Object,
-    /// A container nested deeper than 127 levels was dropped (counts in its children).
-    Depth,
-    /// Text content was clipped (counts in UTF-16 units).
-    Text,
-    /// Content blocks were dropped from the tail (counts in blocks).
-    Blocks,
-    /// An image, audio or resource blob over the byte cap was dropped (counts in bytes).
-    Blob,
-}
-
-/// One place where a cap cut real data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Cut {
-    /// RFC 6901 pointer into the result (clipped to 256 characters).
-    pub pointer: String,
-    /// What was cut.
-    pub kind: CutKind,
-    /// The size before the cut.
-    pub original: usize,
-    /// The size kept.
-    pub kept: usize,
-}
-
-/// Counts of what the caps cut, with the first few places.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Strings clipped.
-    pub strings_clipped: usize,
-    /// Arrays shortened.
-    pub arrays_shrunk: usize,
-    /// Array items dropped from tails.
-    pub items_dropped: usize,
-    /// Object members dropped.
-    pub members_dropped: usize,
-    /// Containers dropped for nesting deeper than 127 levels.
-    pub depth_dropped: usize,
-    /// Text blocks (or string content) clipped.
-    pub text_clipped: usize,
-    /// Content blocks dropped.
-    pub blocks_dropped: usize,
-    /// Binary blocks dropped for size.
-    pub blobs_dropped: usize,
-    /// The first cuts, in the order they were made.
-    pub cuts: Vec<Cut>,
-    /// Cuts made, listed or not.
-    pub total_cuts: usize,
-}
-
-impl Tally {
-    /// Whether nothing was cut.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.total_cuts == 0
-    }
-
-    pub(crate) fn record(&mut self, pointer: &str, kind: CutKind, original: usize, kept: usize) {
-        self.total_cuts += 1;
-        if self.cuts.len() < MAX_LISTED_CUTS {
-            let pointer = match plan_clip(pointer, MAX_POINTER_CHARS, usize::MAX) {
-                None => pointer.to_owned(),
-                Some(clip) => clip.apply(pointer),
-            };
-            self.cuts.push(Cut {
-                pointer,
-                kind,
-                original,
-                kept,
-            });
-        }
-    }
-
-    pub(crate) fn merge(&mut self, other: Tally) {
-        self.strings_clipped += other.strings_clipped;
-        self.arrays_shrunk += other.arrays_shrunk;
-        self.items_dropped += other.items_dropped;
-        self.members_dropped += other.members_dropped;
-        self.depth_dropped += other.depth_dropped;
-        self.text_clipped += other.text_clipped;
-        self.blocks_dropped += other.blocks_dropped;
-        self.blobs_dropped += other.blobs_dropped;
-        self.total_cuts += other.total_cuts;
-        for cut in other.cuts {
-            if self.cuts.len() < MAX_LISTED_CUTS {
-                self.cuts.push(cut);
-            }
-        }
-    }
-}
 
 /// Per-value caps the engine applies everywhere.
 #[derive(Debug, Clone, Copy)]
@@ -511,114 +410,6 @@ impl Rules {
             }
         }
         (n, clean)
-    }
-
-    /// A copy of what `plan` keeps of `v` (a value at nesting level `depth`).
-    pub(crate) fn materialize(&self, v: &Value, plan: Plan, depth: usize) -> Value {
-        match (plan, v) {
-            (Plan::Clip(clip), Value::String(s)) => Value::String(clip.apply(s)),
-            (Plan::Items { len, edits }, Value::Array(a)) => {
-                let mut edits = edits.into_iter().peekable();
-                let mut out = Vec::with_capacity(len);
-                for (i, e) in a.iter().take(len).enumerate() {
-                    if too_deep(e, depth + 1) {
-                        continue;
-                    }
-                    out.push(match edits.next_if(|(j, _)| *j == i) {
-                        Some((_, plan)) => self.materialize(e, plan, depth + 1),
-                        None => e.clone(),
-                    });
-                }
-                Value::Array(out)
-            }
-            (plan @ (Plan::Members { .. } | Plan::Pick(_)), Value::Object(m)) => {
-                Value::Object(self.materialize_members(Members::Map(m), plan, depth))
-            }
-            (_, v) => v.clone(),
-        }
-    }
-
-    /// A copy of what `plan` keeps of an object's members.
-    pub(crate) fn materialize_members(
-        &self,
-        m: Members<'_>,
-        plan: Plan,
-        depth: usize,
-    ) -> Map<String, Value> {
-        let (edits, pick) = match plan {
-            Plan::Members { edits } => (edits, false),
-            Plan::Pick(kept) => (kept, true),
-            _ => {
-                return match m {
-                    Members::Map(map) => map.clone(),
-                    Members::List(list) => list
-                        .iter()
-                        .map(|(k, e)| ((*k).to_owned(), (*e).clone()))
-                        .collect(),
-                };
-            }
-        };
-        let mut edits = edits.into_iter().peekable();
-        let mut out = Map::new();
-        for (i, (k, e)) in m.iter().enumerate() {
-            let kept = match edits.next_if(|(j, _)| *j == i) {
-                Some((_, plan)) => Some(self.materialize(e, plan, depth + 1)),
-                None if pick => {
-                    if edits.peek().is_none() {
-                        break;
-                    }
-                    None
-                }
-                None => self.keeps(k, e, depth).then(|| e.clone()),
-            };
-            if let Some(e) = kept {
-                out.insert(k.to_owned(), e);
-            }
-        }
-        out
-    }
-
-    /// Cuts `v` (a value at nesting level `depth`) in place to what `plan` keeps.
-    pub(crate) fn apply(&self, v: &mut Value, plan: Plan, depth: usize) {
-        match (plan, v) {
-            (Plan::Clip(clip), Value::String(s)) => clip.apply_in_place(s),
-            (Plan::Items { len, edits }, Value::Array(a)) => {
-                a.truncate(len);
-                for (i, plan) in edits {
-                    if let Some(e) = a.get_mut(i) {
-                        self.apply(e, plan, depth + 1);
-                    }
-                }
-                if depth + 1 > MAX_DEPTH {
-                    a.retain(|e| !is_container(e));
-                }
-                release(a);
-            }
-            (plan, Value::Object(m)) => self.apply_map(m, plan, depth),
-            _ => {}
-        }
-    }
-
-    /// Cuts an object's members in place to what `plan` keeps.
-    pub(crate) fn apply_map(&self, m: &mut Map<String, Value>, plan: Plan, depth: usize) {
-        let (edits, pick) = match plan {
-            Plan::Members { edits } => (edits, false),
-            Plan::Pick(kept) => (kept, true),
-            _ => return,
-        };
-        let mut edits = edits.into_iter().peekable();
-        let mut i = 0;
-        m.retain(|k, e| {
-            let at = i;
-            i += 1;
-            match edits.next_if(|(j, _)| *j == at) {
-                Some((_, plan)) => {
-                    self.apply(e, plan, depth + 1);
-                    true
-                }
-                None => !pick && self.keeps(k, e, depth),
-            }
-        });
     }
 }
 

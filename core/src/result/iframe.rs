@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::engine::{Engine, Limits, Members, Tally};
+use super::engine::{Engine, Limits, Members};
+use super::tally::Tally;
 use super::types::ToolResult;
 use crate::contract::{Diagnostic, RuleId};
 

@@ -34,20 +34,24 @@ mod card;
 mod engine;
 mod iframe;
 mod normalize;
+mod parts;
 mod sketch;
 mod status;
+mod tally;
+mod typed;
 mod types;
 mod utf16;
 
 pub use bound::{
-    BoundCaps, BoundStats, MARKER_RESERVE, ToolBound, TypedBound, bound_result, bound_result_owned,
-    bound_typed, bound_value, normalize_and_bound,
+    BoundCaps, BoundStats, ToolBound, bound_result, bound_result_owned, bound_value,
+    normalize_and_bound,
 };
 pub use card::{CARD_MARKER, CardMatch, CardSource, DEFAULT_CARD, check_card, resolve_card};
-pub use engine::{Cut, CutKind, Tally};
 pub use iframe::{IFRAME_MAX_BYTES, IFRAME_MAX_STRING_CHARS, IframePayload, iframe_payload};
 pub use normalize::normalize_result;
 pub use status::{SUCCESS_WORDS, Status, Tone, check_status, settled_status};
+pub use tally::{Cut, CutKind, Tally};
+pub use typed::{MARKER_RESERVE, TypedBound, bound_typed};
 pub use types::{
     BinaryContent, Content, ContentAnnotations, ContentBlock, EmbeddedResource, ResourceContents,
     TextContent, ToolResult,
