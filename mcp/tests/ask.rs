@@ -17,6 +17,8 @@ use neuralis_mcp::McpServer;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 
+mod common;
+
 fn tool(xn: Value) -> String {
     json!({
         "type": "object", "additionalProperties": false, "description": "A tool.",
@@ -353,16 +355,8 @@ async fn legacy_handlers_elicit_sample_and_ask_twice() {
 
 // ---- 2026-07-28 ----
 
-fn modern(capabilities: Value) -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": capabilities,
-        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"}
-    })
-}
-
 fn modern_call(name: &str, args: Value, capabilities: Value) -> Value {
-    json!({"name": name, "arguments": args, "_meta": modern(capabilities)})
+    json!({"name": name, "arguments": args, "_meta": common::meta(capabilities)})
 }
 
 /// `params` retried with `responses` and the state of `previous`.
@@ -847,37 +841,18 @@ mod rmcp_client {
 
 #[cfg(feature = "http")]
 mod over_http {
-    use bytes::Bytes;
-    use http_body_util::{BodyExt, Full};
+    use http_body_util::BodyExt;
     use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 
     use super::*;
 
     /// The status of the answer to `params` (a `tools/call`), and its one JSON-RPC message.
     async fn post(service: &neuralis_mcp::http::HostedService, params: Value) -> (u16, Value) {
-        let name = params["name"].as_str().unwrap().to_owned();
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
-        let request = ::http::Request::post("http://localhost/mcp")
-            .header("Host", "localhost")
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .header("MCP-Protocol-Version", "2026-07-28")
-            .header("Mcp-Method", "tools/call")
-            .header("Mcp-Name", name)
-            .body(Full::new(Bytes::from(body.to_string())))
-            .unwrap();
-        let response = service.handle(request).await;
+        let response = service.handle(common::post(&body, None)).await;
         let status = response.status().as_u16();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let text = String::from_utf8_lossy(&bytes);
-        let message = serde_json::from_str(&text).unwrap_or_else(|_| {
-            text.lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-                .next_back()
-                .unwrap()
-        });
-        (status, message)
+        (status, common::message(&bytes))
     }
 
     /// A round and its confirmed retry over HTTP, each request its own; a handler's

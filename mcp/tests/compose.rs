@@ -25,6 +25,8 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, prompt, prompt_handler, prompt_
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
+mod common;
+
 const GREET: &str = r#"{
   "$schema": "http://json-schema.org/draft-07/schema#",
   "type": "object", "additionalProperties": false, "description": "Greet someone.",
@@ -413,12 +415,7 @@ mod over_http {
     use neuralis_mcp::http::{HostedService, TokenTable};
     use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 
-    fn config() -> StreamableHttpServerConfig {
-        StreamableHttpServerConfig::default()
-            .with_legacy_session_mode(false)
-            .with_json_response(true)
-            .with_sse_keep_alive(None)
-    }
+    use super::common::{self, message};
 
     /// A 2026-07-28 request (no session: each carries its version and capabilities).
     fn request(
@@ -427,33 +424,10 @@ mod over_http {
         params: Value,
         token: Option<&str>,
     ) -> http::Request<Full<Bytes>> {
-        let mut params = params;
-        params["_meta"] = json!({
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1.0"},
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
-        });
-        let name = params
-            .get("name")
-            .or_else(|| params.get("uri"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        let mut builder = http::Request::post("http://localhost/mcp")
-            .header("Host", "localhost")
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .header("MCP-Protocol-Version", "2026-07-28")
-            .header("Mcp-Method", method);
-        if let Some(name) = name {
-            builder = builder.header("Mcp-Name", name);
-        }
-        if let Some(token) = token {
-            builder = builder.header("Authorization", format!("Bearer {token}"));
-        }
-        builder
-            .body(Full::new(Bytes::from(body.to_string())))
-            .unwrap()
+        common::post(
+            &common::rpc(id, method, params, json!({"elicitation": {}})),
+            token,
+        )
     }
 
     async fn answer(service: &HostedService, request: http::Request<Full<Bytes>>) -> (u16, Value) {
@@ -461,19 +435,6 @@ mod over_http {
         let status = response.status().as_u16();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         (status, message(&bytes))
-    }
-
-    /// The JSON-RPC answer of a body: JSON, or the first `data:` line of an event stream
-    /// that carries an id.
-    fn message(bytes: &[u8]) -> Value {
-        let text = String::from_utf8_lossy(bytes);
-        serde_json::from_str(&text).unwrap_or_else(|_| {
-            text.lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-                .find(|m| m.get("id").is_some())
-                .unwrap_or(Value::Null)
-        })
     }
 
     /// 2026-07-28, stateless, one identity: `server/discover` declares the union, the
@@ -484,7 +445,7 @@ mod over_http {
         let seen = Seen::default();
         let service = McpServer::new(package(), SessionContext::builder("u").build())
             .with_handler(Extras::new(seen))
-            .http_service_with(config());
+            .http_service_with(common::stateless());
         let (status, discovered) =
             answer(&service, request(1, "server/discover", json!({}), None)).await;
         assert_eq!(status, 200, "{discovered}");
@@ -549,7 +510,7 @@ mod over_http {
         let tokens = TokenTable::new().with("t-ada", SessionContext::builder("ada").build());
         let service = McpServer::hosted(package(), tokens)
             .with_handler(Extras::new(Seen::default()))
-            .service(config());
+            .service(common::stateless());
         let get = || {
             request(
                 1,

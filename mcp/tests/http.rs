@@ -6,56 +6,21 @@
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
+use neuralis_core::dispatch::SessionContext;
 use neuralis_mcp::McpServer;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use serde_json::{Value, json};
 
-const GREET: &str = r#"{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "type": "object", "additionalProperties": false, "description": "Greet someone.",
-  "properties": { "name": { "type": "string", "minLength": 1 } },
-  "required": ["name"],
-  "x-neuralis": { "annotations": { "category": "read", "readOnlyHint": true },
-                  "ui": { "presentation": "inline" } }
-}"#;
+mod common;
 
-fn request(id: u64, method: &str, name: Option<&str>, params: Value) -> http::Request<Full<Bytes>> {
-    let mut params = params;
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1.0"},
-        "io.modelcontextprotocol/clientCapabilities": {}
-    });
-    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-    let mut builder = http::Request::post("http://localhost/mcp")
-        .header("Host", "localhost")
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", method);
-    if let Some(name) = name {
-        builder = builder.header("Mcp-Name", name);
-    }
-    builder
-        .body(Full::new(Bytes::from(body.to_string())))
-        .unwrap()
+fn request(id: u64, method: &str, params: Value) -> http::Request<Full<Bytes>> {
+    common::post(&common::rpc(id, method, params, json!({})), None)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_and_calls_over_http() {
-    let package = Package::builder()
-        .tool(
-            "greet",
-            GREET,
-            sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
-        )
-        .build()
-        .unwrap();
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
-        .with_sse_keep_alive(None);
+    let package = common::greeter();
+    let config = common::stateless();
     let service =
         McpServer::new(package, SessionContext::builder("u-1").build()).http_service_with(config);
 
@@ -69,7 +34,7 @@ async fn lists_and_calls_over_http() {
         }
     };
 
-    let listed = send(request(1, "tools/list", None, json!({}))).await;
+    let listed = send(request(1, "tools/list", json!({}))).await;
     // SEP-2549: one identity and no tool gated by a feature, so every caller gets this
     // list: `public`, fresh for the default five minutes.
     assert_eq!(listed["result"]["cacheScope"], "public", "{listed}");
@@ -83,7 +48,6 @@ async fn lists_and_calls_over_http() {
     let called = send(request(
         2,
         "tools/call",
-        Some("greet"),
         json!({"name": "greet", "arguments": {"name": "Ada"}}),
     ))
     .await;
@@ -95,7 +59,6 @@ async fn lists_and_calls_over_http() {
     let bad = send(request(
         3,
         "tools/call",
-        Some("greet"),
         json!({"name": "greet", "arguments": {"name": ""}}),
     ))
     .await;
@@ -103,35 +66,16 @@ async fn lists_and_calls_over_http() {
 }
 
 /// Two tools: one anyone may call, one that needs the `admin.write` grant.
-const PURGE: &str = r#"{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "type": "object", "additionalProperties": false, "description": "Purge the cache.",
-  "properties": {},
-  "x-neuralis": { "annotations": { "category": "admin", "destructiveHint": true },
-                  "requires": { "features": ["admin.write"] } }
-}"#;
-
 fn hosted() -> neuralis_mcp::http::HostedService {
     use neuralis_mcp::http::{ProtectedResource, TokenTable};
-    let package = Package::builder()
-        .tool(
-            "greet",
-            GREET,
-            sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
-        )
-        .tool("purge", PURGE, sync_fn(move |_: Value| "purged"))
-        .build()
-        .unwrap();
+    let package = common::greet_and_purge();
     let tokens = TokenTable::new()
         .with(
             "token-admin",
             SessionContext::builder("ada").grant("admin.write").build(),
         )
         .with("token-guest", SessionContext::builder("bob").build());
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
-        .with_sse_keep_alive(None);
+    let config = common::stateless();
     McpServer::hosted(package, tokens)
         .with_protected_resource(ProtectedResource::new("http://localhost/mcp"))
         .service(config)
@@ -179,7 +123,7 @@ fn names(listed: &Value) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_caller_sees_its_own_tools() {
     let service = hosted();
-    let list = || request(1, "tools/list", None, json!({}));
+    let list = || request(1, "tools/list", json!({}));
     let (status, _, admin) = answer(&service, with_token(list(), "Bearer token-admin")).await;
     assert_eq!(status, 200, "{admin}");
     assert_eq!(names(&admin), ["greet", "purge"]);
@@ -194,24 +138,10 @@ async fn each_caller_sees_its_own_tools() {
     let (_, _, again) = answer(&service, with_token(list(), "Bearer token-admin")).await;
     assert_eq!(again["result"], admin["result"]);
 
-    let purge = || {
-        request(
-            2,
-            "tools/call",
-            Some("purge"),
-            json!({"name": "purge", "arguments": {}}),
-        )
-    };
+    let purge = || request(2, "tools/call", json!({"name": "purge", "arguments": {}}));
     let (_, _, refused) = answer(&service, with_token(purge(), "Bearer token-guest")).await;
     assert_eq!(refused["result"]["isError"], true, "{refused}");
-    let unknown = || {
-        request(
-            3,
-            "tools/call",
-            Some("nope"),
-            json!({"name": "nope", "arguments": {}}),
-        )
-    };
+    let unknown = || request(3, "tools/call", json!({"name": "nope", "arguments": {}}));
     let (_, _, missing) = answer(&service, with_token(unknown(), "Bearer token-guest")).await;
     assert_eq!(missing["result"]["isError"], true, "{missing}");
     assert_eq!(
@@ -236,7 +166,6 @@ async fn a_request_without_a_valid_token_is_401_and_runs_nothing() {
         request(
             1,
             "tools/call",
-            Some("greet"),
             json!({"name": "greet", "arguments": {"name": "Ada"}}),
         )
     };
@@ -264,14 +193,7 @@ async fn a_request_without_a_valid_token_is_401_and_runs_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_legacy_session_belongs_to_who_opened_it() {
     use neuralis_mcp::http::TokenTable;
-    let package = Package::builder()
-        .tool(
-            "greet",
-            GREET,
-            sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
-        )
-        .build()
-        .unwrap();
+    let package = common::greeter();
     let tokens = TokenTable::new()
         .with("token-a", SessionContext::builder("ada").build())
         .with("token-b", SessionContext::builder("bob").build());
@@ -348,26 +270,11 @@ async fn jwt_bearer_tokens() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    let package = || {
-        Package::builder()
-            .tool(
-                "greet",
-                GREET,
-                sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
-            )
-            .tool("purge", PURGE, sync_fn(|_: Value| "purged"))
-            .build()
-            .unwrap()
-    };
-    let config = || {
-        StreamableHttpServerConfig::default()
-            .with_legacy_session_mode(false)
-            .with_json_response(true)
-            .with_sse_keep_alive(None)
-    };
+    let package = || common::greet_and_purge();
+    let config = common::stateless;
     let list = |token: &str| {
         with_token(
-            request(1, "tools/list", None, json!({})),
+            request(1, "tools/list", json!({})),
             &format!("Bearer {token}"),
         )
     };

@@ -14,16 +14,17 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
+use neuralis_core::dispatch::{Package, SessionContext};
 use neuralis_mcp::McpServer;
 use neuralis_mcp::http::{HostedService, TokenTable};
-use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use serde_json::{Value, json};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Subscriber};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt as _};
 use tracing_subscriber::registry::LookupSpan;
+
+mod common;
 
 /// A closed span or an event: its name (an event's: its message), its fields as text,
 /// and (an event) the name of the span it happened in.
@@ -128,42 +129,15 @@ impl Capture {
     }
 }
 
-const GREET: &str = r#"{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "type": "object", "additionalProperties": false, "description": "Greet someone.",
-  "properties": { "name": { "type": "string", "minLength": 1 } },
-  "required": ["name"],
-  "x-neuralis": { "annotations": { "category": "read", "readOnlyHint": true } }
-}"#;
-
-const PURGE: &str = r#"{
-  "$schema": "http://json-schema.org/draft-07/schema#",
-  "type": "object", "additionalProperties": false, "description": "Purge the cache.",
-  "properties": {},
-  "x-neuralis": { "annotations": { "category": "admin", "destructiveHint": true },
-                  "requires": { "features": ["admin.write"] } }
-}"#;
-
 fn service(payloads: bool) -> HostedService {
-    let package = Package::builder()
-        .tool(
-            "greet",
-            GREET,
-            sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default())),
-        )
-        .tool("purge", PURGE, sync_fn(|_: Value| "purged"))
-        .build()
-        .unwrap();
+    let package = common::greet_and_purge();
     let tokens = TokenTable::new()
         .with(
             "token-ada",
             SessionContext::builder("ada").grant("admin.write").build(),
         )
         .with("token-bob", SessionContext::builder("bob").build());
-    let mut config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
-        .with_sse_keep_alive(None);
+    let mut config = common::stateless();
     config.max_request_body_bytes = 4096;
     McpServer::hosted(package, tokens)
         .with_rate_limit(NonZeroU32::new(3).unwrap())
@@ -172,28 +146,7 @@ fn service(payloads: bool) -> HostedService {
 }
 
 fn request(token: Option<&str>, method: &str, params: Value) -> http::Request<Full<Bytes>> {
-    let mut params = params;
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1.0"},
-        "io.modelcontextprotocol/clientCapabilities": {}
-    });
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let mut builder = http::Request::post("http://localhost/mcp")
-        .header("Host", "localhost")
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", method);
-    if let Some(token) = token {
-        builder = builder.header("Authorization", format!("Bearer {token}"));
-    }
-    if let Some(name) = params["name"].as_str() {
-        builder = builder.header("Mcp-Name", name);
-    }
-    builder
-        .body(Full::new(Bytes::from(body.to_string())))
-        .unwrap()
+    common::post(&common::rpc(1, method, params, json!({})), token)
 }
 
 fn call(token: &str, tool: &str, arguments: Value) -> http::Request<Full<Bytes>> {
@@ -443,7 +396,7 @@ async fn a_request_over_its_timeout_is_503() {
     let package = Package::builder()
         .tool(
             "greet",
-            GREET,
+            common::GREET,
             async_fn(|g: Value| async move {
                 if g["name"] == "slow" {
                     tokio::time::sleep(std::time::Duration::from_secs(30)).await;
@@ -454,10 +407,7 @@ async fn a_request_over_its_timeout_is_503() {
         .build()
         .unwrap();
     let tokens = TokenTable::new().with("token-ada", SessionContext::builder("ada").build());
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
-        .with_sse_keep_alive(None);
+    let config = common::stateless();
     let service = McpServer::hosted(package, tokens)
         .with_request_timeout(std::time::Duration::from_millis(300))
         .service(config);
