@@ -49,6 +49,22 @@ pub(super) fn compile_at<'s>(
     Ok(settle(c.nodes))
 }
 
+/// The one node of `schema` when it holds no subschema and no `$ref` (every keyword decided
+/// on the value itself, so the node means the same wherever it stands); `None` when it
+/// holds one, or does not compile.
+pub(super) fn compile_leaf(schema: &Value) -> Option<Vec<Node>> {
+    let mut c = Compiler {
+        root: schema,
+        nodes: Vec::new(),
+        by_pointer: HashMap::new(),
+        queue: Vec::new(),
+    };
+    // Its pointer is only written into a compile error, which gives up anyway.
+    let node = c.compile(schema, "").ok()?;
+    // A subschema (or a `$ref`'s target) would have been given a node.
+    c.nodes.is_empty().then(|| vec![node])
+}
+
 /// The nodes with every chain of `$ref`s that comes back to itself made `true`.
 fn settle(mut nodes: Vec<Node>) -> Vec<Node> {
     for start in 0..nodes.len() {

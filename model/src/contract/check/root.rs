@@ -6,6 +6,7 @@ use super::words::{did_you_mean, display_pointer, list, short};
 use super::{DRAFT_07, Draft07, Violation};
 use crate::contract::diag::{Diagnostic, Seg, push_pointer, ref_pointer, render};
 use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
+use crate::validate::Validator;
 
 // schema-draft: `$schema`, when present, is draft-07, and the document passes the draft-07
 // meta-schema. Reason: the platform validates arguments with a draft-07 validator.
@@ -303,7 +304,8 @@ impl<'a> Keywords<'a> {
     }
 }
 
-/// The subschemas holding a `default` or `examples` that `default-invalid` checks.
+/// The subschemas holding a `default` or `examples` that `default-invalid` checks: every
+/// one but a leaf that accepts its values (see [`leaf_accepts`]).
 pub(super) type HeldValues<'a> = Vec<Held<'a>>;
 
 /// One subschema holding a `default` or an `examples` array, as the walk found it.
@@ -354,6 +356,7 @@ impl<'a> Walk<'a, '_> {
         check_open_object_implicit(&keywords, edge, &self.path, self.out);
         if (keywords.default.is_some() || keywords.examples.is_some())
             && let Some(values) = self.values.as_deref_mut()
+            && !leaf_accepts(value, &keywords)
         {
             values.push(Held {
                 pointer: render(&self.path),
@@ -401,6 +404,20 @@ impl<'a> Walk<'a, '_> {
         }
         self.stack.pop();
     }
+}
+
+/// Whether `schema` holds no subschema and no `$ref` and accepts its own `default` and
+/// every `examples` entry: then `default-invalid` has nothing to say about it, and the
+/// walk does not hand it on (nor writes its pointer). Decided by the validator's compiled
+/// node, as `default-invalid` decides, so the two cannot disagree.
+fn leaf_accepts(schema: &Value, keywords: &Keywords<'_>) -> bool {
+    let Some(leaf) = Validator::compile_leaf(schema) else {
+        return false;
+    };
+    keywords.default.is_none_or(|v| leaf.is_valid(v))
+        && keywords
+            .examples
+            .is_none_or(|examples| examples.iter().all(|v| leaf.is_valid(v)))
 }
 
 // required-undeclared: each `required` name is declared in `properties` of the object it
