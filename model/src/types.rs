@@ -355,6 +355,48 @@ pub fn lookup(name: &str) -> Option<&'static Known> {
     TABLE.iter().find(|k| k.name == name)
 }
 
+/// Every leaf type with its entry of the table, handed to the macro `$m`: the
+/// [`ToolInput`](crate::input::ToolInput) impls of [`input`](crate::input) and the
+/// [`ToolOutput`](crate::output::ToolOutput) impls of [`output`](crate::output) are
+/// written from this one list. The well-known crates' types (strings with a `format`, or a
+/// `pattern` where no draft-07 format matches serde's text) are each behind the feature of
+/// the same name; `time::OffsetDateTime` is RFC 3339 only as `time::serde::rfc3339` writes
+/// it.
+macro_rules! leaf_types {
+    ($m:ident) => {
+        $m! {
+            [] bool => BOOL;
+            [] i8 => I8;
+            [] i16 => I16;
+            [] i32 => I32;
+            [] i64 => I64;
+            [] isize => ISIZE;
+            [] i128 => I128;
+            [] u8 => U8;
+            [] u16 => U16;
+            [] u32 => U32;
+            [] u64 => U64;
+            [] usize => USIZE;
+            [] u128 => U128;
+            [] f32 => F32;
+            [] f64 => F64;
+            [] String => STRING;
+            [] str => STR;
+            [] char => CHAR;
+            [] Value => JSON_VALUE;
+            [] Map<String, Value> => JSON_MAP;
+            #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
+            #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
+            #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
+            #[cfg(feature = "chrono")] [] chrono::NaiveDateTime => CHRONO_NAIVE_DATE_TIME;
+            #[cfg(feature = "chrono")] [] chrono::NaiveTime => CHRONO_NAIVE_TIME;
+            #[cfg(feature = "url")] [] url::Url => URL;
+            #[cfg(feature = "time")] [] time::OffsetDateTime => TIME_OFFSET_DATE_TIME;
+        }
+    };
+}
+pub(crate) use leaf_types;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,45 +461,3 @@ mod tests {
         );
     }
 }
-
-/// Every leaf type with its entry of the table, handed to the macro `$m`: the
-/// [`ToolInput`](crate::input::ToolInput) impls of [`input`](crate::input) and the
-/// [`ToolOutput`](crate::output::ToolOutput) impls of [`output`](crate::output) are
-/// written from this one list. The well-known crates' types (strings with a `format`, or a
-/// `pattern` where no draft-07 format matches serde's text) are each behind the feature of
-/// the same name; `time::OffsetDateTime` is RFC 3339 only as `time::serde::rfc3339` writes
-/// it.
-macro_rules! leaf_types {
-    ($m:ident) => {
-        $m! {
-            [] bool => BOOL;
-            [] i8 => I8;
-            [] i16 => I16;
-            [] i32 => I32;
-            [] i64 => I64;
-            [] isize => ISIZE;
-            [] i128 => I128;
-            [] u8 => U8;
-            [] u16 => U16;
-            [] u32 => U32;
-            [] u64 => U64;
-            [] usize => USIZE;
-            [] u128 => U128;
-            [] f32 => F32;
-            [] f64 => F64;
-            [] String => STRING;
-            [] str => STR;
-            [] char => CHAR;
-            [] Value => JSON_VALUE;
-            [] Map<String, Value> => JSON_MAP;
-            #[cfg(feature = "uuid")] [] uuid::Uuid => UUID;
-            #[cfg(feature = "chrono")] [Tz: chrono::TimeZone] chrono::DateTime<Tz> => CHRONO_DATE_TIME;
-            #[cfg(feature = "chrono")] [] chrono::NaiveDate => CHRONO_NAIVE_DATE;
-            #[cfg(feature = "chrono")] [] chrono::NaiveDateTime => CHRONO_NAIVE_DATE_TIME;
-            #[cfg(feature = "chrono")] [] chrono::NaiveTime => CHRONO_NAIVE_TIME;
-            #[cfg(feature = "url")] [] url::Url => URL;
-            #[cfg(feature = "time")] [] time::OffsetDateTime => TIME_OFFSET_DATE_TIME;
-        }
-    };
-}
-pub(crate) use leaf_types;
