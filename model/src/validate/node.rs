@@ -181,11 +181,15 @@ pub(super) fn type_bit(name: &str) -> Option<u8> {
 }
 
 pub(super) fn has_key(map: &Map<String, Value>, key: &str) -> bool {
-    get_key(map, key).is_some()
+    if map.len() <= 8 {
+        map.keys().any(|k| key_eq(k, key))
+    } else {
+        map.contains_key(key)
+    }
 }
 
-/// The value of `key` in `map`: a small map is scanned (cheaper than hashing the key),
-/// a larger one looked up.
+/// The value of `key` in `map`, found as [`has_key`] finds it: a small map is scanned
+/// (cheaper than hashing the key), a larger one looked up.
 pub(super) fn get_key<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
     if map.len() <= 8 {
         map.iter().find(|(k, _)| key_eq(k, key)).map(|(_, v)| v)
