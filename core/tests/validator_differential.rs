@@ -590,3 +590,51 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `Validator::compile_leaf` (what `default-invalid` decides most defaults with, in the
+    /// checker's walk) gives the verdict of the same subschema compiled where it stands in
+    /// its document (`compile_at`, the check's own path), and answers for every leaf that
+    /// holds no subschema and no `$ref`.
+    #[test]
+    fn a_leaf_compiled_alone_agrees_with_it_compiled_in_its_document(
+        body in schema(),
+        leaf in leaf(),
+        seed in any::<u64>(),
+        annotated in any::<bool>(),
+    ) {
+        let mut leaf = leaf;
+        if annotated && let Value::Object(map) = &mut leaf {
+            map.insert("default".to_owned(), json!("x"));
+            map.insert("examples".to_owned(), json!([1, "y", null]));
+            map.insert("description".to_owned(), json!("d"));
+        }
+        let plain = leaf
+            .as_object()
+            .is_none_or(|m| !m.contains_key("$ref") && !m.contains_key("not"));
+        let doc = with_definitions(json!({"type": "object", "properties": {"a": body}}), leaf);
+        for pointer in ["/definitions/Leaf", "/properties/a"] {
+            let sub = doc.pointer(pointer).unwrap();
+            let fast = Validator::compile_leaf(sub);
+            if pointer == "/definitions/Leaf" {
+                prop_assert_eq!(fast.is_some(), plain, "{}", sub);
+            }
+            let Some(fast) = fast else { continue };
+            let slow = Validator::compile_at(&doc, pointer, sub).unwrap();
+            let mut near = Near { root: &doc, rng: Rng(seed | 1) };
+            for _ in 0..VALUES_PER_GENERATED {
+                let value = near.value(sub, 0);
+                prop_assert_eq!(
+                    fast.is_valid(&value),
+                    slow.is_valid(&value),
+                    "{} at {} on {}",
+                    sub,
+                    pointer,
+                    value
+                );
+            }
+        }
+    }
+}

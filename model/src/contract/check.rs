@@ -5,7 +5,8 @@
 //! with a two-line comment (the rule, its reason), in `docs/contract.md` order:
 //! section 1 here, section 2 in `root` (whose one walk of every subschema serves
 //! `required-undeclared` and `open-object-implicit`, and gathers the subschemas
-//! `default-invalid` checks) and `defaults` (`default-invalid`),
+//! `default-invalid` checks, having passed on the leaves whose own compiled node accepts
+//! their values) and `defaults` (`default-invalid`),
 //! section 4 in `xn`, and the message
 //! helpers (suggestions, value rendering) in `words`.
 

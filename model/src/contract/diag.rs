@@ -102,7 +102,18 @@ impl fmt::Display for Diagnostic {
 pub fn push_pointer(base: &str, token: &str) -> String {
     let mut out = String::with_capacity(base.len() + token.len() + 1);
     out.push_str(base);
+    append_token(&mut out, token);
+    out
+}
+
+/// Appends `/` and one reference token to the pointer `out`, escaping `~` and `/` (a token
+/// without either is copied whole).
+pub(crate) fn append_token(out: &mut String, token: &str) {
     out.push('/');
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -110,7 +121,6 @@ pub fn push_pointer(base: &str, token: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 /// One reference token of a position in an instance, while a walk goes (the checker's,
@@ -125,11 +135,22 @@ pub(crate) enum Seg<'a> {
 
 /// The RFC 6901 pointer of a path.
 pub(crate) fn render(path: &[Seg<'_>]) -> String {
-    let mut pointer = String::new();
+    use std::fmt::Write as _;
+    let length = path
+        .iter()
+        .map(|seg| match seg {
+            Seg::Key(key) => key.len() + 1,
+            Seg::Index(_) => 4,
+        })
+        .sum();
+    let mut pointer = String::with_capacity(length);
     for seg in path {
         match seg {
-            Seg::Key(key) => pointer = push_pointer(&pointer, key),
-            Seg::Index(i) => pointer = push_pointer(&pointer, &i.to_string()),
+            Seg::Key(key) => append_token(&mut pointer, key),
+            // Writing to a `String` cannot fail.
+            Seg::Index(i) => {
+                let _ = write!(pointer, "/{i}");
+            }
         }
     }
     pointer

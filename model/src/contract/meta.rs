@@ -36,11 +36,61 @@ const SIMPLE_TYPES: &[&str] = &[
 /// assert!(!surely_valid(&serde_json::json!({ "minLength": -1 }), &mut |_| true));
 /// ```
 pub fn surely_valid(schema: &Value, format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+    surely_valid_with(schema, &mut |asserted| format_ok(&asserted.document()))
+}
+
+/// A string whose format the meta-schema asserts, as the walk meets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asserted<'a> {
+    /// The value of `$id` or `$ref` (the keyword), a `uri-reference`.
+    Reference(&'a str, &'a str),
+    /// The value of `$schema` when it is not draft-07's URI, a `uri`.
+    Schema(&'a str),
+    /// The value of `pattern`, a `regex`.
+    Pattern(&'a str),
+    /// A name of `patternProperties`, a `regex`.
+    PatternName(&'a str),
+}
+
+impl Asserted<'_> {
+    /// The one-keyword document holding the string (`{"pattern": ...}`,
+    /// `{"patternProperties": {name: true}}`...), what [`surely_valid`] asks about.
+    #[must_use]
+    pub fn document(self) -> Value {
+        match self {
+            Asserted::Reference(key, text) => one(key, Value::String(text.to_owned())),
+            Asserted::Schema(text) => one("$schema", Value::String(text.to_owned())),
+            Asserted::Pattern(text) => one("pattern", Value::String(text.to_owned())),
+            Asserted::PatternName(name) => pattern_key(name),
+        }
+    }
+}
+
+/// [`surely_valid`] with each asserted string handed to `format_ok` as it is found (no
+/// document built for it): the loader's form.
+///
+/// ```
+/// use neuralis_model::contract::meta::{Asserted, surely_valid_with};
+/// let schema = serde_json::json!({ "pattern": "^a" });
+/// let mut asked = Vec::new();
+/// assert!(surely_valid_with(&schema, &mut |a| {
+///     asked.push(a);
+///     true
+/// }));
+/// assert_eq!(asked, [Asserted::Pattern("^a")]);
+/// ```
+pub fn surely_valid_with<'a>(
+    schema: &'a Value,
+    format_ok: &mut dyn FnMut(Asserted<'a>) -> bool,
+) -> bool {
     is_schema(schema, format_ok)
 }
 
+/// The callback the walk asks about each asserted string.
+type FormatOk<'f, 'a> = dyn FnMut(Asserted<'a>) -> bool + 'f;
+
 /// `{"$ref": "#"}`: an object or a boolean, whose known keywords have their types.
-fn is_schema(value: &Value, format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+fn is_schema<'a>(value: &'a Value, format_ok: &mut FormatOk<'_, 'a>) -> bool {
     match value {
         Value::Bool(_) => true,
         Value::Object(schema) => schema
@@ -50,15 +100,19 @@ fn is_schema(value: &Value, format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
     }
 }
 
-fn keyword_ok(key: &str, value: &Value, format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+fn keyword_ok<'a>(key: &'a str, value: &'a Value, format_ok: &mut FormatOk<'_, 'a>) -> bool {
     match key {
-        "$id" | "$ref" => value.is_string() && format_ok(&one(key, value.clone())),
+        "$id" | "$ref" => value
+            .as_str()
+            .is_some_and(|text| format_ok(Asserted::Reference(key, text))),
         "$schema" => match value {
             Value::String(s) if s == DRAFT_07 => true,
-            Value::String(_) => format_ok(&one(key, value.clone())),
+            Value::String(s) => format_ok(Asserted::Schema(s)),
             _ => false,
         },
-        "pattern" => value.is_string() && format_ok(&one(key, value.clone())),
+        "pattern" => value
+            .as_str()
+            .is_some_and(|text| format_ok(Asserted::Pattern(text))),
         "$comment" | "title" | "description" | "format" | "contentMediaType"
         | "contentEncoding" => value.is_string(),
         "readOnly" | "writeOnly" | "uniqueItems" => value.is_boolean(),
@@ -88,8 +142,9 @@ fn keyword_ok(key: &str, value: &Value, format_ok: &mut dyn FnMut(&Value) -> boo
             .as_object()
             .is_some_and(|map| map.values().all(|v| is_schema(v, format_ok))),
         "patternProperties" => value.as_object().is_some_and(|map| {
-            map.iter()
-                .all(|(pattern, v)| is_schema(v, format_ok) && format_ok(&pattern_key(pattern)))
+            map.iter().all(|(pattern, v)| {
+                is_schema(v, format_ok) && format_ok(Asserted::PatternName(pattern))
+            })
         }),
         "dependencies" => value.as_object().is_some_and(|map| {
             map.values().all(|v| match v {
@@ -114,7 +169,7 @@ fn keyword_ok(key: &str, value: &Value, format_ok: &mut dyn FnMut(&Value) -> boo
 }
 
 /// `schemaArray`: at least one item, each a schema.
-fn schema_array(items: &[Value], format_ok: &mut dyn FnMut(&Value) -> bool) -> bool {
+fn schema_array<'a>(items: &'a [Value], format_ok: &mut FormatOk<'_, 'a>) -> bool {
     !items.is_empty() && items.iter().all(|v| is_schema(v, format_ok))
 }
 

@@ -14,6 +14,8 @@
 //! branch applies), the values of `default`, `const`, `enum`, `examples`, `x-neuralis`, or any
 //! keyword it does not know. It never follows a `$ref`, and never touches the root.
 
+use std::sync::OnceLock;
+
 use serde_json::{Map, Value};
 
 /// The default `propertyNames` schema, as JSON text.
@@ -40,6 +42,12 @@ pub const RESERVED_PROPERTY_NAME_PATTERN: &str = r"^(?:__|\$)";
 /// The default `propertyNames` schema injected into open bags (see [`DEFAULT_PROPERTY_NAMES`]).
 #[must_use]
 pub fn default_property_names() -> Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(build_default_property_names).clone()
+}
+
+/// [`default_property_names`], built (once).
+fn build_default_property_names() -> Value {
     let names = RESERVED_PROPERTY_NAMES
         .iter()
         .map(|s| Value::String((*s).to_owned()))

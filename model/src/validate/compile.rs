@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::ecma;
 use super::format::{Format, Known};
-use super::node::{Check, Name, Node, type_bit};
+use super::node::{Check, Name, Node, get_key, type_bit};
 use super::num::Num;
 use super::{CompileError, CompileErrorKind};
 use crate::contract::{push_pointer, ref_pointer};
@@ -47,6 +47,22 @@ pub(super) fn compile_at<'s>(
     c.nodes[0] = c.compile(start, pointer)?;
     c.run()?;
     Ok(settle(c.nodes))
+}
+
+/// The one node of `schema` when it holds no subschema and no `$ref` (every keyword decided
+/// on the value itself, so the node means the same wherever it stands); `None` when it
+/// holds one, or does not compile.
+pub(super) fn compile_leaf(schema: &Value) -> Option<Vec<Node>> {
+    let mut c = Compiler {
+        root: schema,
+        nodes: Vec::new(),
+        by_pointer: HashMap::new(),
+        queue: Vec::new(),
+    };
+    // Its pointer is only written into a compile error, which gives up anyway.
+    let node = c.compile(schema, "").ok()?;
+    // A subschema (or a `$ref`'s target) would have been given a node.
+    c.nodes.is_empty().then(|| vec![node])
 }
 
 /// The nodes with every chain of `$ref`s that comes back to itself made `true`.
@@ -178,7 +194,7 @@ impl<'s> Compiler<'s> {
             Value::Object(map) => map,
             _ => return Err(invalid(at, "", "a schema must be an object or a boolean")),
         };
-        if let Some(reference) = map.get("$ref") {
+        if let Some(reference) = get_key(map, "$ref") {
             let Value::String(reference) = reference else {
                 return Err(invalid(at, "$ref", "`$ref` must be a string"));
             };
@@ -198,8 +214,8 @@ impl<'s> Compiler<'s> {
             }
             return Ok(Node::Ref(self.node_at(target)));
         }
-        let mut checks = Vec::new();
-        let additional = map.get("additionalProperties");
+        let mut checks = Vec::with_capacity(map.len());
+        let additional = get_key(map, "additionalProperties");
         let closed = matches!(additional, Some(Value::Bool(false) | Value::Object(_)));
         for (key, value) in map {
             let here = |what: &str| invalid(at, key, what);
@@ -325,7 +341,7 @@ impl<'s> Compiler<'s> {
                 }
                 "additionalProperties" => {
                     if closed {
-                        let properties = match map.get("properties") {
+                        let properties = match get_key(map, "properties") {
                             Some(Value::Object(props)) => {
                                 let base = push_pointer(at, "properties");
                                 props
@@ -349,7 +365,7 @@ impl<'s> Compiler<'s> {
                         checks.push(Check::Closed {
                             properties,
                             additional,
-                            declared: map.contains_key("properties"),
+                            declared: get_key(map, "properties").is_some(),
                             required: None,
                             required_mask: 0,
                         });

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::format::Format;
 use super::{ValidationError, Validator};
+use crate::contract::meta::{Asserted, surely_valid_with};
 use crate::contract::{Compiled, Draft07, Violation};
 
 /// The draft-07 meta-schema (<http://json-schema.org/draft-07/schema#>), as published.
@@ -37,7 +38,7 @@ fn meta() -> Option<&'static Validator> {
 /// assert_eq!(errors[0].message, "value is less than the minimum of 0");
 /// ```
 ///
-/// A document goes through [`surely_valid`](crate::contract::meta::surely_valid) first,
+/// A document goes through [`surely_valid_with`](crate::contract::meta::surely_valid_with) first,
 /// the walk of the meta-schema's own rules, with the formats the meta-schema asserts
 /// checked as it asserts them (`uri-reference` for `$id` and `$ref`, `uri` for `$schema`,
 /// `regex` for `pattern` and the names of `patternProperties`): a fraction of the
@@ -47,7 +48,23 @@ fn meta() -> Option<&'static Validator> {
 /// is the validator's (`core/tests/meta_walk.rs` holds both to `jsonschema`'s verdicts).
 #[must_use]
 pub fn meta_errors(schema: &Value) -> Vec<ValidationError> {
-    if crate::contract::meta::surely_valid(schema, &mut asserted_format_ok) {
+    // The patterns this document has already shown to be regular expressions: a tool
+    // file repeats its few patterns across its properties.
+    let mut patterns: Vec<&str> = Vec::new();
+    let sure = surely_valid_with(schema, &mut |asserted| {
+        if let Asserted::Pattern(text) | Asserted::PatternName(text) = asserted {
+            if patterns.contains(&text) {
+                return true;
+            }
+            let ok = Format::Regex.accepts(text);
+            if ok {
+                patterns.push(text);
+            }
+            return ok;
+        }
+        asserted_format_ok(asserted)
+    });
+    if sure {
         return Vec::new();
     }
     match meta() {
@@ -56,23 +73,13 @@ pub fn meta_errors(schema: &Value) -> Vec<ValidationError> {
     }
 }
 
-/// `surely_valid`'s question, a one-keyword document holding a string whose format the
-/// meta-schema asserts, answered by that format; anything else is left to the validator.
-fn asserted_format_ok(one: &Value) -> bool {
-    let Some((key, value)) = one.as_object().and_then(|m| m.iter().next()) else {
-        return false;
-    };
-    let (format, text) = match (key.as_str(), value) {
-        ("$id" | "$ref", Value::String(s)) => (Format::UriReference, s.as_str()),
-        ("$schema", Value::String(s)) => (Format::Uri, s.as_str()),
-        ("pattern", Value::String(s)) => (Format::Regex, s.as_str()),
-        ("patternProperties", Value::Object(names)) if names.len() == 1 => {
-            match names.keys().next() {
-                Some(name) => (Format::Regex, name.as_str()),
-                None => return false,
-            }
-        }
-        _ => return false,
+/// `surely_valid`'s question, a string whose format the meta-schema asserts, answered by
+/// that format.
+fn asserted_format_ok(asserted: Asserted<'_>) -> bool {
+    let (format, text) = match asserted {
+        Asserted::Reference(_, text) => (Format::UriReference, text),
+        Asserted::Schema(text) => (Format::Uri, text),
+        Asserted::Pattern(text) | Asserted::PatternName(text) => (Format::Regex, text),
     };
     format.accepts(text)
 }

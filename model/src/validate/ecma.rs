@@ -41,8 +41,11 @@ pub(crate) fn parse(pattern: &str) -> Result<Translation, Invalid> {
 
 /// Reads `pattern`, writing the translation when `emit`.
 fn read(pattern: &str, emit: bool) -> Result<Translation, Invalid> {
+    // Sized once: `collect` would grow from a quarter of the length.
+    let mut chars = Vec::with_capacity(pattern.len());
+    chars.extend(pattern.chars());
     let mut p = Parser {
-        chars: pattern.chars().collect(),
+        chars,
         at: 0,
         emit,
         out: String::with_capacity(if emit { pattern.len() + 8 } else { 0 }),

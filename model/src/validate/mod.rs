@@ -263,6 +263,27 @@ impl Validator {
         compile::compile_at(root, pointer, schema).map(|nodes| Validator { nodes })
     }
 
+    /// Compiles `schema` when it holds no subschema and no `$ref`: each of its keywords is
+    /// then decided on the value itself, so it means what [`compile_at`](Self::compile_at)
+    /// gives for it anywhere in any document, and no document or pointer is needed (the
+    /// checker's `default-invalid` checks most defaults with it).
+    ///
+    /// `None` when `schema` holds a subschema (`items`, `properties`, `not`...) or a
+    /// `$ref`, or does not compile: compile it in its document then.
+    ///
+    /// ```
+    /// use neuralis_model::validate::Validator;
+    /// use serde_json::json;
+    /// let leaf = Validator::compile_leaf(&json!({"type": "integer", "minimum": 1}));
+    /// assert!(leaf.is_some_and(|v| !v.is_valid(&json!(0))));
+    /// assert!(Validator::compile_leaf(&json!({"items": {"type": "string"}})).is_none());
+    /// assert!(Validator::compile_leaf(&json!({"$ref": "#"})).is_none());
+    /// ```
+    #[must_use]
+    pub fn compile_leaf(schema: &Value) -> Option<Validator> {
+        compile::compile_leaf(schema).map(|nodes| Validator { nodes })
+    }
+
     /// Whether `instance` is valid.
     #[must_use]
     pub fn is_valid(&self, instance: &Value) -> bool {

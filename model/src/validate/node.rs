@@ -188,6 +188,16 @@ pub(super) fn has_key(map: &Map<String, Value>, key: &str) -> bool {
     }
 }
 
+/// The value of `key` in `map`, found as [`has_key`] finds it: a small map is scanned
+/// (cheaper than hashing the key), a larger one looked up.
+pub(super) fn get_key<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
+    if map.len() <= 8 {
+        map.iter().find(|(k, _)| key_eq(k, key)).map(|(_, v)| v)
+    } else {
+        map.get(key)
+    }
+}
+
 /// String equality for short keys, compared in line (no call for the usual mismatch).
 #[inline]
 pub(super) fn key_eq(a: &str, b: &str) -> bool {

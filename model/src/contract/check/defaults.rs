@@ -25,10 +25,8 @@ pub(super) fn check_default_invalid(
         return;
     }
     let mut rewritten = None;
-    for (pointer, sub) in found {
-        let Some(held) = sub.as_object() else {
-            continue;
-        };
+    for held in found {
+        let (pointer, sub) = (held.pointer, held.schema);
         // The built-in validator compiles the subschema where it is, its `$ref`s resolved
         // in the document (nothing copied). One outside the subset gets a probe that keeps
         // the root around it, for the caller's general validator.
@@ -46,7 +44,7 @@ pub(super) fn check_default_invalid(
                 &*probe_compiled
             }
         };
-        if let Some(value) = held.get("default")
+        if let Some(value) = held.default
             && let Some(why) = refusal(compiled, value)
         {
             out.push(diagnostic(
@@ -57,13 +55,7 @@ pub(super) fn check_default_invalid(
                 ),
             ));
         }
-        for (i, example) in held
-            .get("examples")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+        for (i, example) in held.examples.into_iter().flatten().enumerate() {
             if let Some(why) = refusal(compiled, example) {
                 out.push(diagnostic(
                     push_pointer(&push_pointer(&pointer, "examples"), &i.to_string()),

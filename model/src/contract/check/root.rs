@@ -6,6 +6,7 @@ use super::words::{did_you_mean, display_pointer, list, short};
 use super::{DRAFT_07, Draft07, Violation};
 use crate::contract::diag::{Diagnostic, Seg, push_pointer, ref_pointer, render};
 use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
+use crate::validate::Validator;
 
 // schema-draft: `$schema`, when present, is draft-07, and the document passes the draft-07
 // meta-schema. Reason: the platform validates arguments with a draft-07 validator.
@@ -270,8 +271,10 @@ struct Keywords<'a> {
     required: Option<&'a Vec<Value>>,
     has_additional_properties: bool,
     object_type: bool,
-    /// A `default`, or an `examples` array.
-    holds_values: bool,
+    /// The `default`.
+    default: Option<&'a Value>,
+    /// The `examples`, when an array.
+    examples: Option<&'a Vec<Value>>,
 }
 
 impl<'a> Keywords<'a> {
@@ -285,8 +288,8 @@ impl<'a> Keywords<'a> {
                 }
                 "required" => k.required = value.as_array(),
                 "additionalProperties" => k.has_additional_properties = true,
-                "default" => k.holds_values = true,
-                "examples" if value.is_array() => k.holds_values = true,
+                "default" => k.default = Some(value),
+                "examples" => k.examples = value.as_array(),
                 "type" => {
                     k.object_type = match value {
                         Value::String(t) => t == "object",
@@ -301,9 +304,21 @@ impl<'a> Keywords<'a> {
     }
 }
 
-/// The subschemas holding a `default` or `examples` that `default-invalid` checks, each
-/// with its pointer.
-pub(super) type HeldValues<'a> = Vec<(String, &'a Value)>;
+/// The subschemas holding a `default` or `examples` that `default-invalid` checks: every
+/// one but a leaf that accepts its values (see [`leaf_accepts`]).
+pub(super) type HeldValues<'a> = Vec<Held<'a>>;
+
+/// One subschema holding a `default` or an `examples` array, as the walk found it.
+pub(super) struct Held<'a> {
+    /// The subschema's JSON pointer.
+    pub(super) pointer: String,
+    /// The subschema.
+    pub(super) schema: &'a Value,
+    /// Its `default`.
+    pub(super) default: Option<&'a Value>,
+    /// Its `examples`, when an array.
+    pub(super) examples: Option<&'a Vec<Value>>,
+}
 
 /// Visits every subschema once (only schema keywords, never `default`, `enum`, `const`,
 /// `examples`, unknown keywords or `x-neuralis`) and applies the per-subschema rules; with
@@ -339,10 +354,16 @@ impl<'a> Walk<'a, '_> {
         let keywords = Keywords::of(schema);
         check_required_undeclared(&keywords, edge, &self.stack, &self.path, self.out);
         check_open_object_implicit(&keywords, edge, &self.path, self.out);
-        if keywords.holds_values
+        if (keywords.default.is_some() || keywords.examples.is_some())
             && let Some(values) = self.values.as_deref_mut()
+            && !leaf_accepts(value, &keywords)
         {
-            values.push((render(&self.path), value));
+            values.push(Held {
+                pointer: render(&self.path),
+                schema: value,
+                default: keywords.default,
+                examples: keywords.examples,
+            });
         }
         self.stack.push(Frame {
             properties: keywords.properties,
@@ -383,6 +404,20 @@ impl<'a> Walk<'a, '_> {
         }
         self.stack.pop();
     }
+}
+
+/// Whether `schema` holds no subschema and no `$ref` and accepts its own `default` and
+/// every `examples` entry: then `default-invalid` has nothing to say about it, and the
+/// walk does not hand it on (nor writes its pointer). Decided by the validator's compiled
+/// node, as `default-invalid` decides, so the two cannot disagree.
+fn leaf_accepts(schema: &Value, keywords: &Keywords<'_>) -> bool {
+    let Some(leaf) = Validator::compile_leaf(schema) else {
+        return false;
+    };
+    keywords.default.is_none_or(|v| leaf.is_valid(v))
+        && keywords
+            .examples
+            .is_none_or(|examples| examples.iter().all(|v| leaf.is_valid(v)))
 }
 
 // required-undeclared: each `required` name is declared in `properties` of the object it
