@@ -323,6 +323,15 @@ impl<'a> Ser<'a> {
         Node::leaf(Value::Number(n), size)
     }
 
+    /// A float as `to_value` writes it: a number, or `null` (4 bytes) when it is not
+    /// finite.
+    fn float(v: Value) -> Node {
+        match v {
+            Value::Number(n) => Self::number(n),
+            other => Node::leaf(other, 4),
+        }
+    }
+
     /// The writer of the variant's inner container one level down, the path stepped
     /// into the variant; `None` (one member counted) when the variant's object is nested
     /// too deep to keep.
@@ -379,38 +388,37 @@ impl<'a> Ser<'a> {
         }
     }
 
-    fn seq(self, len: Option<usize>) -> Result<SeqSer<'a>, Error> {
-        let deep = self.depth > self.st.max_depth;
-        if deep && let Some(n) = len {
-            // Written empty, its children counted: nothing of it is read.
-            if n > 0 {
-                self.st.left_out(n);
-            }
-            self.st.stash = Some(Node {
-                value: Value::Array(Vec::new()),
-                size: 2,
-                clean: false,
-            });
-            return Err(Error::Stop);
+    /// A container of `len` children nested too deep: written empty (`empty`), its
+    /// children counted, and its `Serialize` stopped, nothing of it read. `Ok` when it is
+    /// not too deep, or its length is not known before its children.
+    fn stop_deep(
+        &mut self,
+        len: Option<usize>,
+        empty: impl FnOnce() -> Value,
+    ) -> Result<(), Error> {
+        let Some(n) = len.filter(|_| self.depth > self.st.max_depth) else {
+            return Ok(());
+        };
+        if n > 0 {
+            self.st.left_out(n);
         }
+        self.st.stash = Some(Node {
+            value: empty(),
+            size: 2,
+            clean: false,
+        });
+        Err(Error::Stop)
+    }
+
+    fn seq(mut self, len: Option<usize>) -> Result<SeqSer<'a>, Error> {
+        self.stop_deep(len, || Value::Array(Vec::new()))?;
         let mut seq = self.seq_in_place(len);
         seq.stops = true;
         Ok(seq)
     }
 
-    fn map(self, len: Option<usize>) -> Result<MapSer<'a>, Error> {
-        let deep = self.depth > self.st.max_depth;
-        if deep && let Some(n) = len {
-            if n > 0 {
-                self.st.left_out(n);
-            }
-            self.st.stash = Some(Node {
-                value: Value::Object(Map::new()),
-                size: 2,
-                clean: false,
-            });
-            return Err(Error::Stop);
-        }
+    fn map(mut self, len: Option<usize>) -> Result<MapSer<'a>, Error> {
+        self.stop_deep(len, || Value::Object(Map::new()))?;
         Ok(self.map_in_place(len))
     }
 
@@ -446,6 +454,15 @@ impl<'a> Ser<'a> {
     }
 }
 
+/// The `Serializer` methods of the integers that fit a `serde_json::Number` as they are.
+macro_rules! integers {
+    ($($method:ident: $t:ty),*) => {$(
+        fn $method(self, v: $t) -> Result<Node, Error> {
+            Ok(Self::number(v.into()))
+        }
+    )*};
+}
+
 impl<'a> ser::Serializer for Ser<'a> {
     type Ok = Node;
     type Error = Error;
@@ -460,30 +477,16 @@ impl<'a> ser::Serializer for Ser<'a> {
     fn serialize_bool(self, v: bool) -> Result<Node, Error> {
         Ok(Node::leaf(Value::Bool(v), if v { 4 } else { 5 }))
     }
-    fn serialize_i8(self, v: i8) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
-    fn serialize_i16(self, v: i16) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
-    fn serialize_i32(self, v: i32) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
-    fn serialize_i64(self, v: i64) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
-    fn serialize_u8(self, v: u8) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
-    fn serialize_u16(self, v: u16) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
-    fn serialize_u32(self, v: u32) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
-    fn serialize_u64(self, v: u64) -> Result<Node, Error> {
-        Ok(Self::number(v.into()))
-    }
+    integers!(
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64
+    );
     fn serialize_i128(self, v: i128) -> Result<Node, Error> {
         // As `to_value` writes it (without `arbitrary_precision`).
         if let Ok(u) = u64::try_from(v) {
@@ -501,16 +504,10 @@ impl<'a> ser::Serializer for Ser<'a> {
         }
     }
     fn serialize_f32(self, v: f32) -> Result<Node, Error> {
-        match Value::from(v) {
-            Value::Number(n) => Ok(Self::number(n)),
-            other => Ok(Node::leaf(other, 4)),
-        }
+        Ok(Self::float(Value::from(v)))
     }
     fn serialize_f64(self, v: f64) -> Result<Node, Error> {
-        match Value::from(v) {
-            Value::Number(n) => Ok(Self::number(n)),
-            other => Ok(Node::leaf(other, 4)),
-        }
+        Ok(Self::float(Value::from(v)))
     }
     fn serialize_char(self, v: char) -> Result<Node, Error> {
         Ok(self.st.string(v.encode_utf8(&mut [0; 4])))
