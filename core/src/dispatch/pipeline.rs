@@ -371,6 +371,8 @@ impl Package {
 }
 
 /// Drives a dispatch future for a sync caller (see [`Package::dispatch_blocking`]).
+/// In line: a call would move the whole future into its frame.
+#[inline]
 fn drive(future: impl Future<Output = ToolResult>) -> ToolResult {
     let mut future = pin!(future);
     // A sync handler completes on the first poll: no waker to allocate for it.
