@@ -646,6 +646,21 @@ fn empty_object() -> Node {
     }
 }
 
+/// The node of a variant `{name: inner}` once its inner container is finished (`None`:
+/// nested too deep, written empty).
+fn close_variant(
+    (name, depth): (&'static str, usize),
+    finished: Option<(Node, &mut State)>,
+) -> Result<Node, Error> {
+    let Some((node, st)) = finished else {
+        return Ok(empty_object());
+    };
+    st.path.pop();
+    let node = variant(depth, name, node);
+    st.mark(&node);
+    Ok(node)
+}
+
 impl ser::SerializeTupleVariant for VariantSer<SeqSer<'_>> {
     type Ok = Node;
     type Error = Error;
@@ -656,14 +671,7 @@ impl ser::SerializeTupleVariant for VariantSer<SeqSer<'_>> {
         }
     }
     fn end(self) -> Result<Node, Error> {
-        let Some(inner) = self.inner else {
-            return Ok(empty_object());
-        };
-        let (node, st) = inner.finish();
-        st.path.pop();
-        let node = variant(self.depth, self.name, node);
-        st.mark(&node);
-        Ok(node)
+        close_variant((self.name, self.depth), self.inner.map(SeqSer::finish))
     }
 }
 
@@ -681,14 +689,7 @@ impl ser::SerializeStructVariant for VariantSer<MapSer<'_>> {
         }
     }
     fn end(self) -> Result<Node, Error> {
-        let Some(inner) = self.inner else {
-            return Ok(empty_object());
-        };
-        let (node, st) = inner.finish();
-        st.path.pop();
-        let node = variant(self.depth, self.name, node);
-        st.mark(&node);
-        Ok(node)
+        close_variant((self.name, self.depth), self.inner.map(MapSer::finish))
     }
 }
 
