@@ -23,7 +23,7 @@ import tempfile
 import anyio
 
 import wire
-from wire import check
+from wire import check, report_failure
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -195,9 +195,7 @@ async def main():
         print(f"ok   {label}: {', '.join(steps)}")
         return 0
     except Exception as e:  # noqa: BLE001 - the failure is reported
-        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-            e = e.exceptions[0]
-        print(f"FAIL {label}: {type(e).__name__}: {e}")
+        report_failure(label, e)
         return 1
 
 

@@ -32,7 +32,7 @@ import tempfile
 
 import hosted
 import wire
-from wire import MODERN, check
+from wire import MODERN, check, report_failure
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -467,9 +467,7 @@ async def main():
         print(f"ok   {label} over http · {era}: {', '.join(steps)}")
         return 0
     except Exception as e:  # noqa: BLE001 - reported as the run's failure
-        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-            e = e.exceptions[0]
-        print(f"FAIL {label} over http: {type(e).__name__}: {e}")
+        report_failure(f"{label} over http", e)
         return 1
 
 

@@ -19,7 +19,7 @@ import tempfile
 import anyio
 
 import wire
-from wire import check
+from wire import check, report_failure
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -235,9 +235,7 @@ async def main():
             print(f"ok   {label}: {', '.join(steps)}")
         except Exception as e:  # noqa: BLE001 - every failure is reported, then the next package runs
             failed += 1
-            while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-                e = e.exceptions[0]
-            print(f"FAIL {label}: {type(e).__name__}: {e}")
+            report_failure(label, e)
     return failed
 
 

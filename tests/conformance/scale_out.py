@@ -41,7 +41,7 @@ import time
 import anyio
 
 import hosted
-from wire import MODERN, check
+from wire import MODERN, check, report_failure
 
 ROUNDS = 4
 UPSTREAM_HOST = "mcp.internal"
@@ -425,9 +425,7 @@ def main():
             with tempfile.TemporaryDirectory() as tmp:
                 scenario(args, tmp)
         except Exception as e:  # noqa: BLE001 - reported as the run's failure
-            while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-                e = e.exceptions[0]
-            print(f"FAIL {name}: {type(e).__name__}: {e}")
+            report_failure(name, e)
             status = 1
     return status
 

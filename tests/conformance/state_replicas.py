@@ -40,7 +40,7 @@ import anyio
 
 import hosted
 from scale_out import UPSTREAM_HOST, Nginx, Postgres, authority, postgres_bindir
-from wire import MODERN, check
+from wire import MODERN, check, report_failure
 
 TTL = 3
 REPLAYS = 3
@@ -242,17 +242,13 @@ def main():
               f"caller's, other arguments', altered, expired and another key's states "
               f"refused (-32602)")
     except Exception as e:  # noqa: BLE001 - reported as the run's failure
-        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-            e = e.exceptions[0]
-        print(f"FAIL requestState across replicas: {type(e).__name__}: {e}")
+        report_failure("requestState across replicas", e)
         status = 1
     try:
         with tempfile.TemporaryDirectory() as tmp:
             incidents_scenario(args, tmp)
     except Exception as e:  # noqa: BLE001 - reported as the run's failure
-        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-            e = e.exceptions[0]
-        print(f"FAIL used confirms in PostgreSQL: {type(e).__name__}: {e}")
+        report_failure("used confirms in PostgreSQL", e)
         status = 1
     return status
 

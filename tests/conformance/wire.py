@@ -22,6 +22,14 @@ def check(condition, message):
         raise Failure(message)
 
 
+def report_failure(label, e):
+    """Prints a scenario's failure as one `FAIL` line: the exception, or the one inside an
+    exception group (anyio's task groups wrap what a task raised)."""
+    while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+        e = e.exceptions[0]
+    print(f"FAIL {label}: {type(e).__name__}: {e}")
+
+
 class Wire:
     """Every line one client's servers sent and received (all tee logs in a directory)."""
 
