@@ -145,8 +145,8 @@ fn context() -> ToolContext {
 fn call(d: &ToolDescriptor, args: Value) -> ToolResult {
     let cx = context();
     let out = match d.handler {
-        Adapter::Sync(f) => f(args, &cx),
-        Adapter::Async(f) => block_on(f(args, &cx)),
+        Adapter::Sync(f) => f(args.into(), &cx),
+        Adapter::Async(f) => block_on(f(args.into(), &cx).expect("valid arguments")),
     };
     out.expect("valid arguments")
 }
@@ -218,7 +218,7 @@ fn adapters_call_the_handlers() {
     let Adapter::Sync(f) = catalog::__neuralis_tool_catalog_list.handler else {
         panic!("a sync handler");
     };
-    let err = f(json!({ "filter": "deleted" }), &cx).expect_err("not a filter");
+    let err = f(json!({ "filter": "deleted" }).into(), &cx).expect_err("not a filter");
     assert!(err.to_string().starts_with("invalid arguments: "), "{err}");
 }
 

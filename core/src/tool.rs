@@ -43,16 +43,20 @@ use serde_json::Value;
 
 use crate::catalog::ToolMeta;
 use crate::dispatch::Call;
-pub use crate::dispatch::{AbortSignal, BoxFuture, ServiceType, ToolContext};
+pub use crate::dispatch::{AbortSignal, Arguments, BoxFuture, ServiceType, ToolContext};
 use crate::input::RootKey;
 use crate::result::{ToolBound, ToolResult};
 
 /// The adapter of a synchronous handler.
-pub type SyncCall = fn(Value, &ToolContext) -> Result<ToolResult, CallError>;
+pub type SyncCall = for<'t> fn(Arguments<'t>, &ToolContext) -> Result<ToolResult, CallError>;
 
-/// The adapter of an `async` handler.
+/// The adapter of an `async` handler: the input is read before the future is made (so a
+/// text that must be read as a tree is known at once), the handler runs in the future.
 pub type AsyncCall =
-    for<'a> fn(Value, &'a ToolContext) -> BoxFuture<'a, Result<ToolResult, CallError>>;
+    for<'a, 't> fn(
+        Arguments<'t>,
+        &'a ToolContext,
+    ) -> Result<BoxFuture<'a, Result<ToolResult, CallError>>, CallError>;
 
 /// How a descriptor calls its handler: the generated adapter, sync or async. (A
 /// descriptor as a whole is a [`dispatch::Handler`](crate::dispatch::Handler).)
@@ -86,6 +90,9 @@ pub enum CallError {
     /// called outside a built package: [`PackageBuilder::build`](crate::dispatch::PackageBuilder::build)
     /// refuses a package without its services).
     NoService(&'static str),
+    /// Arguments that came as text were not decided as they were read (see
+    /// [`Arguments`]): the pipeline reads them again as a tree. Never the model's.
+    Reread,
 }
 
 impl fmt::Display for CallError {
@@ -105,6 +112,7 @@ impl fmt::Display for CallError {
                 f,
                 "the tool is a method of `{service}`, and the call's context holds no `{service}`"
             ),
+            CallError::Reread => f.write_str("the arguments must be read again as a tree"),
         }
     }
 }
@@ -121,6 +129,9 @@ impl From<CallError> for ToolResult {
             CallError::NoService(_) => {
                 ToolResult::error(format!("the tool is not available: {error}"))
             }
+            CallError::Reread => ToolResult::error(
+                "the tool's arguments could not be read (a text the pipeline must read as a tree)",
+            ),
         }
     }
 }
@@ -139,14 +150,15 @@ impl crate::dispatch::Handler for ToolDescriptor {
     }
 
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
-        match self.handler {
-            Adapter::Sync(f) => Call::Ready(f(args, cx).unwrap_or_else(ToolResult::from)),
-            Adapter::Async(f) => {
-                let fut = f(args, cx);
-                Call::Pending(Box::pin(async move {
-                    fut.await.unwrap_or_else(ToolResult::from)
-                }))
-            }
+        self.adapt(Arguments::from(args), cx)
+            .unwrap_or_else(|e| Call::Ready(ToolResult::from(e)))
+    }
+
+    fn call_text<'a>(&'a self, args: Arguments<'_>, cx: &'a ToolContext) -> Option<Call<'a>> {
+        match self.adapt(args, cx) {
+            Ok(call) => Some(call),
+            Err(CallError::Reread) => None,
+            Err(e) => Some(Call::Ready(ToolResult::from(e))),
         }
     }
 }
@@ -181,6 +193,26 @@ pub struct ToolDescriptor {
 }
 
 impl ToolDescriptor {
+    /// The handler's call, or why it did not start (its input not read).
+    fn adapt<'a>(
+        &'a self,
+        args: Arguments<'_>,
+        cx: &'a ToolContext,
+    ) -> Result<Call<'a>, CallError> {
+        Ok(match self.handler {
+            Adapter::Sync(f) => match f(args, cx) {
+                Err(CallError::Reread) => return Err(CallError::Reread),
+                result => Call::Ready(result.unwrap_or_else(ToolResult::from)),
+            },
+            Adapter::Async(f) => {
+                let fut = f(args, cx)?;
+                Call::Pending(Box::pin(async move {
+                    fut.await.unwrap_or_else(ToolResult::from)
+                }))
+            }
+        })
+    }
+
     /// The `x-neuralis` block as JSON.
     #[must_use]
     pub fn x_neuralis(&self) -> Value {
@@ -222,8 +254,8 @@ pub mod private {
     use serde_json::Value;
 
     pub use super::{
-        AbortSignal, Adapter, AsyncCall, BoxFuture, CallError, ServiceType, SyncCall, ToolContext,
-        ToolDescriptor,
+        AbortSignal, Adapter, Arguments, AsyncCall, BoxFuture, CallError, ServiceType, SyncCall,
+        ToolContext, ToolDescriptor,
     };
     pub use crate::dispatch::Output;
     pub use crate::dispatch::returned::{
@@ -248,10 +280,10 @@ pub mod private {
     ///
     /// [`CallError::Input`] when serde refuses the arguments, naming where.
     pub fn deserialize<T: DeserializeOwned>(
-        arguments: Value,
+        arguments: Arguments<'_>,
         cx: &ToolContext,
     ) -> Result<T, CallError> {
-        crate::dispatch::deserialize_input(cx.tool_name(), arguments).map_err(CallError::Input)
+        arguments.read(cx.tool_name())
     }
 
     /// A returned value as `structuredContent` plus its JSON text.
@@ -301,7 +333,7 @@ pub mod private {
     /// # Errors
     ///
     /// Always [`CallError::Unavailable`].
-    pub fn unavailable(_: Value, _: &ToolContext) -> Result<ToolResult, CallError> {
+    pub fn unavailable(_: Arguments<'_>, _: &ToolContext) -> Result<ToolResult, CallError> {
         Err(CallError::Unavailable)
     }
 
@@ -389,7 +421,8 @@ mod tests {
         let err = private::error_result("no such city");
         assert!(err.is_error);
         let cx = ToolContext::new("t", crate::dispatch::SessionContext::builder("u").build());
-        let e = private::deserialize::<u8>(Value::String("x".into()), &cx).expect_err("not a u8");
+        let e = private::deserialize::<u8>(Value::String("x".into()).into(), &cx)
+            .expect_err("not a u8");
         assert!(e.to_string().starts_with("invalid arguments: "), "{e}");
         assert!(ToolResult::from(e).is_error);
         let missing = private::service::<String>(&cx, "Notes").expect_err("no state");

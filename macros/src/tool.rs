@@ -165,15 +165,18 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
         quote! {
             #p::Adapter::Async({
                 fn __neuralis_call<'a>(
-                    __args: #p::Value,
+                    __args: #p::Arguments<'_>,
                     __cx: &'a #p::ToolContext,
-                ) -> #p::BoxFuture<'a, ::core::result::Result<#p::ToolResult, #p::CallError>> {
-                    #p::boxed(async move {
+                ) -> ::core::result::Result<
+                    #p::BoxFuture<'a, ::core::result::Result<#p::ToolResult, #p::CallError>>,
+                    #p::CallError,
+                > {
+                    let __input = #deserialize;
+                    ::core::result::Result::Ok(#p::boxed(async move {
                         #receiver
-                        let __input = #deserialize;
                         let __out = #call.await;
                         ::core::result::Result::Ok(#convert)
-                    })
+                    }))
                 }
                 __neuralis_call
             })
@@ -182,7 +185,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
         quote! {
             #p::Adapter::Sync({
                 fn __neuralis_call(
-                    __args: #p::Value,
+                    __args: #p::Arguments<'_>,
                     __cx: &#p::ToolContext,
                 ) -> ::core::result::Result<#p::ToolResult, #p::CallError> {
                     #receiver

@@ -140,7 +140,7 @@ fn call(d: &neuralis::tool::ToolDescriptor, args: serde_json::Value) -> ToolResu
     let neuralis::__private::Adapter::Sync(f) = d.handler else {
         panic!("a sync handler");
     };
-    f(args, &cx).expect("valid arguments")
+    f(args.into(), &cx).expect("valid arguments")
 }
 
 fn main() {

@@ -16,6 +16,7 @@ use super::ask::{
     self, AskError, Asker, Capability, ElicitForm, Elicited, Form, Question, Root, Sampled,
     SamplingRequest,
 };
+use super::de::{Fields, read_text};
 use super::log::{LogLevel, LogMessage, LogSink};
 use super::output::Output;
 use super::progress::{Progress, ProgressSink};
@@ -23,6 +24,7 @@ use super::session::SessionContext;
 use super::state::{ServiceType, StateMap};
 use super::{ArgumentError, arguments_result};
 use crate::result::{ContentBlock, ToolBound, ToolResult, TypedBound, normalize_result};
+use crate::tool::CallError;
 
 /// A boxed, sendable future: what an async handler hands the pipeline.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -57,6 +59,16 @@ impl fmt::Debug for Call<'_> {
 pub trait Handler: Send + Sync + 'static {
     /// Runs one call. `args` has passed the tool's schema.
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a>;
+
+    /// Runs one call on arguments that arrived as JSON text, read as they are checked
+    /// (see [`Arguments`]); `None` when they were not decided on the way, and then the
+    /// pipeline parses and validates the text and runs [`call`](Self::call). The default
+    /// is `None`: a handler that reads its input through [`Arguments::read`] (as
+    /// [`sync_fn`] and the others do) overrides it to skip the tree.
+    fn call_text<'a>(&'a self, args: Arguments<'_>, cx: &'a ToolContext) -> Option<Call<'a>> {
+        let _ = (args, cx);
+        None
+    }
 
     /// The output this handler's successful results carry (MCP `outputSchema`), when it
     /// declares one: every such result is checked against it (see
@@ -701,6 +713,69 @@ pub fn deserialize_input<I: DeserializeOwned>(
     super::de::from_value::<I>(args).map_err(|(pointer, message)| misfit(tool, pointer, message))
 }
 
+/// A call's arguments as a handler reads them: a tree that passed the tool's schema (its
+/// defaults in), or, on [`Package::dispatch_text`](super::Package::dispatch_text), the
+/// JSON text itself, checked against the schema as it is read into the input (no tree).
+///
+/// A text the reader cannot decide on the way (anything that would not pass, and a few
+/// texts `serde_json` reads in its own way, such as a repeated key) is not read:
+/// [`read`](Self::read) gives [`CallError::Reread`] and the pipeline runs the call again
+/// with the tree, which writes any refusal. A handler never sees the difference.
+///
+/// ```
+/// use neuralis_core::dispatch::Arguments;
+/// use neuralis_core::tool::CallError;
+/// use serde_json::json;
+///
+/// #[derive(serde::Deserialize, Debug)]
+/// struct Echo { text: String }
+/// let echo: Echo = Arguments::from(json!({"text": "hi"})).read("echo").expect("fits");
+/// assert_eq!(echo.text, "hi");
+/// let refused = Arguments::from(json!({"text": 1})).read::<Echo>("echo").expect_err("no string");
+/// assert!(matches!(refused, CallError::Input(_)));
+/// ```
+pub struct Arguments<'t>(Source<'t>);
+
+enum Source<'t> {
+    Tree(Value),
+    Text(&'t str, Fields<'t>),
+}
+
+impl From<Value> for Arguments<'_> {
+    fn from(tree: Value) -> Self {
+        Arguments(Source::Tree(tree))
+    }
+}
+
+impl fmt::Debug for Arguments<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Source::Tree(tree) => f.debug_tuple("Arguments::Tree").field(tree).finish(),
+            Source::Text(text, _) => f.debug_tuple("Arguments::Text").field(text).finish(),
+        }
+    }
+}
+
+impl<'t> Arguments<'t> {
+    /// Text to be checked against `fields` as it is read.
+    pub(super) fn text(text: &'t str, fields: Fields<'t>) -> Self {
+        Arguments(Source::Text(text, fields))
+    }
+
+    /// The input the handler of `tool` takes.
+    ///
+    /// # Errors
+    ///
+    /// [`CallError::Input`] when a tree does not fit the input type (the `isError` result
+    /// naming where), [`CallError::Reread`] when a text was not decided on the way.
+    pub fn read<I: DeserializeOwned>(self, tool: &str) -> Result<I, CallError> {
+        match self.0 {
+            Source::Tree(tree) => deserialize_input(tool, tree).map_err(CallError::Input),
+            Source::Text(text, fields) => read_text(text, fields).ok_or(CallError::Reread),
+        }
+    }
+}
+
 /// The refusal of arguments that passed the schema but not the input type (not generic:
 /// one copy for every input type).
 #[cold]
@@ -770,6 +845,11 @@ where
             Err(refused) => *refused,
         })
     }
+
+    fn call_text<'a>(&'a self, args: Arguments<'_>, cx: &'a ToolContext) -> Option<Call<'a>> {
+        let input = args.read::<I>(cx.tool_name()).ok()?;
+        Some(Call::Ready((self.f)(input).into_tool_result()))
+    }
 }
 
 /// A handler from a sync function of the input and the context:
@@ -797,6 +877,11 @@ where
             Ok(input) => (self.f)(input, cx).into_tool_result(),
             Err(refused) => *refused,
         })
+    }
+
+    fn call_text<'a>(&'a self, args: Arguments<'_>, cx: &'a ToolContext) -> Option<Call<'a>> {
+        let input = args.read::<I>(cx.tool_name()).ok()?;
+        Some(Call::Ready((self.f)(input, cx).into_tool_result()))
     }
 }
 
@@ -839,6 +924,13 @@ where
             }
             Err(refused) => Call::Ready(*refused),
         }
+    }
+
+    fn call_text<'a>(&'a self, args: Arguments<'_>, cx: &'a ToolContext) -> Option<Call<'a>> {
+        let fut = (self.f)(args.read::<I>(cx.tool_name()).ok()?);
+        Some(Call::Pending(Box::pin(async move {
+            fut.await.into_tool_result()
+        })))
     }
 }
 
@@ -901,5 +993,12 @@ where
             }
             Err(refused) => Call::Ready(*refused),
         }
+    }
+
+    fn call_text<'a>(&'a self, args: Arguments<'_>, cx: &'a ToolContext) -> Option<Call<'a>> {
+        let fut = (self.f)(args.read::<I>(cx.tool_name()).ok()?, cx);
+        Some(Call::Pending(Box::pin(async move {
+            fut.await.into_tool_result()
+        })))
     }
 }

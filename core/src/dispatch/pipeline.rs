@@ -11,12 +11,17 @@ use serde_json::{Map, Value};
 
 use super::approval::posture;
 use super::ask::{NotApproved, form_answer, not_approved_result};
+use super::de::Fields;
 use super::failed::{ArgumentError, arguments_result, cancelled_result, panic_result};
 use super::output::{self, OutputMismatch, mismatch_result};
+use super::package::Slot;
+use super::validation::Checker;
 use super::{
-    APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, AskError, Call,
-    CallOptions, Elicited, Package, Question, SessionContext, Slot, ToolContext, block_on,
+    APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, Arguments, AskError,
+    Asker, Call, CallOptions, Elicited, LogSink, Package, ProgressSink, Question, SessionContext,
+    ToolContext, block_on,
 };
+use crate::catalog::Category;
 use crate::contract::json;
 use crate::result::{ToolResult, TypedBound, bound_result_owned};
 
@@ -128,6 +133,14 @@ impl Package {
             Ok(slot) => slot,
             Err(refused) => return *refused,
         };
+        // Read straight into the input, checked on the way; the tree when that gives up.
+        let options = match self.text_fields(slot, &options) {
+            Some(fields) => match self.run_text(slot, args, fields, session, options).await {
+                Ok(result) => return self.settle(slot, result),
+                Err(options) => options,
+            },
+            None => options,
+        };
         let args = if args.trim_ascii().is_empty() {
             Value::Null
         } else {
@@ -167,6 +180,12 @@ impl Package {
         options: CallOptions,
     ) -> ToolResult {
         let result = self.run(slot, args, session, options).await;
+        self.settle(slot, result)
+    }
+
+    /// A handler's result as it leaves: its output checked when the tool declares one,
+    /// and bounded.
+    fn settle(&self, slot: &Slot, result: ToolResult) -> ToolResult {
         let Some(output) = &slot.output else {
             return bound_result_owned(result, &slot.caps).0;
         };
@@ -275,7 +294,92 @@ impl Package {
                 return not_approved_result(&request, &why);
             }
         }
-        let cx = ToolContext {
+        let cx = self.context(slot, session, &abort, progress, log, asker);
+        let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
+            Ok(call) => call,
+            Err(payload) => return panic_result(&*payload),
+        };
+        Self::complete(slot, call, &abort).await
+    }
+
+    /// Whether a text call of `slot` can be read straight into its input: a validator
+    /// that checks piece by piece (the built-in one), and no person to ask, whose
+    /// question depends on the keys as sent.
+    fn text_fields<'s>(&self, slot: &'s Slot, options: &CallOptions) -> Option<Fields<'s>> {
+        let Checker::Builtin(validator) = &slot.validator else {
+            return None;
+        };
+        let may_ask = match options.approval {
+            ApprovalPolicy::Ask | ApprovalPolicy::Refuse => {
+                let meta = &slot.entry.meta;
+                meta.annotations.category == Category::Unknown || !meta.ask_on_keys.is_empty()
+            }
+            ApprovalPolicy::Host | ApprovalPolicy::Trust => false,
+        };
+        (!may_ask).then_some(Fields {
+            validator,
+            defaults: &slot.entry.meta.defaults,
+        })
+    }
+
+    /// The pipeline of a text call (see [`text_fields`](Self::text_fields)), before
+    /// bounding; the options back when the text must be read as a tree.
+    async fn run_text(
+        &self,
+        slot: &Slot,
+        text: &str,
+        fields: Fields<'_>,
+        session: &SessionContext,
+        options: CallOptions,
+    ) -> Result<ToolResult, CallOptions> {
+        let CallOptions {
+            abort,
+            progress,
+            log,
+            approval,
+            asker,
+        } = options;
+        if abort.is_aborted() {
+            return Ok(cancelled_result());
+        }
+        let cx = self.context(slot, session, &abort, progress, log, asker);
+        let args = Arguments::text(text, fields);
+        let started = match catch_unwind(AssertUnwindSafe(|| slot.handler.call_text(args, &cx))) {
+            Ok(started) => started,
+            Err(payload) => return Ok(panic_result(&*payload)),
+        };
+        match started {
+            Some(call) => Ok(Self::complete(slot, call, &abort).await),
+            None => {
+                drop(started);
+                let ToolContext {
+                    progress,
+                    log,
+                    asker,
+                    ..
+                } = cx;
+                Err(CallOptions {
+                    abort,
+                    progress,
+                    log,
+                    approval,
+                    asker,
+                })
+            }
+        }
+    }
+
+    /// The handler's context for one call.
+    fn context(
+        &self,
+        slot: &Slot,
+        session: &SessionContext,
+        abort: &AbortSignal,
+        progress: Option<ProgressSink>,
+        log: Option<LogSink>,
+        asker: Option<Arc<dyn Asker>>,
+    ) -> ToolContext {
+        ToolContext {
             tool: Arc::clone(&slot.name),
             session: session.clone(),
             abort: slot.cancellable.then(|| abort.clone()),
@@ -288,11 +392,12 @@ impl Package {
                 wrapped: slot.output.as_ref().is_some_and(|o| o.output.is_wrapped()),
                 more: slot.more,
             },
-        };
-        let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
-            Ok(call) => call,
-            Err(payload) => return panic_result(&*payload),
-        };
+        }
+    }
+
+    /// A started call to its result: a pending one polled (raced with the abort signal
+    /// for a cancellable tool), a panic in it caught.
+    async fn complete(slot: &Slot, call: Call<'_>, abort: &AbortSignal) -> ToolResult {
         let mut future = match call {
             Call::Ready(result) => return result,
             Call::Pending(future) => future,

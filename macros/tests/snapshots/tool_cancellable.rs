@@ -29,42 +29,47 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
     },
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
-            __args: ::neuralis::__private::Value,
+            __args: ::neuralis::__private::Arguments<'_>,
             __cx: &'a ::neuralis::__private::ToolContext,
-        ) -> ::neuralis::__private::BoxFuture<
-            'a,
-            ::core::result::Result<
-                ::neuralis::__private::ToolResult,
-                ::neuralis::__private::CallError,
+        ) -> ::core::result::Result<
+            ::neuralis::__private::BoxFuture<
+                'a,
+                ::core::result::Result<
+                    ::neuralis::__private::ToolResult,
+                    ::neuralis::__private::CallError,
+                >,
             >,
+            ::neuralis::__private::CallError,
         > {
-            ::neuralis::__private::boxed(async move {
-                let __input = ::neuralis::__private::deserialize::<Job>(__args, __cx)?;
-                let __out = run_job(
-                        ::neuralis::__private::abort_signal(__cx),
-                        __input,
-                        __cx,
-                    )
-                    .await;
-                ::core::result::Result::Ok({
-                    #[allow(unused_imports)]
-                    use ::neuralis::__private::{
-                        ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
-                        ViaSerialize as _,
-                    };
-                    match (&&::neuralis::__private::Returned(&__out))
-                        .__neuralis_split()
-                        .split(__out)
-                    {
-                        ::core::result::Result::Ok(__v) => {
-                            (&&::neuralis::__private::Returned(&__v))
-                                .__neuralis_kind()
-                                .convert(__v, __cx)
+            let __input = ::neuralis::__private::deserialize::<Job>(__args, __cx)?;
+            ::core::result::Result::Ok(
+                ::neuralis::__private::boxed(async move {
+                    let __out = run_job(
+                            ::neuralis::__private::abort_signal(__cx),
+                            __input,
+                            __cx,
+                        )
+                        .await;
+                    ::core::result::Result::Ok({
+                        #[allow(unused_imports)]
+                        use ::neuralis::__private::{
+                            ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
+                            ViaSerialize as _,
+                        };
+                        match (&&::neuralis::__private::Returned(&__out))
+                            .__neuralis_split()
+                            .split(__out)
+                        {
+                            ::core::result::Result::Ok(__v) => {
+                                (&&::neuralis::__private::Returned(&__v))
+                                    .__neuralis_kind()
+                                    .convert(__v, __cx)
+                            }
+                            ::core::result::Result::Err(__e) => *__e,
                         }
-                        ::core::result::Result::Err(__e) => *__e,
-                    }
-                })
-            })
+                    })
+                }),
+            )
         }
         __neuralis_call
     }),

@@ -31,7 +31,7 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
     },
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
-            __args: ::neuralis::__private::Value,
+            __args: ::neuralis::__private::Arguments<'_>,
             __cx: &::neuralis::__private::ToolContext,
         ) -> ::core::result::Result<
             ::neuralis::__private::ToolResult,

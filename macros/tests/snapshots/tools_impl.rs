@@ -40,42 +40,45 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
     },
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
-            __args: ::neuralis::__private::Value,
+            __args: ::neuralis::__private::Arguments<'_>,
             __cx: &'a ::neuralis::__private::ToolContext,
-        ) -> ::neuralis::__private::BoxFuture<
-            'a,
-            ::core::result::Result<
-                ::neuralis::__private::ToolResult,
-                ::neuralis::__private::CallError,
+        ) -> ::core::result::Result<
+            ::neuralis::__private::BoxFuture<
+                'a,
+                ::core::result::Result<
+                    ::neuralis::__private::ToolResult,
+                    ::neuralis::__private::CallError,
+                >,
             >,
+            ::neuralis::__private::CallError,
         > {
-            ::neuralis::__private::boxed(async move {
-                let __svc: &Notes = ::neuralis::__private::service::<
-                    Notes,
-                >(__cx, "Notes")?;
-                let __input = ::neuralis::__private::deserialize::<
-                    ListNotes,
-                >(__args, __cx)?;
-                let __out = __svc.notes_list(__cx, __input).await;
-                ::core::result::Result::Ok({
-                    #[allow(unused_imports)]
-                    use ::neuralis::__private::{
-                        ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
-                        ViaSerialize as _,
-                    };
-                    match (&&::neuralis::__private::Returned(&__out))
-                        .__neuralis_split()
-                        .split(__out)
-                    {
-                        ::core::result::Result::Ok(__v) => {
-                            (&&::neuralis::__private::Returned(&__v))
-                                .__neuralis_kind()
-                                .convert(__v, __cx)
+            let __input = ::neuralis::__private::deserialize::<ListNotes>(__args, __cx)?;
+            ::core::result::Result::Ok(
+                ::neuralis::__private::boxed(async move {
+                    let __svc: &Notes = ::neuralis::__private::service::<
+                        Notes,
+                    >(__cx, "Notes")?;
+                    let __out = __svc.notes_list(__cx, __input).await;
+                    ::core::result::Result::Ok({
+                        #[allow(unused_imports)]
+                        use ::neuralis::__private::{
+                            ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
+                            ViaSerialize as _,
+                        };
+                        match (&&::neuralis::__private::Returned(&__out))
+                            .__neuralis_split()
+                            .split(__out)
+                        {
+                            ::core::result::Result::Ok(__v) => {
+                                (&&::neuralis::__private::Returned(&__v))
+                                    .__neuralis_kind()
+                                    .convert(__v, __cx)
+                            }
+                            ::core::result::Result::Err(__e) => *__e,
                         }
-                        ::core::result::Result::Err(__e) => *__e,
-                    }
-                })
-            })
+                    })
+                }),
+            )
         }
         __neuralis_call
     }),
@@ -115,7 +118,7 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
     },
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
-            __args: ::neuralis::__private::Value,
+            __args: ::neuralis::__private::Arguments<'_>,
             __cx: &::neuralis::__private::ToolContext,
         ) -> ::core::result::Result<
             ::neuralis::__private::ToolResult,

@@ -45,6 +45,7 @@ mod ecma;
 mod format;
 mod node;
 mod num;
+mod stream;
 mod valid;
 
 use std::fmt;
@@ -53,6 +54,7 @@ use serde_json::Value;
 
 pub use draft07::{META_SCHEMA, Subset, meta_errors};
 use node::Node;
+pub use stream::{ArrayPlan, Member, ObjectPlan, Piece, Spot};
 
 /// Why a `pattern` cannot be used: not an ECMA-262 regular expression, or one the built-in
 /// engine does not run (lookaround, backreferences, `\p{...}`, modifiers: a general
@@ -97,6 +99,8 @@ const MAX_DEPTH: usize = 1024;
 #[derive(Debug)]
 pub struct Validator {
     nodes: Vec<Node>,
+    /// Per node, whether a value there is checked piece by piece (see `stream`).
+    piecewise: Vec<bool>,
 }
 
 /// Why a schema did not compile.
@@ -225,6 +229,11 @@ pub enum ErrorKind {
 }
 
 impl Validator {
+    fn of(nodes: Vec<Node>) -> Validator {
+        let piecewise = stream::piecewise_nodes(&nodes);
+        Validator { nodes, piecewise }
+    }
+
     /// Compiles `schema`, or says why it cannot: outside the subset (a general validator is
     /// needed) or invalid.
     ///
@@ -232,7 +241,7 @@ impl Validator {
     ///
     /// A [`CompileError`] naming the keyword and its place.
     pub fn compile(schema: &Value) -> Result<Validator, CompileError> {
-        compile::compile(schema).map(|nodes| Validator { nodes })
+        compile::compile(schema).map(Validator::of)
     }
 
     /// Compiles `schema`, the subschema of `root` at the JSON pointer `pointer`, its
@@ -260,7 +269,7 @@ impl Validator {
         pointer: &str,
         schema: &Value,
     ) -> Result<Validator, CompileError> {
-        compile::compile_at(root, pointer, schema).map(|nodes| Validator { nodes })
+        compile::compile_at(root, pointer, schema).map(Validator::of)
     }
 
     /// Compiles `schema` when it holds no subschema and no `$ref`: each of its keywords is
@@ -281,7 +290,7 @@ impl Validator {
     /// ```
     #[must_use]
     pub fn compile_leaf(schema: &Value) -> Option<Validator> {
-        compile::compile_leaf(schema).map(|nodes| Validator { nodes })
+        compile::compile_leaf(schema).map(Validator::of)
     }
 
     /// Whether `instance` is valid.

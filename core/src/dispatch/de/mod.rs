@@ -35,6 +35,10 @@ use serde_json::{Map, Number, Value};
 
 use crate::contract::push_pointer;
 
+mod text;
+
+pub(crate) use text::{Fields, read_text};
+
 /// Reads `value` into `T`; on failure, the JSON pointer of the value that did not fit
 /// (`""` for the root) and serde's message.
 pub(crate) fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
@@ -252,17 +256,24 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
 }
 
 fn visit_array<'de, V: Visitor<'de>>(array: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
-    let mut seq = Seq::new(array);
+    let mut seq = Seq::Tree(TreeSeq::new(array));
     let out = visitor.visit_seq(&mut seq)?;
-    seq.finish().map(|()| out)
+    match &seq {
+        Seq::Tree(tree) => tree.finish().map(|()| out),
+        Seq::Text(_) => Ok(out),
+    }
 }
 
 fn visit_object<'de, V: Visitor<'de>>(
     object: Map<String, Value>,
     visitor: V,
 ) -> Result<V::Value, Error> {
-    let mut map = Entries::new(object);
-    match visitor.visit_map(&mut map) {
+    let mut map = Entries::Tree(TreeEntries::new(object));
+    let out = visitor.visit_map(&mut map);
+    let Entries::Tree(map) = &map else {
+        return out;
+    };
+    match out {
         Ok(out) => map.finish().map(|()| out),
         Err(e) => Err(map.locate(e)),
     }
@@ -284,19 +295,66 @@ fn array(value: Value, expected: &dyn Expected) -> Result<Vec<Value>, Error> {
     }
 }
 
-/// A validated argument value, read by value. An object's member also carries where to
-/// note that serde took it whole ([`Entries::locate`]).
-pub(crate) struct Args<'a>(Value, Option<&'a Cell<Option<Seen>>>);
+/// What an input type is read from: one deserializer type for both sources (so every
+/// input type's `Deserialize` is instantiated once), a validated tree ([`Tree`]) or JSON
+/// text checked as it is read ([`text`]).
+pub(crate) struct Args<'a, 't>(Src<'a, 't>);
 
-impl Args<'_> {
+enum Src<'a, 't> {
+    Tree(Tree<'a>),
+    Text(text::At<'a, 't>),
+}
+
+impl Args<'_, '_> {
     fn new(value: Value) -> Self {
-        Args(value, None)
+        Args(Src::Tree(Tree(value, None)))
+    }
+}
+
+impl<'a> From<Tree<'a>> for Args<'a, '_> {
+    fn from(tree: Tree<'a>) -> Self {
+        Args(Src::Tree(tree))
+    }
+}
+
+/// A validated argument value, read by value. An object's member also carries where to
+/// note that serde took it whole ([`TreeEntries::locate`]).
+pub(crate) struct Tree<'a>(Value, Option<&'a Cell<Option<Seen>>>);
+
+/// The methods of `serde`'s `Deserializer` (the names and signatures), forwarded to the
+/// source's own.
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
+            match self.0 {
+                Src::Tree(tree) => tree.$method($($arg,)* visitor),
+                Src::Text(at) => at.$method($($arg,)* visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Args<'_, '_> {
+    type Error = Error;
+
+    forward! {
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
+        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
+        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
+        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_string() deserialize_bytes() deserialize_byte_buf() deserialize_option()
+        deserialize_unit() deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str) deserialize_seq()
+        deserialize_tuple(len: usize) deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_map() deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+        deserialize_identifier() deserialize_ignored_any()
     }
 }
 
 macro_rules! numbers {
     ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        pub(super) fn $method<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
             match &self.0 {
                 Value::Number(n) => visit_number(n, visitor),
                 other => Err(invalid_type(other, &visitor)),
@@ -305,10 +363,11 @@ macro_rules! numbers {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for Args<'_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+impl<'a> Tree<'a> {
+    pub(super) fn deserialize_any<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         if let Some(seen) = self.1 {
             seen.set(Some(Seen::of(&self.0)));
         }
@@ -328,14 +387,17 @@ impl<'de> de::Deserializer<'de> for Args<'_> {
         deserialize_f32 deserialize_f64
     );
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_option<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self.0 {
             Value::Null => visitor.visit_none(),
-            _ => visitor.visit_some(self),
+            _ => visitor.visit_some(Args::from(self)),
         }
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
+    pub(super) fn deserialize_enum<'de, V: Visitor<'de>>(
         self,
         _name: &'static str,
         _variants: &'static [&'static str],
@@ -363,41 +425,59 @@ impl<'de> de::Deserializer<'de> for Args<'_> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
+    pub(super) fn deserialize_newtype_struct<'de, V: Visitor<'de>>(
         self,
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
+        visitor.visit_newtype_struct(Args::from(self))
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_bool<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self.0 {
             Value::Bool(b) => visitor.visit_bool(b),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
 
-    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_char<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_string(visitor)
     }
 
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_str<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_string(visitor)
     }
 
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_string<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self.0 {
             Value::String(s) => visitor.visit_string(s),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
 
-    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_bytes<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_byte_buf(visitor)
     }
 
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_byte_buf<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self.0 {
             Value::String(s) => visitor.visit_string(s),
             Value::Array(a) => visit_array(a, visitor),
@@ -405,14 +485,17 @@ impl<'de> de::Deserializer<'de> for Args<'_> {
         }
     }
 
-    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_unit<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self.0 {
             Value::Null => visitor.visit_unit(),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
+    pub(super) fn deserialize_unit_struct<'de, V: Visitor<'de>>(
         self,
         _name: &'static str,
         visitor: V,
@@ -420,11 +503,14 @@ impl<'de> de::Deserializer<'de> for Args<'_> {
         self.deserialize_unit(visitor)
     }
 
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_seq<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         visit_array(array(self.0, &visitor)?, visitor)
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(
+    pub(super) fn deserialize_tuple<'de, V: Visitor<'de>>(
         self,
         _len: usize,
         visitor: V,
@@ -432,7 +518,7 @@ impl<'de> de::Deserializer<'de> for Args<'_> {
         self.deserialize_seq(visitor)
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
+    pub(super) fn deserialize_tuple_struct<'de, V: Visitor<'de>>(
         self,
         _name: &'static str,
         _len: usize,
@@ -441,11 +527,14 @@ impl<'de> de::Deserializer<'de> for Args<'_> {
         self.deserialize_seq(visitor)
     }
 
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_map<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         visit_object(object(self.0, &visitor)?, visitor)
     }
 
-    fn deserialize_struct<V: Visitor<'de>>(
+    pub(super) fn deserialize_struct<'de, V: Visitor<'de>>(
         self,
         _name: &'static str,
         _fields: &'static [&'static str],
@@ -457,11 +546,17 @@ impl<'de> de::Deserializer<'de> for Args<'_> {
         visit_object(object(self.0, &visitor)?, visitor)
     }
 
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_identifier<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_string(visitor)
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+    pub(super) fn deserialize_ignored_any<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         drop(self);
         visitor.visit_unit()
     }
@@ -476,16 +571,78 @@ fn all_read(left: usize, len: usize, expected: &'static str) -> Result<(), Error
     }
 }
 
+/// The elements of an array, from either source (one type: every visitor's `visit_seq`
+/// is instantiated once).
+pub(crate) enum Seq<'a, 't> {
+    Tree(TreeSeq),
+    Text(text::Items<'a, 't>),
+}
+
+impl<'de> SeqAccess<'de> for Seq<'_, '_> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        match self {
+            Seq::Tree(tree) => tree.next_element_seed(seed),
+            Seq::Text(text) => text.next_element_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        match self {
+            Seq::Tree(tree) => Some(tree.iter.len()),
+            Seq::Text(_) => None,
+        }
+    }
+}
+
+/// The members of an object, from either source (one type, as [`Seq`]).
+pub(crate) enum Entries<'a, 't> {
+    Tree(TreeEntries),
+    Text(text::Members<'a, 't>),
+}
+
+impl<'de> MapAccess<'de> for Entries<'_, '_> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        match self {
+            Entries::Tree(tree) => tree.next_key_seed(seed),
+            Entries::Text(text) => text.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        match self {
+            Entries::Tree(tree) => tree.next_value_seed(seed),
+            Entries::Text(text) => text.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        match self {
+            Entries::Tree(tree) => Some(tree.iter.len()),
+            Entries::Text(_) => None,
+        }
+    }
+}
+
 /// The elements of an array, each failure marked with its index.
-struct Seq {
+pub(crate) struct TreeSeq {
     iter: std::vec::IntoIter<Value>,
     index: usize,
     len: usize,
 }
 
-impl Seq {
+impl TreeSeq {
     fn new(array: Vec<Value>) -> Self {
-        Seq {
+        TreeSeq {
             len: array.len(),
             iter: array.into_iter(),
             index: 0,
@@ -498,10 +655,8 @@ impl Seq {
     }
 }
 
-impl<'de> SeqAccess<'de> for Seq {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(
+impl TreeSeq {
+    fn next_element_seed<'de, T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Error> {
@@ -514,14 +669,10 @@ impl<'de> SeqAccess<'de> for Seq {
             .map(Some)
             .map_err(|e| e.at(Segment::Index(index)))
     }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.iter.len())
-    }
 }
 
 /// The entries of an object, each value's failure marked with its key.
-struct Entries {
+pub(crate) struct TreeEntries {
     iter: serde_json::map::IntoIter,
     pending: Option<(String, Value)>,
     len: usize,
@@ -529,9 +680,9 @@ struct Entries {
     buffered: Vec<(String, Seen)>,
 }
 
-impl Entries {
+impl TreeEntries {
     fn new(object: Map<String, Value>) -> Self {
-        Entries {
+        TreeEntries {
             len: object.len(),
             iter: object.into_iter(),
             pending: None,
@@ -562,10 +713,8 @@ impl Entries {
     }
 }
 
-impl<'de> MapAccess<'de> for Entries {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
+impl TreeEntries {
+    fn next_key_seed<'de, K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
@@ -581,12 +730,15 @@ impl<'de> MapAccess<'de> for Entries {
         Ok(Some(out))
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+    fn next_value_seed<'de, V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Error> {
         let Some((key, value)) = self.pending.take() else {
             return Err(de::Error::custom("value is missing"));
         };
         let whole = Cell::new(None);
-        match seed.deserialize(Args(value, Some(&whole))) {
+        match seed.deserialize(Args::from(Tree(value, Some(&whole)))) {
             Ok(out) => {
                 if let Some(seen) = whole.get() {
                     self.buffered.push((key, seen));
@@ -595,10 +747,6 @@ impl<'de> MapAccess<'de> for Entries {
             }
             Err(e) => Err(e.at(Segment::Key(key))),
         }
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.iter.len())
     }
 }
 

@@ -1,0 +1,796 @@
+//! Arguments read from JSON text straight into the input type, checked against the
+//! tool's schema as they are read: no tree is built for a call that passes.
+//!
+//! The reader is allowed to give up, never to differ. Whenever it is not sure that the
+//! tree path (parse, defaults, [`Validator::is_valid`], [`Tree`]) would accept the text
+//! and give the same input, it stops ([`read_text`] gives `None`) and the pipeline takes
+//! the tree path, which writes any refusal with its pointers and messages. So it gives up
+//! on: text `serde_json` might read otherwise (a repeated key, a lone surrogate, an
+//! integer beyond 64 bits, `-0`, nesting deeper than [`NEST`]); any value that does not
+//! pass; anything the input type refuses. Each scalar is checked by the validator's own
+//! walk ([`Validator::accepts`] on the scalar as a `Value`) and then read through
+//! [`Tree`], so a scalar means what it means there; objects and arrays are checked member
+//! by member ([`ObjectPlan`], [`ArrayPlan`]), and a subschema that cannot be
+//! ([`Piece::Whole`]: `oneOf`, `anyOf`...) gets its value built from its text, as the
+//! tree path builds it, checked whole, and read through [`Tree`].
+//!
+//! `tests/arguments_text.rs` holds the two paths to one verdict and one input on drawn
+//! schemas, values and texts.
+
+use std::borrow::Cow;
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
+use serde_json::{Map, Number, Value};
+
+use neuralis_model::contract::json;
+use neuralis_model::validate::{ArrayPlan, Member, ObjectPlan, Piece, Spot, Validator};
+
+use super::{Args, Entries, Error, Key, Seq, Src, Tree};
+
+/// Objects and arrays nested deeper than this are read as a tree (which takes 128).
+const NEST: usize = 64;
+
+/// The keys a reader remembers to refuse a repeat beyond the declared properties; an
+/// object with more is read as a tree.
+const OTHER_KEYS: usize = 256;
+
+/// What a call's text is checked against: the tool's validator and the defaults its
+/// top-level object takes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fields<'t> {
+    pub(crate) validator: &'t Validator,
+    pub(crate) defaults: &'t Map<String, Value>,
+}
+
+/// Reads `text` (a JSON object) into `T`, checked as it is read, the defaults of
+/// `fields` added for the keys it does not send; `None` whenever the tree path must
+/// decide (see the [module docs](self)).
+pub(crate) fn read_text<T: DeserializeOwned>(text: &str, fields: Fields<'_>) -> Option<T> {
+    let validator = fields.validator;
+    let (piece, root) = validator.piece(validator.root());
+    match piece {
+        Piece::Any => {}
+        // Defaults go into the object as it is read: it must be read member by member.
+        Piece::Checked if validator.object_plan(root).is_some() => {}
+        _ => return None,
+    }
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        validator,
+        defaults: Some(fields.defaults),
+        nest: 0,
+    };
+    if reader.peek() != Some(b'{') {
+        return None;
+    }
+    let at = At {
+        r: &mut reader,
+        spot: root,
+    };
+    let input = T::deserialize(Args(Src::Text(at))).ok()?;
+    reader.at_end().then_some(input)
+}
+
+/// The failure of a text read: the tree path decides.
+#[cold]
+fn unread() -> Error {
+    de::Error::custom("read again as a tree")
+}
+
+/// The text and where the reading is.
+pub(crate) struct Reader<'t> {
+    text: &'t str,
+    pos: usize,
+    validator: &'t Validator,
+    /// The defaults, until the top-level object takes them.
+    defaults: Option<&'t Map<String, Value>>,
+    nest: usize,
+}
+
+impl<'t> Reader<'t> {
+    /// The next byte that is not JSON whitespace (skipped).
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if !matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
+                return Some(b);
+            }
+            self.pos += 1;
+        }
+        None
+    }
+
+    #[inline]
+    fn eat(&mut self, byte: u8) -> bool {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn at_end(&mut self) -> bool {
+        self.peek().is_none()
+    }
+
+    /// Steps into an object or an array (at its opening byte).
+    fn open(&mut self) -> Option<()> {
+        if self.nest >= NEST {
+            return None;
+        }
+        self.nest += 1;
+        self.pos += 1;
+        Some(())
+    }
+
+    /// A string (at its opening quote): borrowed when it has no escape.
+    fn string(&mut self) -> Option<Cow<'t, str>> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos + 1;
+        let plain = plain_run(bytes, start);
+        match *bytes.get(plain)? {
+            b'"' => {
+                self.pos = plain + 1;
+                return Some(Cow::Borrowed(&self.text[start..plain]));
+            }
+            b'\\' => {}
+            _ => return None,
+        }
+        // Escapes only shorten: the text's length is enough room.
+        let mut end = plain;
+        loop {
+            end = plain_run(bytes, end);
+            match *bytes.get(end)? {
+                b'"' => break,
+                b'\\' => end += 2,
+                _ => return None,
+            }
+        }
+        let mut out = String::with_capacity(end - start);
+        let mut i = start;
+        loop {
+            let run = plain_run(bytes, i);
+            out.push_str(&self.text[i..run]);
+            match *bytes.get(run)? {
+                b'"' => {
+                    self.pos = run + 1;
+                    return Some(Cow::Owned(out));
+                }
+                b'\\' => {
+                    let (c, next) = escape(bytes, run + 1)?;
+                    out.push(c);
+                    i = next;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A number (at its first byte), as the tree's parse makes it; `None` for one it
+    /// would make otherwise than this reads it (`-0`, beyond 64 bits).
+    fn number(&mut self) -> Option<Number> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let mut i = start;
+        let negative = bytes[i] == b'-';
+        if negative {
+            i += 1;
+        }
+        match bytes.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => i = digits(bytes, i),
+            _ => return None,
+        }
+        let int_end = i;
+        let mut float = false;
+        if bytes.get(i) == Some(&b'.') {
+            if !bytes.get(i + 1)?.is_ascii_digit() {
+                return None;
+            }
+            i = digits(bytes, i + 1);
+            float = true;
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !bytes.get(i)?.is_ascii_digit() {
+                return None;
+            }
+            i = digits(bytes, i);
+            float = true;
+        }
+        self.pos = i;
+        if float {
+            return serde_json::from_str(&self.text[start..i]).ok();
+        }
+        if negative {
+            let magnitude: u64 = self.text[start + 1..int_end].parse().ok()?;
+            if magnitude == 0 || magnitude > i64::MIN.unsigned_abs() {
+                return None;
+            }
+            return Some(Number::from(0_i64.wrapping_sub_unsigned(magnitude)));
+        }
+        self.text[start..int_end]
+            .parse::<u64>()
+            .ok()
+            .map(Number::from)
+    }
+
+    fn literal(&mut self, word: &str) -> Option<()> {
+        if self.text.as_bytes()[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// A scalar (not an object or array), as the tree holds it.
+    fn scalar(&mut self) -> Option<Value> {
+        Some(match self.peek()? {
+            b'"' => Value::String(self.string()?.into_owned()),
+            b't' => self.literal("true").map(|()| Value::Bool(true))?,
+            b'f' => self.literal("false").map(|()| Value::Bool(false))?,
+            b'n' => self.literal("null").map(|()| Value::Null)?,
+            b'-' | b'0'..=b'9' => Value::Number(self.number()?),
+            _ => return None,
+        })
+    }
+
+    /// Steps over one value, checking only that it is JSON.
+    fn skip(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'{' => {
+                self.open()?;
+                if !self.eat(b'}') {
+                    loop {
+                        if self.peek()? != b'"' {
+                            return None;
+                        }
+                        self.string()?;
+                        if !self.eat(b':') {
+                            return None;
+                        }
+                        self.skip()?;
+                        if self.eat(b'}') {
+                            break;
+                        }
+                        if !self.eat(b',') {
+                            return None;
+                        }
+                    }
+                }
+                self.nest -= 1;
+            }
+            b'[' => {
+                self.open()?;
+                if !self.eat(b']') {
+                    loop {
+                        self.skip()?;
+                        if self.eat(b']') {
+                            break;
+                        }
+                        if !self.eat(b',') {
+                            return None;
+                        }
+                    }
+                }
+                self.nest -= 1;
+            }
+            b'"' => {
+                self.string()?;
+            }
+            _ => {
+                self.scalar()?;
+            }
+        }
+        Some(())
+    }
+
+    /// One value built as the tree's parse builds it, valid at `spot`.
+    fn whole(&mut self, spot: Spot) -> Option<Value> {
+        self.peek()?;
+        let start = self.pos;
+        self.skip()?;
+        let value = json::parse_arguments(&self.text[start..self.pos], 0).ok()?;
+        self.validator.accepts(spot, &value).then_some(value)
+    }
+}
+
+/// Where the plain run of a string's text from `i` ends: the first quote, backslash or
+/// control character (eight bytes at a time, as `serde_json` scans).
+fn plain_run(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let v = u64::from_le_bytes(*chunk);
+        let quote = v ^ (ONES * u64::from(b'"'));
+        let backslash = v ^ (ONES * u64::from(b'\\'));
+        // A zero byte in `quote` or `backslash`, or a byte under 0x20 in `v`: the lowest
+        // flagged byte is the first such (a borrow only flags bytes above it).
+        let found = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (v.wrapping_sub(ONES * 0x20) & !v))
+            & HIGH;
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes
+        .get(i)
+        .is_some_and(|&b| b != b'"' && b != b'\\' && b >= 0x20)
+    {
+        i += 1;
+    }
+    i
+}
+
+fn digits(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// The escape after a backslash at `i`: the character and where the string goes on.
+fn escape(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+    let c = match bytes.get(i)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let high = hex4(bytes, i + 1)?;
+            if (0xDC00..0xE000).contains(&high) {
+                return None;
+            }
+            if !(0xD800..0xDC00).contains(&high) {
+                return Some((char::from_u32(high)?, i + 5));
+            }
+            if bytes.get(i + 5..i + 7)? != b"\\u" {
+                return None;
+            }
+            let low = hex4(bytes, i + 7)?;
+            if !(0xDC00..0xE000).contains(&low) {
+                return None;
+            }
+            let c = 0x1_0000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+            return Some((char::from_u32(c)?, i + 11));
+        }
+        _ => return None,
+    };
+    Some((c, i + 1))
+}
+
+fn hex4(bytes: &[u8], i: usize) -> Option<u32> {
+    let mut n = 0;
+    for &b in bytes.get(i..i + 4)? {
+        n = n * 16 + char::from(b).to_digit(16)?;
+    }
+    Some(n)
+}
+
+/// A value in the text and where it is checked: the text source of [`Args`].
+pub(crate) struct At<'a, 't> {
+    r: &'a mut Reader<'t>,
+    spot: Spot,
+}
+
+/// What is at the reader, decided against its spot.
+enum Here<'t> {
+    /// A scalar that passed, or a value checked whole: read as the tree reads it.
+    Value(Value),
+    /// An object, read member by member (`None`: anything goes).
+    Object(Option<ObjectPlan<'t>>),
+    /// An array, read element by element.
+    Array(Option<ArrayPlan>),
+}
+
+/// A text method of a scalar type: a value (scalar or checked whole) is read as the tree
+/// reads it; an object or an array is not read here.
+macro_rules! scalars {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        pub(super) fn $method<'de, V: Visitor<'de>>(
+            self,
+            $($arg: $ty,)*
+            visitor: V,
+        ) -> Result<V::Value, Error> {
+            let mut at = self;
+            match at.here()? {
+                Here::Value(value) => Tree(value, None).$method($($arg,)* visitor),
+                Here::Object(_) | Here::Array(_) => Err(unread()),
+            }
+        }
+    )*};
+}
+
+impl<'a, 't> At<'a, 't> {
+    fn here(&mut self) -> Result<Here<'t>, Error> {
+        let r = &mut *self.r;
+        let (piece, spot) = r.validator.piece(self.spot);
+        let checked = match piece {
+            Piece::Never => return Err(unread()),
+            Piece::Whole => return r.whole(spot).map(Here::Value).ok_or_else(unread),
+            Piece::Any => false,
+            Piece::Checked => true,
+        };
+        match r.peek() {
+            Some(b'{') if !checked => Ok(Here::Object(None)),
+            Some(b'{') => Ok(match r.validator.object_plan(spot) {
+                Some(plan) => Here::Object(Some(plan)),
+                None => Here::Value(r.whole(spot).ok_or_else(unread)?),
+            }),
+            Some(b'[') if !checked => Ok(Here::Array(None)),
+            Some(b'[') => Ok(match r.validator.array_plan(spot) {
+                Some(plan) => Here::Array(Some(plan)),
+                None => Here::Value(r.whole(spot).ok_or_else(unread)?),
+            }),
+            _ => {
+                let value = r.scalar().ok_or_else(unread)?;
+                if checked && !r.validator.accepts(spot, &value) {
+                    return Err(unread());
+                }
+                Ok(Here::Value(value))
+            }
+        }
+    }
+
+    fn visit_object<'de, V: Visitor<'de>>(
+        self,
+        plan: Option<ObjectPlan<'t>>,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let r = self.r;
+        r.open().ok_or_else(unread)?;
+        let defaults = if r.nest == 1 { r.defaults.take() } else { None };
+        let mut entries = Entries::Text(Members {
+            r,
+            plan,
+            seen: 0,
+            others: Vec::new(),
+            first: true,
+            closed: false,
+            pending: Pending::None,
+            defaults: defaults.map(|d| d.iter()),
+        });
+        let out = visitor.visit_map(&mut entries)?;
+        match entries {
+            Entries::Text(members) if members.closed => Ok(out),
+            _ => Err(unread()),
+        }
+    }
+
+    fn visit_array<'de, V: Visitor<'de>>(
+        self,
+        plan: Option<ArrayPlan>,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let r = self.r;
+        r.open().ok_or_else(unread)?;
+        let mut seq = Seq::Text(Items {
+            r,
+            plan,
+            count: 0,
+            first: true,
+            closed: false,
+        });
+        let out = visitor.visit_seq(&mut seq)?;
+        let Seq::Text(mut items) = seq else {
+            return Err(unread());
+        };
+        // A visitor that takes a known number of elements does not ask for the end.
+        if !items.closed && !items.close()? {
+            return Err(unread());
+        }
+        Ok(out)
+    }
+
+    pub(super) fn deserialize_any<'de, V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.here()? {
+            Here::Value(value) => Tree(value, None).deserialize_any(visitor),
+            Here::Object(plan) => self.visit_object(plan, visitor),
+            Here::Array(plan) => self.visit_array(plan, visitor),
+        }
+    }
+
+    pub(super) fn deserialize_ignored_any<'de, V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        // Still checked: an ignored member is valid or the call is not.
+        match self.here()? {
+            Here::Value(value) => Tree(value, None).deserialize_ignored_any(visitor),
+            Here::Object(plan) => self.visit_object(plan, visitor),
+            Here::Array(plan) => self.visit_array(plan, visitor),
+        }
+    }
+
+    scalars! {
+        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
+        deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
+        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
+        deserialize_unit() deserialize_unit_struct(name: &'static str)
+        deserialize_identifier()
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    }
+
+    pub(super) fn deserialize_option<'de, V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        if self.r.peek() != Some(b'n') {
+            return visitor.visit_some(Args(Src::Text(self)));
+        }
+        match self.here()? {
+            Here::Value(Value::Null) => visitor.visit_none(),
+            _ => Err(unread()),
+        }
+    }
+
+    pub(super) fn deserialize_newtype_struct<'de, V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(Args(Src::Text(self)))
+    }
+
+    pub(super) fn deserialize_seq<'de, V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.here()? {
+            Here::Value(value) => Tree(value, None).deserialize_seq(visitor),
+            Here::Array(plan) => self.visit_array(plan, visitor),
+            Here::Object(_) => Err(unread()),
+        }
+    }
+
+    pub(super) fn deserialize_bytes<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_byte_buf(visitor)
+    }
+
+    pub(super) fn deserialize_byte_buf<'de, V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.here()? {
+            Here::Value(value) => Tree(value, None).deserialize_byte_buf(visitor),
+            Here::Array(plan) => self.visit_array(plan, visitor),
+            Here::Object(_) => Err(unread()),
+        }
+    }
+
+    pub(super) fn deserialize_tuple<'de, V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    pub(super) fn deserialize_tuple_struct<'de, V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    pub(super) fn deserialize_map<'de, V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.here()? {
+            Here::Value(value) => Tree(value, None).deserialize_map(visitor),
+            Here::Object(plan) => self.visit_object(plan, visitor),
+            Here::Array(_) => Err(unread()),
+        }
+    }
+
+    pub(super) fn deserialize_struct<'de, V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        // Objects only, as the tree reads a struct.
+        self.deserialize_map(visitor)
+    }
+}
+
+/// The value the last key read is waiting for.
+enum Pending<'t> {
+    None,
+    Text(Spot),
+    Default(&'t Value),
+}
+
+/// The members of an object in the text, then the defaults it did not send.
+pub(crate) struct Members<'a, 't> {
+    r: &'a mut Reader<'t>,
+    plan: Option<ObjectPlan<'t>>,
+    /// The declared properties read (bits by index, the first 64).
+    seen: u64,
+    /// The other keys read.
+    others: Vec<String>,
+    first: bool,
+    closed: bool,
+    pending: Pending<'t>,
+    defaults: Option<serde_json::map::Iter<'t>>,
+}
+
+impl<'t> Members<'_, 't> {
+    /// Where `key`'s value is checked; `Err` for a key the schema refuses or a repeat.
+    fn note(&mut self, key: &str) -> Result<Spot, Error> {
+        let member = match &self.plan {
+            Some(plan) => plan.member(key).ok_or_else(unread)?,
+            None => Member {
+                index: None,
+                spot: Spot::any(),
+            },
+        };
+        match member.index {
+            Some(i) if i < 64 => {
+                if self.seen & (1 << i) != 0 {
+                    return Err(unread());
+                }
+                self.seen |= 1 << i;
+            }
+            _ => {
+                if self.others.len() >= OTHER_KEYS || self.others.iter().any(|k| k == key) {
+                    return Err(unread());
+                }
+                self.others.push(key.to_owned());
+            }
+        }
+        Ok(member.spot)
+    }
+
+    /// Whether the text sent `key`.
+    fn sent(&self, key: &str) -> bool {
+        match self.plan.as_ref().and_then(|p| p.member(key)) {
+            Some(Member { index: Some(i), .. }) if i < 64 => self.seen & (1 << i) != 0,
+            _ => self.others.iter().any(|k| k == key),
+        }
+    }
+
+    /// The next key of the text: `None` at the end of the object.
+    fn next_text_key(&mut self) -> Result<Option<Cow<'t, str>>, Error> {
+        let more = if self.first {
+            self.first = false;
+            !self.r.eat(b'}')
+        } else if self.r.eat(b',') {
+            true
+        } else if self.r.eat(b'}') {
+            false
+        } else {
+            return Err(unread());
+        };
+        if !more {
+            self.closed = true;
+            self.r.nest -= 1;
+            return Ok(None);
+        }
+        if self.r.peek() != Some(b'"') {
+            return Err(unread());
+        }
+        let key = self.r.string().ok_or_else(unread)?;
+        if !self.r.eat(b':') {
+            return Err(unread());
+        }
+        Ok(Some(key))
+    }
+
+    pub(super) fn next_key_seed<'de, K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        if !matches!(self.pending, Pending::None) {
+            return Err(unread());
+        }
+        if !self.closed
+            && let Some(key) = self.next_text_key()?
+        {
+            self.pending = Pending::Text(self.note(&key)?);
+            return seed.deserialize(Key(&key)).map(Some);
+        }
+        while let Some((key, value)) = self.defaults.as_mut().and_then(Iterator::next) {
+            if self.sent(key) {
+                continue;
+            }
+            let spot = self.note(key)?;
+            if !self.r.validator.accepts(spot, value) {
+                return Err(unread());
+            }
+            self.pending = Pending::Default(value);
+            return seed.deserialize(Key(key)).map(Some);
+        }
+        if self.plan.as_ref().is_some_and(|p| !p.complete(self.seen)) {
+            return Err(unread());
+        }
+        Ok(None)
+    }
+
+    pub(super) fn next_value_seed<'de, V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Error> {
+        match std::mem::replace(&mut self.pending, Pending::None) {
+            Pending::Text(spot) => seed.deserialize(Args(Src::Text(At {
+                r: &mut *self.r,
+                spot,
+            }))),
+            Pending::Default(value) => seed.deserialize(Args::new(value.clone())),
+            Pending::None => Err(unread()),
+        }
+    }
+}
+
+/// The elements of an array in the text.
+pub(crate) struct Items<'a, 't> {
+    r: &'a mut Reader<'t>,
+    plan: Option<ArrayPlan>,
+    count: usize,
+    first: bool,
+    closed: bool,
+}
+
+impl Items<'_, '_> {
+    /// Reads the array's end if it is next: whether it was, its length allowed.
+    fn close(&mut self) -> Result<bool, Error> {
+        if !self.r.eat(b']') {
+            return Ok(false);
+        }
+        self.closed = true;
+        self.r.nest -= 1;
+        if self.plan.is_some_and(|p| !p.count_ok(self.count)) {
+            return Err(unread());
+        }
+        Ok(true)
+    }
+
+    pub(super) fn next_element_seed<'de, T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        if self.closed {
+            return Ok(None);
+        }
+        if self.first {
+            self.first = false;
+            if self.close()? {
+                return Ok(None);
+            }
+        } else if self.close()? {
+            return Ok(None);
+        } else if !self.r.eat(b',') {
+            return Err(unread());
+        }
+        self.count += 1;
+        let spot = self.plan.map_or_else(Spot::any, |p| p.items());
+        seed.deserialize(Args(Src::Text(At {
+            r: &mut *self.r,
+            spot,
+        })))
+        .map(Some)
+    }
+}
