@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::output::{MismatchSink, Output, OutputSchema};
+use super::package::ToolIndex;
 use super::validation::Checker;
 use super::{DuplicateState, Handler, OutputMismatch, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
@@ -248,7 +249,7 @@ impl PackageBuilder {
             }
         }
         let mut tools = Vec::with_capacity(loaded.tools.len());
-        let mut index = HashMap::with_capacity(loaded.tools.len());
+        let mut index = Vec::with_capacity(loaded.tools.len());
         problems.extend(
             self.duplicate_state
                 .into_iter()
@@ -290,7 +291,7 @@ impl PackageBuilder {
                     continue;
                 }
             };
-            index.insert(entry.name.clone(), tools.len());
+            index.push((Box::from(entry.name.as_str()), tools.len()));
             let bound = handler.bound();
             tools.push(Slot {
                 caps: bound.caps(&self.caps),
@@ -329,7 +330,7 @@ impl PackageBuilder {
         if problems.is_empty() {
             Ok(Package {
                 tools,
-                index,
+                index: ToolIndex::new(index),
                 caps: self.caps,
                 state: Arc::new(self.state),
                 files: loaded.files,

@@ -2,7 +2,6 @@
 //! look-ups that do not run a call (the gate, the catalog, the tools). Building one is
 //! `builder.rs`, running a call `pipeline.rs`.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -18,7 +17,7 @@ use crate::result::BoundCaps;
 /// `&self`, and the per-tool validators are compiled once, when the package is built.
 pub struct Package {
     pub(super) tools: Vec<Slot>,
-    pub(super) index: HashMap<String, usize>,
+    pub(super) index: ToolIndex,
     pub(super) caps: BoundCaps,
     pub(super) state: Arc<StateMap>,
     pub(super) files: Vec<FileReport>,
@@ -51,6 +50,24 @@ impl fmt::Debug for Package {
             .field("caps", &self.caps)
             .field("state", &*self.state)
             .finish_non_exhaustive()
+    }
+}
+
+/// The tools by name: sorted, found by binary search (a call's look-up compares a few
+/// names where a `HashMap` would hash the name with SipHash).
+#[derive(Debug, Default)]
+pub(super) struct ToolIndex(Vec<(Box<str>, usize)>);
+
+impl ToolIndex {
+    pub(super) fn new(mut names: Vec<(Box<str>, usize)>) -> Self {
+        names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        ToolIndex(names)
+    }
+
+    #[inline]
+    pub(super) fn get(&self, name: &str) -> Option<&usize> {
+        let i = self.0.binary_search_by(|(k, _)| (**k).cmp(name)).ok()?;
+        Some(&self.0[i].1)
     }
 }
 

@@ -97,12 +97,21 @@ impl Package {
     }
 
     /// [`dispatch_with`](Self::dispatch_with) for arguments that arrive as JSON text (a
-    /// WASM shim's request, a queue's message): the text is parsed after the gate, into
-    /// objects and arrays allocated at their final size, the top-level object at the
-    /// size of the schema's root properties (so the defaults fit without growing it); a
-    /// repeated key keeps its last value, as `serde_json` has it. Text that is not JSON
-    /// is the model's `isError` result, and the handler never runs. Empty text (or only
-    /// whitespace) and `null` read as `{}`.
+    /// WASM shim's request, a queue's message).
+    ///
+    /// After the gate, a handler that reads its input through [`Arguments`] (every
+    /// `#[tool]` and [`sync_fn`](super::sync_fn)-built one) gets it straight from the
+    /// text, checked against the tool's schema as it is read, with no tree in between
+    /// ([`Handler::call_text`](super::Handler::call_text)). When that reading gives up
+    /// (arguments that do not pass, a repeated key...), or the call may ask a person
+    /// (`askOnKeys`, whose gate reads the keys as sent), the text is parsed into objects
+    /// and arrays allocated at their final size, the top-level object at the size of the
+    /// schema's root properties (so the defaults fit without growing it), a repeated key
+    /// keeping its last value as `serde_json` has it, and the call goes on as
+    /// [`dispatch_with`](Self::dispatch_with)'s. Either way the handler gets the same
+    /// input and a refusal is the same. Text that is not JSON is the model's `isError`
+    /// result, and the handler never runs. Empty text (or only whitespace) and `null`
+    /// read as `{}`.
     ///
     /// ```
     /// use neuralis_core::dispatch::{Package, SessionContext, sync_fn};

@@ -47,13 +47,7 @@ pub(crate) struct Fields<'t> {
 /// decide (see the [module docs](self)).
 pub(crate) fn read_text<T: DeserializeOwned>(text: &str, fields: Fields<'_>) -> Option<T> {
     let validator = fields.validator;
-    let (piece, root) = validator.piece(validator.root());
-    match piece {
-        Piece::Any => {}
-        // Defaults go into the object as it is read: it must be read member by member.
-        Piece::Checked if validator.object_plan(root).is_some() => {}
-        _ => return None,
-    }
+    let root = validator.root();
     let mut reader = Reader {
         text,
         pos: 0,
@@ -418,8 +412,11 @@ impl<'a, 't> At<'a, 't> {
     fn here(&mut self) -> Result<Here<'t>, Error> {
         let r = &mut *self.r;
         let (piece, spot) = r.validator.piece(self.spot);
+        // The top-level object takes the defaults as it is read: member by member.
+        let top = r.nest == 0;
         let checked = match piece {
             Piece::Never => return Err(unread()),
+            Piece::Whole if top => return Err(unread()),
             Piece::Whole => return r.whole(spot).map(Here::Value).ok_or_else(unread),
             Piece::Any => false,
             Piece::Checked => true,
@@ -428,6 +425,7 @@ impl<'a, 't> At<'a, 't> {
             Some(b'{') if !checked => Ok(Here::Object(None)),
             Some(b'{') => Ok(match r.validator.object_plan(spot) {
                 Some(plan) => Here::Object(Some(plan)),
+                None if top => return Err(unread()),
                 None => Here::Value(r.whole(spot).ok_or_else(unread)?),
             }),
             Some(b'[') if !checked => Ok(Here::Array(None)),
