@@ -488,3 +488,57 @@ fn a_valid_call_is_read_from_the_text_with_its_defaults() {
     assert!(written.starts_with("Input { city: \"Café 😀\", days: 3, units: Imperial"));
     agree(&f, "typed", text).expect("one outcome");
 }
+
+/// An input that reads one member and stops: the tree path refuses the members it left
+/// (`serde_json`'s "fewer elements in map"), and the text reader, which was never told
+/// the object ended, leaves the call to it.
+#[test]
+fn an_input_that_stops_early_is_left_to_the_tree() {
+    struct First(String);
+    impl<'de> Deserialize<'de> for First {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Visit;
+            impl<'de> serde::de::Visitor<'de> for Visit {
+                type Value = First;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<First, A::Error> {
+                    let first: Option<(String, Value)> = map.next_entry()?;
+                    Ok(First(first.map(|(k, _)| k).unwrap_or_default()))
+                }
+            }
+            d.deserialize_map(Visit)
+        }
+    }
+    impl Debug for First {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "First({})", self.0)
+        }
+    }
+    let text_reads = Arc::new(AtomicUsize::new(0));
+    let package = Package::builder()
+        .tool(
+            "first",
+            SCHEMA,
+            Recorder::<First> {
+                text_reads: Arc::clone(&text_reads),
+                input: PhantomData,
+            },
+        )
+        .build()
+        .expect("the schema loads");
+    let f = Fixture {
+        package,
+        session: SessionContext::builder("u").build(),
+        text_reads,
+    };
+    let text = r#"{"city": "Porto", "units": "metric"}"#;
+    agree(&f, "first", text).expect("one outcome");
+    assert_eq!(f.text_reads.load(Ordering::Relaxed), 0);
+    let r = f.package.dispatch_text_blocking("first", text, &f.session);
+    assert!(r.is_error, "{:?}", r.for_model());
+}

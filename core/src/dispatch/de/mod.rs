@@ -256,24 +256,28 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
 }
 
 fn visit_array<'de, V: Visitor<'de>>(array: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
-    let mut seq = Seq::Tree(TreeSeq::new(array));
-    let out = visitor.visit_seq(&mut seq)?;
-    match &seq {
-        Seq::Tree(tree) => tree.finish().map(|()| out),
-        Seq::Text(_) => Ok(out),
-    }
+    visit_items(Seq::Tree(TreeSeq::new(array)), visitor)
 }
 
 fn visit_object<'de, V: Visitor<'de>>(
     object: Map<String, Value>,
     visitor: V,
 ) -> Result<V::Value, Error> {
-    let mut map = Entries::Tree(TreeEntries::new(object));
-    let out = visitor.visit_map(&mut map);
-    let Entries::Tree(map) = &map else {
-        return out;
-    };
-    match out {
+    visit_entries(Entries::Tree(TreeEntries::new(object)), visitor)
+}
+
+/// A visitor over an array's elements, from either source (one function for both).
+fn visit_items<'de, V: Visitor<'de>>(mut seq: Seq<'_, '_>, visitor: V) -> Result<V::Value, Error> {
+    let out = visitor.visit_seq(&mut seq)?;
+    seq.finish().map(|()| out)
+}
+
+/// A visitor over an object's members, from either source.
+fn visit_entries<'de, V: Visitor<'de>>(
+    mut map: Entries<'_, '_>,
+    visitor: V,
+) -> Result<V::Value, Error> {
+    match visitor.visit_map(&mut map) {
         Ok(out) => map.finish().map(|()| out),
         Err(e) => Err(map.locate(e)),
     }
@@ -321,57 +325,60 @@ impl<'a> From<Tree<'a>> for Args<'a, '_> {
 /// note that serde took it whole ([`TreeEntries::locate`]).
 pub(crate) struct Tree<'a>(Value, Option<&'a Cell<Option<Seen>>>);
 
-/// The methods of `serde`'s `Deserializer` (the names and signatures), forwarded to the
-/// source's own.
-macro_rules! forward {
-    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
-        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
-            match self.0 {
-                Src::Tree(tree) => tree.$method($($arg,)* visitor),
-                Src::Text(at) => at.$method($($arg,)* visitor),
-            }
-        }
-    )*};
+/// What a container's method reads: the tree (its value, and where to note that serde
+/// took it whole), or an object or array of the text, opened to be read member by member.
+pub(crate) enum Read<'a, 't> {
+    Tree(Value, Option<&'a Cell<Option<Seen>>>),
+    Entries(Entries<'a, 't>),
+    Items(Seq<'a, 't>),
 }
 
-impl<'de> de::Deserializer<'de> for Args<'_, '_> {
-    type Error = Error;
+impl<'a, 't> Args<'a, 't> {
+    /// The value a scalar's method reads: the tree's, or the text's scalar (or a value
+    /// it checked whole). Not generic: one copy whatever the visitor.
+    fn tree(self) -> Result<Value, Error> {
+        match self.0 {
+            Src::Tree(Tree(value, _)) => Ok(value),
+            Src::Text(at) => at.value(),
+        }
+    }
 
-    forward! {
-        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
-        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
-        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
-        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
-        deserialize_string() deserialize_bytes() deserialize_byte_buf() deserialize_option()
-        deserialize_unit() deserialize_unit_struct(name: &'static str)
-        deserialize_newtype_struct(name: &'static str) deserialize_seq()
-        deserialize_tuple(len: usize) deserialize_tuple_struct(name: &'static str, len: usize)
-        deserialize_map() deserialize_struct(name: &'static str, fields: &'static [&'static str])
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
-        deserialize_identifier() deserialize_ignored_any()
+    /// What a container's method reads (see [`Read`]).
+    fn read(self) -> Result<Read<'a, 't>, Error> {
+        match self.0 {
+            Src::Tree(Tree(value, seen)) => Ok(Read::Tree(value, seen)),
+            Src::Text(at) => at.read(),
+        }
     }
 }
 
+/// The methods of numbers: any number, visited by its kind.
 macro_rules! numbers {
     ($($method:ident)*) => {$(
-        pub(super) fn $method<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            match &self.0 {
-                Value::Number(n) => visit_number(n, visitor),
-                other => Err(invalid_type(other, &visitor)),
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            match self.tree()? {
+                Value::Number(n) => visit_number(&n, visitor),
+                other => Err(invalid_type(&other, &visitor)),
             }
         }
     )*};
 }
 
-impl<'a> Tree<'a> {
-    pub(super) fn deserialize_any<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        if let Some(seen) = self.1 {
-            seen.set(Some(Seen::of(&self.0)));
+/// One generic function a method and visitor: the source is decided first (not
+/// generically), then the tree's rules read the value.
+impl<'de> de::Deserializer<'de> for Args<'_, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let (value, seen) = match self.read()? {
+            Read::Tree(value, seen) => (value, seen),
+            Read::Entries(entries) => return visit_entries(entries, visitor),
+            Read::Items(items) => return visit_items(items, visitor),
+        };
+        if let Some(seen) = seen {
+            seen.set(Some(Seen::of(&value)));
         }
-        match self.0 {
+        match value {
             Value::Null => visitor.visit_unit(),
             Value::Bool(b) => visitor.visit_bool(b),
             Value::Number(n) => visit_number(&n, visitor),
@@ -387,23 +394,27 @@ impl<'a> Tree<'a> {
         deserialize_f32 deserialize_f64
     );
 
-    pub(super) fn deserialize_option<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Null => visitor.visit_none(),
-            _ => visitor.visit_some(Args::from(self)),
+            Src::Tree(Tree(Value::Null, _)) => visitor.visit_none(),
+            Src::Tree(_) => visitor.visit_some(self),
+            Src::Text(mut at) => {
+                if at.null()? {
+                    visitor.visit_none()
+                } else {
+                    visitor.visit_some(Args(Src::Text(at)))
+                }
+            }
         }
     }
 
-    pub(super) fn deserialize_enum<'de, V: Visitor<'de>>(
+    fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        match self.0 {
+        match self.tree()? {
             Value::String(variant) => visitor.visit_enum(Variant {
                 variant,
                 value: None,
@@ -425,77 +436,58 @@ impl<'a> Tree<'a> {
         }
     }
 
-    pub(super) fn deserialize_newtype_struct<'de, V: Visitor<'de>>(
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(Args::from(self))
+        visitor.visit_newtype_struct(self)
     }
 
-    pub(super) fn deserialize_bool<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.0 {
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.tree()? {
             Value::Bool(b) => visitor.visit_bool(b),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
 
-    pub(super) fn deserialize_char<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.deserialize_string(visitor)
     }
 
-    pub(super) fn deserialize_str<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.deserialize_string(visitor)
     }
 
-    pub(super) fn deserialize_string<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.0 {
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.tree()? {
             Value::String(s) => visitor.visit_string(s),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
 
-    pub(super) fn deserialize_bytes<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.deserialize_byte_buf(visitor)
     }
 
-    pub(super) fn deserialize_byte_buf<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.0 {
-            Value::String(s) => visitor.visit_string(s),
-            Value::Array(a) => visit_array(a, visitor),
-            other => Err(invalid_type(&other, &visitor)),
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.read()? {
+            Read::Tree(Value::String(s), _) => visitor.visit_string(s),
+            Read::Tree(Value::Array(a), _) => visit_array(a, visitor),
+            Read::Tree(other, _) => Err(invalid_type(&other, &visitor)),
+            Read::Items(items) => visit_items(items, visitor),
+            Read::Entries(_) => Err(text::unread()),
         }
     }
 
-    pub(super) fn deserialize_unit<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.0 {
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.tree()? {
             Value::Null => visitor.visit_unit(),
             other => Err(invalid_type(&other, &visitor)),
         }
     }
 
-    pub(super) fn deserialize_unit_struct<'de, V: Visitor<'de>>(
+    fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         visitor: V,
@@ -503,14 +495,15 @@ impl<'a> Tree<'a> {
         self.deserialize_unit(visitor)
     }
 
-    pub(super) fn deserialize_seq<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visit_array(array(self.0, &visitor)?, visitor)
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.read()? {
+            Read::Tree(value, _) => visit_array(array(value, &visitor)?, visitor),
+            Read::Items(items) => visit_items(items, visitor),
+            Read::Entries(_) => Err(text::unread()),
+        }
     }
 
-    pub(super) fn deserialize_tuple<'de, V: Visitor<'de>>(
+    fn deserialize_tuple<V: Visitor<'de>>(
         self,
         _len: usize,
         visitor: V,
@@ -518,7 +511,7 @@ impl<'a> Tree<'a> {
         self.deserialize_seq(visitor)
     }
 
-    pub(super) fn deserialize_tuple_struct<'de, V: Visitor<'de>>(
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         _len: usize,
@@ -527,38 +520,41 @@ impl<'a> Tree<'a> {
         self.deserialize_seq(visitor)
     }
 
-    pub(super) fn deserialize_map<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visit_object(object(self.0, &visitor)?, visitor)
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        // Objects only for a struct too: serde_json also reads a struct from an array of
+        // its fields, but a struct's schema is an object, so no validated argument is
+        // one, and never reading one keeps serde's `visit_seq` of every input struct out
+        // of the build.
+        match self.read()? {
+            Read::Tree(value, _) => visit_object(object(value, &visitor)?, visitor),
+            Read::Entries(entries) => visit_entries(entries, visitor),
+            Read::Items(_) => Err(text::unread()),
+        }
     }
 
-    pub(super) fn deserialize_struct<'de, V: Visitor<'de>>(
+    fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        // Objects only: serde_json also reads a struct from an array of its fields, but a
-        // struct's schema is an object, so no validated argument is one, and never
-        // reading one keeps serde's `visit_seq` of every input struct out of the build.
-        visit_object(object(self.0, &visitor)?, visitor)
+        self.deserialize_map(visitor)
     }
 
-    pub(super) fn deserialize_identifier<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.deserialize_string(visitor)
     }
 
-    pub(super) fn deserialize_ignored_any<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        drop(self);
-        visitor.visit_unit()
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        // A text's ignored member is still read (and so checked): valid or not read.
+        match self.read()? {
+            Read::Tree(value, _) => {
+                drop(value);
+                visitor.visit_unit()
+            }
+            Read::Entries(entries) => visit_entries(entries, visitor),
+            Read::Items(items) => visit_items(items, visitor),
+        }
     }
 }
 
@@ -576,6 +572,16 @@ fn all_read(left: usize, len: usize, expected: &'static str) -> Result<(), Error
 pub(crate) enum Seq<'a, 't> {
     Tree(TreeSeq),
     Text(text::Items<'a, 't>),
+}
+
+impl Seq<'_, '_> {
+    /// After the visitor: every element read (and for a text, the array's end).
+    fn finish(&mut self) -> Result<(), Error> {
+        match self {
+            Seq::Tree(tree) => tree.finish(),
+            Seq::Text(text) => text.finish(),
+        }
+    }
 }
 
 impl<'de> SeqAccess<'de> for Seq<'_, '_> {
@@ -603,6 +609,26 @@ impl<'de> SeqAccess<'de> for Seq<'_, '_> {
 pub(crate) enum Entries<'a, 't> {
     Tree(TreeEntries),
     Text(text::Members<'a, 't>),
+}
+
+impl Entries<'_, '_> {
+    /// After the visitor: every member read (and for a text, the object complete).
+    fn finish(&self) -> Result<(), Error> {
+        match self {
+            Entries::Tree(tree) => tree.finish(),
+            Entries::Text(text) => text.finish(),
+        }
+    }
+
+    /// A failure the visitor gave, put where it was (a text's failure is the tree path's
+    /// to place).
+    #[cold]
+    fn locate(&self, e: Error) -> Error {
+        match self {
+            Entries::Tree(tree) => tree.locate(e),
+            Entries::Text(_) => e,
+        }
+    }
 }
 
 impl<'de> MapAccess<'de> for Entries<'_, '_> {

@@ -19,13 +19,13 @@
 
 use std::borrow::Cow;
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
+use serde::de::{self, DeserializeOwned, DeserializeSeed};
 use serde_json::{Map, Number, Value};
 
 use neuralis_model::contract::json;
 use neuralis_model::validate::{ArrayPlan, Member, ObjectPlan, Piece, Spot, Validator};
 
-use super::{Args, Entries, Error, Key, Seq, Src, Tree};
+use super::{Args, Entries, Error, Key, Read, Seq, Src};
 
 /// Objects and arrays nested deeper than this are read as a tree (which takes 128).
 const NEST: usize = 64;
@@ -54,6 +54,7 @@ pub(crate) fn read_text<T: DeserializeOwned>(text: &str, fields: Fields<'_>) -> 
         validator,
         defaults: Some(fields.defaults),
         nest: 0,
+        scratch: String::new(),
     };
     if reader.peek() != Some(b'{') {
         return None;
@@ -68,7 +69,7 @@ pub(crate) fn read_text<T: DeserializeOwned>(text: &str, fields: Fields<'_>) -> 
 
 /// The failure of a text read: the tree path decides.
 #[cold]
-fn unread() -> Error {
+pub(super) fn unread() -> Error {
     de::Error::custom("read again as a tree")
 }
 
@@ -80,6 +81,8 @@ pub(crate) struct Reader<'t> {
     /// The defaults, until the top-level object takes them.
     defaults: Option<&'t Map<String, Value>>,
     nest: usize,
+    /// Where an escaped string is decoded.
+    scratch: String,
 }
 
 impl<'t> Reader<'t> {
@@ -120,47 +123,39 @@ impl<'t> Reader<'t> {
         Some(())
     }
 
-    /// A string (at its opening quote): borrowed when it has no escape.
+    /// A string (at its opening quote): borrowed when it has no escape, else decoded
+    /// into the reader's scratch (one pass) and copied out at its size.
     fn string(&mut self) -> Option<Cow<'t, str>> {
         let bytes = self.text.as_bytes();
         let start = self.pos + 1;
-        let plain = plain_run(bytes, start);
-        match *bytes.get(plain)? {
+        let mut i = plain_run(bytes, start);
+        match *bytes.get(i)? {
             b'"' => {
-                self.pos = plain + 1;
-                return Some(Cow::Borrowed(&self.text[start..plain]));
+                self.pos = i + 1;
+                return Some(Cow::Borrowed(&self.text[start..i]));
             }
             b'\\' => {}
             _ => return None,
         }
-        // Escapes only shorten: the text's length is enough room.
-        let mut end = plain;
+        let out = &mut self.scratch;
+        out.clear();
+        out.push_str(&self.text[start..i]);
         loop {
-            end = plain_run(bytes, end);
-            match *bytes.get(end)? {
+            match *bytes.get(i)? {
                 b'"' => break,
-                b'\\' => end += 2,
-                _ => return None,
-            }
-        }
-        let mut out = String::with_capacity(end - start);
-        let mut i = start;
-        loop {
-            let run = plain_run(bytes, i);
-            out.push_str(&self.text[i..run]);
-            match *bytes.get(run)? {
-                b'"' => {
-                    self.pos = run + 1;
-                    return Some(Cow::Owned(out));
-                }
                 b'\\' => {
-                    let (c, next) = escape(bytes, run + 1)?;
+                    let (c, next) = escape(bytes, i + 1)?;
                     out.push(c);
                     i = next;
                 }
                 _ => return None,
             }
+            let run = plain_run(bytes, i);
+            out.push_str(&self.text[i..run]);
+            i = run;
         }
+        self.pos = i + 1;
+        Some(Cow::Owned(out.as_str().to_owned()))
     }
 
     /// A number (at its first byte), as the tree's parse makes it; `None` for one it
@@ -301,8 +296,9 @@ impl<'t> Reader<'t> {
 fn plain_run(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let v = u64::from_le_bytes(*chunk);
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        // (A short chunk cannot be: `get` gave eight bytes. Zeros would stop the run.)
+        let v = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
         let quote = v ^ (ONES * u64::from(b'"'));
         let backslash = v ^ (ONES * u64::from(b'\\'));
         // A zero byte in `quote` or `backslash`, or a byte under 0x20 in `v`: the lowest
@@ -390,24 +386,6 @@ enum Here<'t> {
     Array(Option<ArrayPlan>),
 }
 
-/// A text method of a scalar type: a value (scalar or checked whole) is read as the tree
-/// reads it; an object or an array is not read here.
-macro_rules! scalars {
-    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
-        pub(super) fn $method<'de, V: Visitor<'de>>(
-            self,
-            $($arg: $ty,)*
-            visitor: V,
-        ) -> Result<V::Value, Error> {
-            let mut at = self;
-            match at.here()? {
-                Here::Value(value) => Tree(value, None).$method($($arg,)* visitor),
-                Here::Object(_) | Here::Array(_) => Err(unread()),
-            }
-        }
-    )*};
-}
-
 impl<'a, 't> At<'a, 't> {
     fn here(&mut self) -> Result<Here<'t>, Error> {
         let r = &mut *self.r;
@@ -443,175 +421,57 @@ impl<'a, 't> At<'a, 't> {
         }
     }
 
-    fn visit_object<'de, V: Visitor<'de>>(
-        self,
-        plan: Option<ObjectPlan<'t>>,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let r = self.r;
-        r.open().ok_or_else(unread)?;
-        let defaults = if r.nest == 1 { r.defaults.take() } else { None };
-        let mut entries = Entries::Text(Members {
-            r,
-            plan,
-            seen: 0,
-            others: Vec::new(),
-            first: true,
-            closed: false,
-            pending: Pending::None,
-            defaults: defaults.map(|d| d.iter()),
-        });
-        let out = visitor.visit_map(&mut entries)?;
-        match entries {
-            Entries::Text(members) if members.closed => Ok(out),
-            _ => Err(unread()),
-        }
-    }
-
-    fn visit_array<'de, V: Visitor<'de>>(
-        self,
-        plan: Option<ArrayPlan>,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let r = self.r;
-        r.open().ok_or_else(unread)?;
-        let mut seq = Seq::Text(Items {
-            r,
-            plan,
-            count: 0,
-            first: true,
-            closed: false,
-        });
-        let out = visitor.visit_seq(&mut seq)?;
-        let Seq::Text(mut items) = seq else {
-            return Err(unread());
-        };
-        // A visitor that takes a known number of elements does not ask for the end.
-        if !items.closed && !items.close()? {
-            return Err(unread());
-        }
-        Ok(out)
-    }
-
-    pub(super) fn deserialize_any<'de, V: Visitor<'de>>(
-        mut self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    /// The value here, for a scalar's method: a scalar, or a value checked whole.
+    pub(super) fn value(mut self) -> Result<Value, Error> {
         match self.here()? {
-            Here::Value(value) => Tree(value, None).deserialize_any(visitor),
-            Here::Object(plan) => self.visit_object(plan, visitor),
-            Here::Array(plan) => self.visit_array(plan, visitor),
+            Here::Value(value) => Ok(value),
+            Here::Object(_) | Here::Array(_) => Err(unread()),
         }
     }
 
-    pub(super) fn deserialize_ignored_any<'de, V: Visitor<'de>>(
-        mut self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        // Still checked: an ignored member is valid or the call is not.
-        match self.here()? {
-            Here::Value(value) => Tree(value, None).deserialize_ignored_any(visitor),
-            Here::Object(plan) => self.visit_object(plan, visitor),
-            Here::Array(plan) => self.visit_array(plan, visitor),
-        }
+    /// What a container's method reads here: a value, or an object or array opened.
+    pub(super) fn read(mut self) -> Result<Read<'a, 't>, Error> {
+        Ok(match self.here()? {
+            Here::Value(value) => Read::Tree(value, None),
+            Here::Object(plan) => {
+                let r = self.r;
+                r.open().ok_or_else(unread)?;
+                let defaults = if r.nest == 1 { r.defaults.take() } else { None };
+                Read::Entries(Entries::Text(Members {
+                    r,
+                    plan,
+                    seen: 0,
+                    others: Vec::new(),
+                    first: true,
+                    closed: false,
+                    ended: false,
+                    pending: Pending::None,
+                    defaults: defaults.map(|d| d.iter()),
+                }))
+            }
+            Here::Array(plan) => {
+                let r = self.r;
+                r.open().ok_or_else(unread)?;
+                Read::Items(Seq::Text(Items {
+                    r,
+                    plan,
+                    count: 0,
+                    first: true,
+                    closed: false,
+                }))
+            }
+        })
     }
 
-    scalars! {
-        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
-        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
-        deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
-        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
-        deserialize_unit() deserialize_unit_struct(name: &'static str)
-        deserialize_identifier()
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
-    }
-
-    pub(super) fn deserialize_option<'de, V: Visitor<'de>>(
-        mut self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    /// Whether the value here is a `null` that passes (an `Option`'s `None`).
+    pub(super) fn null(&mut self) -> Result<bool, Error> {
         if self.r.peek() != Some(b'n') {
-            return visitor.visit_some(Args(Src::Text(self)));
+            return Ok(false);
         }
         match self.here()? {
-            Here::Value(Value::Null) => visitor.visit_none(),
+            Here::Value(Value::Null) => Ok(true),
             _ => Err(unread()),
         }
-    }
-
-    pub(super) fn deserialize_newtype_struct<'de, V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(Args(Src::Text(self)))
-    }
-
-    pub(super) fn deserialize_seq<'de, V: Visitor<'de>>(
-        mut self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.here()? {
-            Here::Value(value) => Tree(value, None).deserialize_seq(visitor),
-            Here::Array(plan) => self.visit_array(plan, visitor),
-            Here::Object(_) => Err(unread()),
-        }
-    }
-
-    pub(super) fn deserialize_bytes<'de, V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.deserialize_byte_buf(visitor)
-    }
-
-    pub(super) fn deserialize_byte_buf<'de, V: Visitor<'de>>(
-        mut self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.here()? {
-            Here::Value(value) => Tree(value, None).deserialize_byte_buf(visitor),
-            Here::Array(plan) => self.visit_array(plan, visitor),
-            Here::Object(_) => Err(unread()),
-        }
-    }
-
-    pub(super) fn deserialize_tuple<'de, V: Visitor<'de>>(
-        self,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    pub(super) fn deserialize_tuple_struct<'de, V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    pub(super) fn deserialize_map<'de, V: Visitor<'de>>(
-        mut self,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.here()? {
-            Here::Value(value) => Tree(value, None).deserialize_map(visitor),
-            Here::Object(plan) => self.visit_object(plan, visitor),
-            Here::Array(_) => Err(unread()),
-        }
-    }
-
-    pub(super) fn deserialize_struct<'de, V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        // Objects only, as the tree reads a struct.
-        self.deserialize_map(visitor)
     }
 }
 
@@ -631,12 +491,20 @@ pub(crate) struct Members<'a, 't> {
     /// The other keys read.
     others: Vec<String>,
     first: bool,
+    /// The text's object is read to its end.
     closed: bool,
+    /// The visitor was told there is no more (the defaults given, the object complete).
+    ended: bool,
     pending: Pending<'t>,
     defaults: Option<serde_json::map::Iter<'t>>,
 }
 
 impl<'t> Members<'_, 't> {
+    /// After the visitor: it was told the object ended (so the object was complete).
+    pub(super) fn finish(&self) -> Result<(), Error> {
+        if self.ended { Ok(()) } else { Err(unread()) }
+    }
+
     /// Where `key`'s value is checked; `Err` for a key the schema refuses or a repeat.
     fn note(&mut self, key: &str) -> Result<Spot, Error> {
         let member = match &self.plan {
@@ -725,6 +593,7 @@ impl<'t> Members<'_, 't> {
         if self.plan.as_ref().is_some_and(|p| !p.complete(self.seen)) {
             return Err(unread());
         }
+        self.ended = true;
         Ok(None)
     }
 
@@ -753,6 +622,16 @@ pub(crate) struct Items<'a, 't> {
 }
 
 impl Items<'_, '_> {
+    /// After the visitor: the array's end read (a visitor that takes a known number of
+    /// elements does not ask for it).
+    pub(super) fn finish(&mut self) -> Result<(), Error> {
+        if self.closed || self.close()? {
+            Ok(())
+        } else {
+            Err(unread())
+        }
+    }
+
     /// Reads the array's end if it is next: whether it was, its length allowed.
     fn close(&mut self) -> Result<bool, Error> {
         if !self.r.eat(b']') {
