@@ -336,6 +336,7 @@ pub(crate) enum Read<'a, 't> {
 impl<'a, 't> Args<'a, 't> {
     /// The value a scalar's method reads: the tree's, or the text's scalar (or a value
     /// it checked whole). Not generic: one copy whatever the visitor.
+    #[inline]
     fn tree(self) -> Result<Value, Error> {
         match self.0 {
             Src::Tree(Tree(value, _)) => Ok(value),
@@ -344,6 +345,7 @@ impl<'a, 't> Args<'a, 't> {
     }
 
     /// What a container's method reads (see [`Read`]).
+    #[inline]
     fn read(self) -> Result<Read<'a, 't>, Error> {
         match self.0 {
             Src::Tree(Tree(value, seen)) => Ok(Read::Tree(value, seen)),
