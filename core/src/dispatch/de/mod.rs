@@ -586,6 +586,8 @@ impl Seq<'_, '_> {
     }
 }
 
+/// One generic function a seed: the source gives the element (not generically), then
+/// the seed reads it.
 impl<'de> SeqAccess<'de> for Seq<'_, '_> {
     type Error = Error;
 
@@ -594,8 +596,18 @@ impl<'de> SeqAccess<'de> for Seq<'_, '_> {
         seed: T,
     ) -> Result<Option<T::Value>, Error> {
         match self {
-            Seq::Tree(tree) => tree.next_element_seed(seed),
-            Seq::Text(text) => text.next_element_seed(seed),
+            Seq::Tree(tree) => {
+                let Some((value, index)) = tree.next() else {
+                    return Ok(None);
+                };
+                seed.deserialize(Args::new(value))
+                    .map(Some)
+                    .map_err(|e| e.at(Segment::Index(index)))
+            }
+            Seq::Text(text) => match text.next()? {
+                Some(element) => seed.deserialize(element).map(Some),
+                None => Ok(None),
+            },
         }
     }
 
@@ -633,6 +645,7 @@ impl Entries<'_, '_> {
     }
 }
 
+/// One generic function a seed, as for [`Seq`].
 impl<'de> MapAccess<'de> for Entries<'_, '_> {
     type Error = Error;
 
@@ -641,15 +654,39 @@ impl<'de> MapAccess<'de> for Entries<'_, '_> {
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
         match self {
-            Entries::Tree(tree) => tree.next_key_seed(seed),
-            Entries::Text(text) => text.next_key_seed(seed),
+            Entries::Tree(tree) => {
+                let Some(key) = tree.next_key() else {
+                    return Ok(None);
+                };
+                match seed.deserialize(Key(key)) {
+                    Ok(out) => Ok(Some(out)),
+                    Err(e) if e.unparsed_key => Err(e),
+                    Err(e) => Err(e.at(Segment::Key(key.to_owned()))),
+                }
+            }
+            Entries::Text(text) => match text.next_key()? {
+                Some(key) => seed.deserialize(Key(&key)).map(Some),
+                None => Ok(None),
+            },
         }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self {
-            Entries::Tree(tree) => tree.next_value_seed(seed),
-            Entries::Text(text) => text.next_value_seed(seed),
+            Entries::Tree(tree) => {
+                let (key, value) = tree.take()?;
+                let whole = Cell::new(None);
+                match seed.deserialize(Args::from(Tree(value, Some(&whole)))) {
+                    Ok(out) => {
+                        if let Some(seen) = whole.get() {
+                            tree.buffered.push((key, seen));
+                        }
+                        Ok(out)
+                    }
+                    Err(e) => Err(e.at(Segment::Key(key))),
+                }
+            }
+            Entries::Text(text) => seed.deserialize(text.value()?),
         }
     }
 
@@ -684,18 +721,12 @@ impl TreeSeq {
 }
 
 impl TreeSeq {
-    fn next_element_seed<'de, T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Error> {
-        let Some(value) = self.iter.next() else {
-            return Ok(None);
-        };
+    /// The next element and its index.
+    fn next(&mut self) -> Option<(Value, usize)> {
+        let value = self.iter.next()?;
         let index = self.index;
         self.index += 1;
-        seed.deserialize(Args::new(value))
-            .map(Some)
-            .map_err(|e| e.at(Segment::Index(index)))
+        Some((value, index))
     }
 }
 
@@ -742,39 +773,17 @@ impl TreeEntries {
 }
 
 impl TreeEntries {
-    fn next_key_seed<'de, K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.iter.next() else {
-            return Ok(None);
-        };
-        let out = match seed.deserialize(Key(&key)) {
-            Ok(out) => out,
-            Err(e) if e.unparsed_key => return Err(e),
-            Err(e) => return Err(e.at(Segment::Key(key))),
-        };
-        self.pending = Some((key, value));
-        Ok(Some(out))
+    /// The next member's key, its member kept for [`take`](Self::take).
+    fn next_key(&mut self) -> Option<&str> {
+        let (key, value) = self.iter.next()?;
+        Some(&self.pending.insert((key, value)).0)
     }
 
-    fn next_value_seed<'de, V: DeserializeSeed<'de>>(
-        &mut self,
-        seed: V,
-    ) -> Result<V::Value, Error> {
-        let Some((key, value)) = self.pending.take() else {
-            return Err(de::Error::custom("value is missing"));
-        };
-        let whole = Cell::new(None);
-        match seed.deserialize(Args::from(Tree(value, Some(&whole)))) {
-            Ok(out) => {
-                if let Some(seen) = whole.get() {
-                    self.buffered.push((key, seen));
-                }
-                Ok(out)
-            }
-            Err(e) => Err(e.at(Segment::Key(key))),
-        }
+    /// The member whose key was read last.
+    fn take(&mut self) -> Result<(String, Value), Error> {
+        self.pending
+            .take()
+            .ok_or_else(|| de::Error::custom("value is missing"))
     }
 }
 

@@ -19,13 +19,13 @@
 
 use std::borrow::Cow;
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed};
+use serde::de::{self, DeserializeOwned};
 use serde_json::{Map, Number, Value};
 
 use neuralis_model::contract::json;
 use neuralis_model::validate::{ArrayPlan, Member, ObjectPlan, Piece, Spot, Validator};
 
-use super::{Args, Entries, Error, Key, Read, Seq, Src};
+use super::{Args, Entries, Error, Read, Seq, Src};
 
 /// Objects and arrays nested deeper than this are read as a tree (which takes 128).
 const NEST: usize = 64;
@@ -566,10 +566,9 @@ impl<'t> Members<'_, 't> {
         Ok(Some(key))
     }
 
-    pub(super) fn next_key_seed<'de, K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
+    /// The next key: of the text, then of the defaults it did not send; `None` at the
+    /// end of a complete object.
+    pub(super) fn next_key(&mut self) -> Result<Option<Cow<'t, str>>, Error> {
         if !matches!(self.pending, Pending::None) {
             return Err(unread());
         }
@@ -577,7 +576,7 @@ impl<'t> Members<'_, 't> {
             && let Some(key) = self.next_text_key()?
         {
             self.pending = Pending::Text(self.note(&key)?);
-            return seed.deserialize(Key(&key)).map(Some);
+            return Ok(Some(key));
         }
         while let Some((key, value)) = self.defaults.as_mut().and_then(Iterator::next) {
             if self.sent(key) {
@@ -588,7 +587,7 @@ impl<'t> Members<'_, 't> {
                 return Err(unread());
             }
             self.pending = Pending::Default(value);
-            return seed.deserialize(Key(key)).map(Some);
+            return Ok(Some(Cow::Borrowed(key)));
         }
         if self.plan.as_ref().is_some_and(|p| !p.complete(self.seen)) {
             return Err(unread());
@@ -597,16 +596,14 @@ impl<'t> Members<'_, 't> {
         Ok(None)
     }
 
-    pub(super) fn next_value_seed<'de, V: DeserializeSeed<'de>>(
-        &mut self,
-        seed: V,
-    ) -> Result<V::Value, Error> {
+    /// The value of the key read last, to be read.
+    pub(super) fn value(&mut self) -> Result<Args<'_, 't>, Error> {
         match std::mem::replace(&mut self.pending, Pending::None) {
-            Pending::Text(spot) => seed.deserialize(Args(Src::Text(At {
+            Pending::Text(spot) => Ok(Args(Src::Text(At {
                 r: &mut *self.r,
                 spot,
             }))),
-            Pending::Default(value) => seed.deserialize(Args::new(value.clone())),
+            Pending::Default(value) => Ok(Args::new(value.clone())),
             Pending::None => Err(unread()),
         }
     }
@@ -621,7 +618,7 @@ pub(crate) struct Items<'a, 't> {
     closed: bool,
 }
 
-impl Items<'_, '_> {
+impl<'t> Items<'_, 't> {
     /// After the visitor: the array's end read (a visitor that takes a known number of
     /// elements does not ask for it).
     pub(super) fn finish(&mut self) -> Result<(), Error> {
@@ -645,10 +642,8 @@ impl Items<'_, '_> {
         Ok(true)
     }
 
-    pub(super) fn next_element_seed<'de, T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Error> {
+    /// The next element, to be read; `None` at the end of the array.
+    pub(super) fn next(&mut self) -> Result<Option<Args<'_, 't>>, Error> {
         if self.closed {
             return Ok(None);
         }
@@ -664,10 +659,9 @@ impl Items<'_, '_> {
         }
         self.count += 1;
         let spot = self.plan.map_or_else(Spot::any, |p| p.items());
-        seed.deserialize(Args(Src::Text(At {
+        Ok(Some(Args(Src::Text(At {
             r: &mut *self.r,
             spot,
-        })))
-        .map(Some)
+        }))))
     }
 }
