@@ -14,7 +14,7 @@
 // The inputs' fields are read through `Debug` only.
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -66,7 +66,7 @@ struct Input {
     limits: Option<Limits>,
     extra: Option<Value>,
     choice: Option<Choice>,
-    map: Option<HashMap<String, i32>>,
+    map: Option<BTreeMap<String, i32>>,
     ratio: Option<f64>,
     when: Option<When>,
     pair: Option<(u8, char)>,

@@ -23,6 +23,13 @@
 //! takes) fails outside this deserializer, with no path. The object remembers a
 //! fingerprint of each member it handed over whole ([`Seen`]), and such a failure is put
 //! at the member whose value the error names.
+//!
+//! [`Args`] has a second source: the call's JSON text, checked against the tool's schema
+//! as it is read ([`text`], for `dispatch_text`). It stays one deserializer type, and
+//! every method, `MapAccess` and `SeqAccess` function stays one generic function a
+//! visitor or seed: the source decides first, in code that is not generic, what there
+//! is to read (a value, an opened object or array, a key, a member), and the one
+//! generic function reads it with the rules above.
 
 use std::cell::Cell;
 use std::fmt;
@@ -255,15 +262,15 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
     }
 }
 
-fn visit_array<'de, V: Visitor<'de>>(array: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
-    visit_items(Seq::Tree(TreeSeq::new(array)), visitor)
+/// A tree's array to be read (not generic: the one generic function is
+/// [`visit_items`]).
+fn tree_items(array: Vec<Value>) -> Seq<'static, 'static> {
+    Seq::Tree(TreeSeq::new(array))
 }
 
-fn visit_object<'de, V: Visitor<'de>>(
-    object: Map<String, Value>,
-    visitor: V,
-) -> Result<V::Value, Error> {
-    visit_entries(Entries::Tree(TreeEntries::new(object)), visitor)
+/// A tree's object to be read.
+fn tree_entries(object: Map<String, Value>) -> Entries<'static, 'static> {
+    Entries::Tree(TreeEntries::new(object))
 }
 
 /// A visitor over an array's elements, from either source (one function for both).
@@ -301,7 +308,7 @@ fn array(value: Value, expected: &dyn Expected) -> Result<Vec<Value>, Error> {
 
 /// What an input type is read from: one deserializer type for both sources (so every
 /// input type's `Deserialize` is instantiated once), a validated tree ([`Tree`]) or JSON
-/// text checked as it is read ([`text`]).
+/// text checked as it is read (`text`).
 pub(crate) struct Args<'a, 't>(Src<'a, 't>);
 
 enum Src<'a, 't> {
@@ -385,8 +392,8 @@ impl<'de> de::Deserializer<'de> for Args<'_, '_> {
             Value::Bool(b) => visitor.visit_bool(b),
             Value::Number(n) => visit_number(&n, visitor),
             Value::String(s) => visitor.visit_string(s),
-            Value::Array(a) => visit_array(a, visitor),
-            Value::Object(o) => visit_object(o, visitor),
+            Value::Array(a) => visit_items(tree_items(a), visitor),
+            Value::Object(o) => visit_entries(tree_entries(o), visitor),
         }
     }
 
@@ -475,7 +482,7 @@ impl<'de> de::Deserializer<'de> for Args<'_, '_> {
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.read()? {
             Read::Tree(Value::String(s), _) => visitor.visit_string(s),
-            Read::Tree(Value::Array(a), _) => visit_array(a, visitor),
+            Read::Tree(Value::Array(a), _) => visit_items(tree_items(a), visitor),
             Read::Tree(other, _) => Err(invalid_type(&other, &visitor)),
             Read::Items(items) => visit_items(items, visitor),
             Read::Entries(_) => Err(text::unread()),
@@ -499,7 +506,7 @@ impl<'de> de::Deserializer<'de> for Args<'_, '_> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.read()? {
-            Read::Tree(value, _) => visit_array(array(value, &visitor)?, visitor),
+            Read::Tree(value, _) => visit_items(tree_items(array(value, &visitor)?), visitor),
             Read::Items(items) => visit_items(items, visitor),
             Read::Entries(_) => Err(text::unread()),
         }
@@ -528,7 +535,7 @@ impl<'de> de::Deserializer<'de> for Args<'_, '_> {
         // one, and never reading one keeps serde's `visit_seq` of every input struct out
         // of the build.
         match self.read()? {
-            Read::Tree(value, _) => visit_object(object(value, &visitor)?, visitor),
+            Read::Tree(value, _) => visit_entries(tree_entries(object(value, &visitor)?), visitor),
             Read::Entries(entries) => visit_entries(entries, visitor),
             Read::Items(_) => Err(text::unread()),
         }
@@ -846,7 +853,7 @@ impl<'de> VariantAccess<'de> for Content {
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
         let result = match self.value {
             Some(Value::Array(a)) if a.is_empty() => visitor.visit_unit(),
-            Some(Value::Array(a)) => visit_array(a, visitor),
+            Some(Value::Array(a)) => visit_items(tree_items(a), visitor),
             Some(other) => Err(invalid_type(&other, &"tuple variant")),
             None => Err(de::Error::invalid_type(
                 Unexpected::UnitVariant,
@@ -862,7 +869,7 @@ impl<'de> VariantAccess<'de> for Content {
         visitor: V,
     ) -> Result<V::Value, Error> {
         let result = match self.value {
-            Some(Value::Object(o)) => visit_object(o, visitor),
+            Some(Value::Object(o)) => visit_entries(tree_entries(o), visitor),
             Some(other) => Err(invalid_type(&other, &"struct variant")),
             None => Err(de::Error::invalid_type(
                 Unexpected::UnitVariant,

@@ -2,20 +2,26 @@
 //! tool's schema as they are read: no tree is built for a call that passes.
 //!
 //! The reader is allowed to give up, never to differ. Whenever it is not sure that the
-//! tree path (parse, defaults, [`Validator::is_valid`], [`Tree`]) would accept the text
-//! and give the same input, it stops ([`read_text`] gives `None`) and the pipeline takes
-//! the tree path, which writes any refusal with its pointers and messages. So it gives up
-//! on: text `serde_json` might read otherwise (a repeated key, a lone surrogate, an
-//! integer beyond 64 bits, `-0`, nesting deeper than [`NEST`]); any value that does not
-//! pass; anything the input type refuses. Each scalar is checked by the validator's own
-//! walk ([`Validator::accepts`] on the scalar as a `Value`) and then read through
-//! [`Tree`], so a scalar means what it means there; objects and arrays are checked member
-//! by member ([`ObjectPlan`], [`ArrayPlan`]), and a subschema that cannot be
-//! ([`Piece::Whole`]: `oneOf`, `anyOf`...) gets its value built from its text, as the
-//! tree path builds it, checked whole, and read through [`Tree`].
+//! tree path (parse, defaults, `Validator::is_valid`, the tree read by [`Args`]) would
+//! accept the text and give the same input, it stops ([`read_text`] gives `None`) and the
+//! pipeline takes the tree path, which writes any refusal with its pointers and messages.
+//! So it gives up on: text `serde_json` might read otherwise (a repeated key, a lone
+//! surrogate, an integer beyond 64 bits, `-0`, nesting deeper than [`NEST`]); any value
+//! that does not pass; anything the input type refuses; a visitor that stops before an
+//! object's end. Each scalar is checked by the validator's own walk
+//! ([`Validator::accepts`] on the scalar as a `Value`) and then read by the tree's rules
+//! (the source gives [`Args`] the value, its methods read it); objects and arrays are
+//! checked member by member ([`ObjectPlan`], [`ArrayPlan`]), the top-level object's
+//! defaults given after its members; a subschema that cannot be ([`Piece::Whole`]:
+//! `oneOf`, `anyOf`...) gets its value built from its text as the tree path builds it,
+//! checked whole, and read by the tree's rules.
 //!
-//! `tests/arguments_text.rs` holds the two paths to one verdict and one input on drawn
-//! schemas, values and texts.
+//! Nothing here is generic over a visitor or a seed: [`At`], [`Members`] and [`Items`]
+//! hand [`Args`] a value, an opened object or array, a key or a member, and `Args` (one
+//! generic function a method and visitor, as before the text came) reads it.
+//!
+//! `tests/arguments_text.rs` holds the two paths to one outcome on drawn schemas' values
+//! written as texts.
 
 use std::borrow::Cow;
 
