@@ -264,22 +264,26 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
 
 /// A tree's array to be read (not generic: the one generic function is
 /// [`visit_items`]).
+#[inline]
 fn tree_items(array: Vec<Value>) -> Seq<'static, 'static> {
     Seq::Tree(TreeSeq::new(array))
 }
 
 /// A tree's object to be read.
+#[inline]
 fn tree_entries(object: Map<String, Value>) -> Entries<'static, 'static> {
     Entries::Tree(TreeEntries::new(object))
 }
 
 /// A visitor over an array's elements, from either source (one function for both).
+#[inline]
 fn visit_items<'de, V: Visitor<'de>>(mut seq: Seq<'_, '_>, visitor: V) -> Result<V::Value, Error> {
     let out = visitor.visit_seq(&mut seq)?;
     seq.finish().map(|()| out)
 }
 
 /// A visitor over an object's members, from either source.
+#[inline]
 fn visit_entries<'de, V: Visitor<'de>>(
     mut map: Entries<'_, '_>,
     visitor: V,
@@ -585,6 +589,7 @@ pub(crate) enum Seq<'a, 't> {
 
 impl Seq<'_, '_> {
     /// After the visitor: every element read (and for a text, the array's end).
+    #[inline]
     fn finish(&mut self) -> Result<(), Error> {
         match self {
             Seq::Tree(tree) => tree.finish(),
@@ -634,6 +639,7 @@ pub(crate) enum Entries<'a, 't> {
 
 impl Entries<'_, '_> {
     /// After the visitor: every member read (and for a text, the object complete).
+    #[inline]
     fn finish(&self) -> Result<(), Error> {
         match self {
             Entries::Tree(tree) => tree.finish(),
@@ -729,6 +735,7 @@ impl TreeSeq {
 
 impl TreeSeq {
     /// The next element and its index.
+    #[inline]
     fn next(&mut self) -> Option<(Value, usize)> {
         let value = self.iter.next()?;
         let index = self.index;
@@ -781,12 +788,14 @@ impl TreeEntries {
 
 impl TreeEntries {
     /// The next member's key, its member kept for [`take`](Self::take).
+    #[inline]
     fn next_key(&mut self) -> Option<&str> {
         let (key, value) = self.iter.next()?;
         Some(&self.pending.insert((key, value)).0)
     }
 
     /// The member whose key was read last.
+    #[inline]
     fn take(&mut self) -> Result<(String, Value), Error> {
         self.pending
             .take()
