@@ -36,6 +36,10 @@ use super::{Args, Entries, Error, Read, Seq, Src};
 /// Objects and arrays nested deeper than this are read as a tree (which takes 128).
 const NEST: usize = 64;
 
+/// The most an escaped string's scratch reserves ahead (it grows past it as a `String`
+/// does).
+const SCRATCH: usize = 64 * 1024;
+
 /// The keys a reader remembers to refuse a repeat beyond the declared properties; an
 /// object with more is read as a tree.
 const OTHER_KEYS: usize = 256;
@@ -145,6 +149,9 @@ impl<'t> Reader<'t> {
         }
         let out = &mut self.scratch;
         out.clear();
+        // Room for the rest of the text (the string is no longer), up to a bound: one
+        // allocation a call for most texts, not one a doubling.
+        out.reserve((self.text.len() - start).min(SCRATCH));
         out.push_str(&self.text[start..i]);
         loop {
             match *bytes.get(i)? {
