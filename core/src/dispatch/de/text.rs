@@ -233,6 +233,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A scalar (not an object or array), as the tree holds it.
+    #[inline]
     fn scalar(&mut self) -> Option<Value> {
         Some(match self.peek()? {
             b'"' => Value::String(self.string()?.into_owned()),
@@ -400,6 +401,7 @@ enum Here<'t> {
 }
 
 impl<'a, 't> At<'a, 't> {
+    #[inline]
     fn here(&mut self) -> Result<Here<'t>, Error> {
         let r = &mut *self.r;
         let (piece, spot) = r.validator.piece(self.spot);
@@ -435,6 +437,7 @@ impl<'a, 't> At<'a, 't> {
     }
 
     /// The value here, for a scalar's method: a scalar, or a value checked whole.
+    #[inline]
     pub(super) fn value(mut self) -> Result<Value, Error> {
         match self.here()? {
             Here::Value(value) => Ok(value),
@@ -519,6 +522,7 @@ impl<'t> Members<'_, 't> {
     }
 
     /// Where `key`'s value is checked; `Err` for a key the schema refuses or a repeat.
+    #[inline]
     fn note(&mut self, key: &str) -> Result<Spot, Error> {
         let member = match &self.plan {
             Some(plan) => plan.member(key).ok_or_else(unread)?,
@@ -553,6 +557,7 @@ impl<'t> Members<'_, 't> {
     }
 
     /// The next key of the text: `None` at the end of the object.
+    #[inline]
     fn next_text_key(&mut self) -> Result<Option<Cow<'t, str>>, Error> {
         let more = if self.first {
             self.first = false;
