@@ -18,8 +18,8 @@ use super::package::Slot;
 use super::validation::Checker;
 use super::{
     APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, Arguments, AskError,
-    Asker, Call, CallOptions, Elicited, LogSink, Package, ProgressSink, Question, SessionContext,
-    ToolContext, block_on,
+    Asker, BoxFuture, Call, CallOptions, Elicited, LogSink, Package, ProgressSink, Question,
+    SessionContext, ToolContext, block_on,
 };
 use crate::catalog::Category;
 use crate::contract::json;
@@ -308,7 +308,10 @@ impl Package {
             Ok(call) => call,
             Err(payload) => return panic_result(&*payload),
         };
-        Self::complete(slot, call, &abort).await
+        match call {
+            Call::Ready(result) => result,
+            Call::Pending(future) => Self::complete(slot, future, &abort).await,
+        }
     }
 
     /// Whether a text call of `slot` can be read straight into its input: a validator
@@ -358,7 +361,8 @@ impl Package {
             Err(payload) => return Ok(panic_result(&*payload)),
         };
         match started {
-            Some(call) => Ok(Self::complete(slot, call, &abort).await),
+            Some(Call::Ready(result)) => Ok(result),
+            Some(Call::Pending(future)) => Ok(Self::complete(slot, future, &abort).await),
             None => {
                 drop(started);
                 let ToolContext {
@@ -404,13 +408,14 @@ impl Package {
         }
     }
 
-    /// A started call to its result: a pending one polled (raced with the abort signal
-    /// for a cancellable tool), a panic in it caught.
-    async fn complete(slot: &Slot, call: Call<'_>, abort: &AbortSignal) -> ToolResult {
-        let mut future = match call {
-            Call::Ready(result) => return result,
-            Call::Pending(future) => future,
-        };
+    /// A pending call to its result: polled (raced with the abort signal for a
+    /// cancellable tool), a panic in it caught. (A ready one is its result: it never
+    /// goes through this future.)
+    async fn complete(
+        slot: &Slot,
+        mut future: BoxFuture<'_, ToolResult>,
+        abort: &AbortSignal,
+    ) -> ToolResult {
         // Once a poll has panicked, or the race is decided, the future is never polled again.
         if slot.cancellable {
             let mut cancelled = pin!(abort.cancelled());
