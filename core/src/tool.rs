@@ -2,9 +2,10 @@
 //! handler, holding its name, its `x-neuralis` block, its input schema and a type-erased
 //! call adapter.
 //!
-//! The adapter takes the call's arguments as JSON and the [`ToolContext`]; it
-//! deserializes the input, calls the handler (awaiting it when `async`), and turns what
-//! the handler returns into a [`ToolResult`]:
+//! The adapter takes the call's [`Arguments`] (a validated tree, or the text of a
+//! `dispatch_text` call, checked as it is read) and the [`ToolContext`]; it reads the
+//! input, calls the handler (awaiting it when `async`), and turns what the handler
+//! returns into a [`ToolResult`]:
 //!
 //! | handler returns | result |
 //! |---|---|
@@ -19,9 +20,10 @@
 //! Any other return type (a type that is only `Serialize`) is a `handler-signature` error
 //! when the crate compiles.
 //!
-//! The arguments are expected to have passed the pipeline's checks already (feature
-//! gate, defaults, schema validation); the adapter only reports a deserialization failure
-//! as [`CallError::Input`].
+//! A tree is expected to have passed the pipeline's checks already (feature gate,
+//! defaults, schema validation); the adapter only reports a deserialization failure as
+//! [`CallError::Input`]. A text that is not decided as it is read gives
+//! [`CallError::Reread`], and the pipeline calls again with the tree.
 //!
 //! A descriptor is itself a [`dispatch::Handler`](crate::dispatch::Handler), so a
 //! package registers it as it is:
