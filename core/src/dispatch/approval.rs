@@ -52,11 +52,20 @@ impl Package {
     }
 }
 
+/// Whether some call of the tool `meta` describes asks (what [`posture`] can answer
+/// without the arguments): category `unknown`, or an `askOnKeys` list.
+pub(super) fn may_ask(meta: &ToolMeta) -> bool {
+    meta.annotations.category == Category::Unknown || !meta.ask_on_keys.is_empty()
+}
+
 /// The posture of a call of the tool `meta` describes with `args` as sent (the rule of
 /// [`Package::approval`], which the pipeline's gate reads too).
 pub(super) fn posture(meta: &ToolMeta, args: &Value) -> Approval {
     if meta.annotations.category == Category::Unknown {
         return Approval::Ask(AskReason::UnknownCategory);
+    }
+    if meta.ask_on_keys.is_empty() {
+        return Approval::Floor(meta.annotations.category);
     }
     let sent: Vec<String> = match args.as_object() {
         Some(map) => meta

@@ -9,7 +9,7 @@ use std::task::Poll;
 
 use serde_json::{Map, Value};
 
-use super::approval::posture;
+use super::approval::{may_ask, posture};
 use super::ask::{NotApproved, form_answer, not_approved_result};
 use super::de::Fields;
 use super::failed::{ArgumentError, arguments_result, cancelled_result, panic_result};
@@ -21,7 +21,6 @@ use super::{
     Asker, BoxFuture, Call, CallOptions, Elicited, LogSink, Package, ProgressSink, Question,
     SessionContext, ToolContext, block_on,
 };
-use crate::catalog::Category;
 use crate::contract::json;
 use crate::result::{ToolResult, TypedBound, bound_result_owned};
 
@@ -322,10 +321,7 @@ impl Package {
             return None;
         };
         let may_ask = match options.approval {
-            ApprovalPolicy::Ask | ApprovalPolicy::Refuse => {
-                let meta = &slot.entry.meta;
-                meta.annotations.category == Category::Unknown || !meta.ask_on_keys.is_empty()
-            }
+            ApprovalPolicy::Ask | ApprovalPolicy::Refuse => may_ask(&slot.entry.meta),
             ApprovalPolicy::Host | ApprovalPolicy::Trust => false,
         };
         (!may_ask).then_some(Fields {

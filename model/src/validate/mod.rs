@@ -99,8 +99,9 @@ const MAX_DEPTH: usize = 1024;
 #[derive(Debug)]
 pub struct Validator {
     nodes: Vec<Node>,
-    /// Per node, whether a value there is checked piece by piece (see `stream`).
-    piecewise: Vec<bool>,
+    /// Per node, what a reader checking a value piece by piece may do there (see
+    /// `stream`).
+    streams: Vec<stream::Stream>,
 }
 
 /// Why a schema did not compile.
@@ -230,8 +231,8 @@ pub enum ErrorKind {
 
 impl Validator {
     fn of(nodes: Vec<Node>) -> Validator {
-        let piecewise = stream::piecewise_nodes(&nodes);
-        Validator { nodes, piecewise }
+        let streams = stream::stream_nodes(&nodes);
+        Validator { nodes, streams }
     }
 
     /// Compiles `schema`, or says why it cannot: outside the subset (a general validator is

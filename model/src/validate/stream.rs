@@ -133,7 +133,7 @@ impl Validator {
                     };
                     continue;
                 }
-                Node::Checks(_) if self.piecewise[spot.node] => Piece::Checked,
+                Node::Checks(_) if self.streams[spot.node].piecewise => Piece::Checked,
                 Node::Checks(_) => Piece::Whole,
             };
             return (piece, spot);
@@ -149,55 +149,22 @@ impl Validator {
 
     /// The members an object at `spot` (a [`Piece::Checked`] one) may hold; `None` when an
     /// object is not valid there, or cannot be checked member by member (check it whole).
+    /// Decided once per node, when the schema is compiled ([`stream_nodes`]).
     #[must_use]
+    #[inline]
     pub fn object_plan(&self, spot: Spot) -> Option<ObjectPlan<'_>> {
-        let checks = self.checks(spot)?;
-        let mut plan = ObjectPlan {
-            properties: &[],
-            additional: Some(ANY),
-            required: 0,
-            default_names: false,
-            depth: spot.depth + 1,
+        let object = self.streams.get(spot.node)?.object?;
+        let properties = match object.members.and_then(|i| self.checks(spot)?.get(i)) {
+            Some(Check::Properties(properties) | Check::Closed { properties, .. }) => properties,
+            _ => &[][..],
         };
-        let mut members = false;
-        let mut names: Vec<&String> = Vec::new();
-        for check in checks {
-            match check {
-                Check::Type { set, .. } if set & OBJECT == 0 => return None,
-                Check::Enum(_) | Check::Const(_) => return None,
-                Check::Properties(properties) if !members => {
-                    members = true;
-                    plan.properties = properties;
-                }
-                Check::Closed {
-                    properties,
-                    additional,
-                    required,
-                    required_mask,
-                    ..
-                } if !members => {
-                    members = true;
-                    plan.properties = properties;
-                    plan.additional = *additional;
-                    plan.required |= required_mask;
-                    names.extend(required);
-                }
-                Check::Properties(_) | Check::Closed { .. } => return None,
-                Check::Required(required, false) => names.extend(required),
-                Check::DefaultPropertyNames(_) => plan.default_names = true,
-                _ => {}
-            }
-        }
-        for name in names {
-            let h = head(name);
-            let i = plan
-                .properties
-                .iter()
-                .position(|(n, _)| n.matches(name, h))
-                .filter(|i| *i < 64)?;
-            plan.required |= 1 << i;
-        }
-        Some(plan)
+        Some(ObjectPlan {
+            properties,
+            additional: object.additional,
+            required: object.required,
+            default_names: object.default_names,
+            depth: spot.depth + 1,
+        })
     }
 
     /// What an array at `spot` (a [`Piece::Checked`] one) must hold; `None` when an array
@@ -234,15 +201,90 @@ impl Validator {
     }
 }
 
-/// Per node, whether its keywords are all decided piece by piece.
-pub(super) fn piecewise_nodes(nodes: &[Node]) -> Vec<bool> {
+/// What a node's keywords allow a reader, decided once when the schema is compiled.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Stream {
+    /// Every keyword is decided piece by piece.
+    piecewise: bool,
+    /// How an object is read member by member (`None`: not, or not valid here).
+    object: Option<ObjectParts>,
+}
+
+/// An [`ObjectPlan`] without its borrow: the index of the keyword holding the
+/// properties, and what the keywords together require.
+#[derive(Debug, Clone, Copy)]
+struct ObjectParts {
+    members: Option<usize>,
+    additional: Option<usize>,
+    required: u64,
+    default_names: bool,
+}
+
+/// Per node, what a reader may do there.
+pub(super) fn stream_nodes(nodes: &[Node]) -> Vec<Stream> {
     nodes
         .iter()
         .map(|node| match node {
-            Node::Checks(checks) => checks.iter().all(piecewise),
-            _ => true,
+            Node::Checks(checks) => Stream {
+                piecewise: checks.iter().all(piecewise),
+                object: object_parts(checks),
+            },
+            _ => Stream {
+                piecewise: true,
+                object: None,
+            },
         })
         .collect()
+}
+
+/// How an object is read against `checks` member by member: the declared properties
+/// (one `properties` keyword at most), what else may come, what is required (by index,
+/// the first 64); `None` when an object is not valid there or cannot be read so.
+fn object_parts(checks: &[Check]) -> Option<ObjectParts> {
+    let mut parts = ObjectParts {
+        members: None,
+        additional: Some(ANY),
+        required: 0,
+        default_names: false,
+    };
+    let mut properties: &[(Name, usize)] = &[];
+    let mut names: Vec<&String> = Vec::new();
+    for (i, check) in checks.iter().enumerate() {
+        match check {
+            Check::Type { set, .. } if set & OBJECT == 0 => return None,
+            Check::Enum(_) | Check::Const(_) => return None,
+            Check::Properties(declared) if parts.members.is_none() => {
+                parts.members = Some(i);
+                properties = declared;
+            }
+            Check::Closed {
+                properties: declared,
+                additional,
+                required,
+                required_mask,
+                ..
+            } if parts.members.is_none() => {
+                parts.members = Some(i);
+                properties = declared;
+                parts.additional = *additional;
+                parts.required |= required_mask;
+                names.extend(required);
+            }
+            Check::Properties(_) | Check::Closed { .. } => return None,
+            Check::Required(required, false) => names.extend(required),
+            Check::DefaultPropertyNames(_) => parts.default_names = true,
+            _ => {}
+        }
+    }
+    for name in names {
+        let h = head(name);
+        let i = properties
+            .iter()
+            .position(|(n, _)| n.matches(name, h))
+            .filter(|i| *i < 64)?;
+        parts.required |= 1 << i;
+    }
+    Some(parts)
 }
 
 /// Whether a keyword is decided piece by piece: on a scalar as it is, on an object member
