@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::de::defaults_pass;
 use super::output::{MismatchSink, Output, OutputSchema};
 use super::package::ToolIndex;
 use super::validation::Checker;
@@ -293,7 +294,10 @@ impl PackageBuilder {
             };
             index.push((Box::from(entry.name.as_str()), tools.len()));
             let bound = handler.bound();
+            let reads_text = matches!(&validator,
+                Checker::Builtin(v) if defaults_pass(v, &entry.meta.defaults));
             tools.push(Slot {
+                reads_text,
                 caps: bound.caps(&self.caps),
                 more: bound.more,
                 root_members: root_members(&entry.schema),

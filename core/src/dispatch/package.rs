@@ -33,6 +33,9 @@ pub(super) struct Slot {
     pub(super) handler: Box<dyn Handler>,
     pub(super) cancellable: bool,
     pub(super) validator: Checker,
+    /// Whether a text call may be read straight into the input: the built-in validator,
+    /// and defaults that pass where they go (`de::defaults_pass`).
+    pub(super) reads_text: bool,
     pub(super) output: Option<output::OutputSchema>,
     /// The package's caps with the tool's own (`Handler::bound`).
     pub(super) caps: BoundCaps,

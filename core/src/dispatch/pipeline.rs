@@ -320,6 +320,9 @@ impl Package {
         let Checker::Builtin(validator) = &slot.validator else {
             return None;
         };
+        if !slot.reads_text {
+            return None;
+        }
         let may_ask = match options.approval {
             ApprovalPolicy::Ask | ApprovalPolicy::Refuse => may_ask(&slot.entry.meta),
             ApprovalPolicy::Host | ApprovalPolicy::Trust => false,

@@ -31,8 +31,10 @@
 
 use serde_json::Value;
 
-use super::node::{ARRAY, Check, Name, Node, OBJECT, head};
-use super::{MAX_DEPTH, Validator};
+use super::node::{
+    ARRAY, Check, Name, Node, OBJECT, head, length_at_least, length_at_most, type_matches,
+};
+use super::{MAX_DEPTH, Validator, num};
 use crate::schema::default_property_names_accepts;
 
 /// Where a value being read is checked: a subschema of the validator and the depth the
@@ -144,7 +146,13 @@ impl Validator {
     #[must_use]
     #[inline]
     pub fn accepts(&self, spot: Spot, value: &Value) -> bool {
-        spot.node == ANY || self.valid(spot.node, value, spot.depth)
+        if spot.node == ANY {
+            return true;
+        }
+        match self.streams.get(spot.node).and_then(|s| s.leaf) {
+            Some(leaf) if spot.depth <= MAX_DEPTH => leaf.accepts(value, &self.nodes[spot.node]),
+            _ => self.valid(spot.node, value, spot.depth),
+        }
     }
 
     /// The members an object at `spot` (a [`Piece::Checked`] one) may hold; `None` when an
@@ -208,6 +216,61 @@ pub(super) struct Stream {
     piecewise: bool,
     /// How an object is read member by member (`None`: not, or not valid here).
     object: Option<ObjectParts>,
+    /// The keywords as one leaf test (`None`: walk them).
+    leaf: Option<Leaf>,
+}
+
+/// A node whose keywords are only `type`, `minLength`, `maxLength` and `enum` (most of
+/// an input's scalars), decided by one test on the value with the walk's own predicates
+/// rather than by walking the keywords: they are all assertions on the value, so their
+/// order does not change the verdict.
+#[derive(Debug, Clone, Copy)]
+struct Leaf {
+    types: u8,
+    min_length: u64,
+    max_length: u64,
+    /// The index of the `enum` keyword among the node's checks.
+    options: Option<usize>,
+}
+
+impl Leaf {
+    fn of(checks: &[Check]) -> Option<Leaf> {
+        let mut leaf = Leaf {
+            types: u8::MAX,
+            min_length: 0,
+            max_length: u64::MAX,
+            options: None,
+        };
+        for (i, check) in checks.iter().enumerate() {
+            match check {
+                Check::Type { set, .. } => leaf.types &= set,
+                Check::MinLength(n) => leaf.min_length = leaf.min_length.max(*n),
+                Check::MaxLength(n) => leaf.max_length = leaf.max_length.min(*n),
+                Check::Enum(_) if leaf.options.is_none() => leaf.options = Some(i),
+                _ => return None,
+            }
+        }
+        Some(leaf)
+    }
+
+    #[inline]
+    fn accepts(self, v: &Value, node: &Node) -> bool {
+        if !type_matches(self.types, v) {
+            return false;
+        }
+        if let Value::String(s) = v
+            && !(length_at_least(s, self.min_length) && length_at_most(s, self.max_length))
+        {
+            return false;
+        }
+        match (self.options, node) {
+            (Some(i), Node::Checks(checks)) => match &checks[i] {
+                Check::Enum(options) => options.iter().any(|o| num::equal(o, v)),
+                _ => true,
+            },
+            _ => true,
+        }
+    }
 }
 
 /// An [`ObjectPlan`] without its borrow: the index of the keyword holding the
@@ -228,10 +291,12 @@ pub(super) fn stream_nodes(nodes: &[Node]) -> Vec<Stream> {
             Node::Checks(checks) => Stream {
                 piecewise: checks.iter().all(piecewise),
                 object: object_parts(checks),
+                leaf: Leaf::of(checks),
             },
             _ => Stream {
                 piecewise: true,
                 object: None,
+                leaf: None,
             },
         })
         .collect()

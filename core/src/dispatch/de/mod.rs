@@ -44,18 +44,23 @@ use crate::contract::push_pointer;
 
 mod text;
 
-pub(crate) use text::{Fields, read_text};
+pub(crate) use text::{Fields, defaults_pass, read_text};
 
 /// Reads `value` into `T`; on failure, the JSON pointer of the value that did not fit
 /// (`""` for the root) and serde's message.
 pub(crate) fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
-    T::deserialize(Args::new(value)).map_err(|e| (e.pointer(), e.message))
+    T::deserialize(Args::new(value)).map_err(|e| (e.pointer(), e.0.message))
 }
 
 /// A deserialization failure and where it happened: the path segments, innermost first,
-/// added as the error leaves each container.
+/// added as the error leaves each container. Boxed, as `serde_json`'s is: every
+/// `Result` the reading passes around stays the size of its value.
 #[derive(Debug)]
-pub(crate) struct Error {
+pub(crate) struct Error(Box<Failure>);
+
+/// What an [`Error`] holds.
+#[derive(Debug)]
+pub(crate) struct Failure {
     message: String,
     path: Vec<Segment>,
     /// A key that did not parse as its (numeric or boolean) type: the failure is the
@@ -125,6 +130,19 @@ enum Segment {
     Index(usize),
 }
 
+impl std::ops::Deref for Error {
+    type Target = Failure;
+    fn deref(&self) -> &Failure {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut Failure {
+        &mut self.0
+    }
+}
+
 impl Error {
     #[cold]
     fn at(mut self, segment: Segment) -> Self {
@@ -161,12 +179,12 @@ impl std::error::Error for Error {}
 impl de::Error for Error {
     #[cold]
     fn custom<M: fmt::Display>(message: M) -> Self {
-        Error {
+        Error(Box::new(Failure {
             message: message.to_string(),
             path: Vec::new(),
             unparsed_key: false,
             value: None,
-        }
+        }))
     }
 
     #[cold]

@@ -77,6 +77,26 @@ pub(crate) fn read_text<T: DeserializeOwned>(text: &str, fields: Fields<'_>) -> 
     reader.at_end().then_some(input)
 }
 
+/// Whether every default passes at the top-level member it fills, which the reader
+/// takes as given (decided once, when the tool is built): when one does not, every call
+/// is read as a tree, which refuses the calls that leave it out.
+pub(crate) fn defaults_pass(validator: &Validator, defaults: &Map<String, Value>) -> bool {
+    let (piece, root) = validator.piece(validator.root());
+    if defaults.is_empty() || piece == Piece::Any {
+        return true;
+    }
+    let Some(plan) = validator
+        .object_plan(root)
+        .filter(|_| piece == Piece::Checked)
+    else {
+        return false;
+    };
+    defaults.iter().all(|(key, value)| {
+        plan.member(key)
+            .is_some_and(|m| validator.accepts(m.spot, value))
+    })
+}
+
 /// The failure of a text read: the tree path decides.
 #[cold]
 pub(super) fn unread() -> Error {
@@ -135,17 +155,25 @@ impl<'t> Reader<'t> {
 
     /// A string (at its opening quote): borrowed when it has no escape, else decoded
     /// into the reader's scratch (one pass) and copied out at its size.
+    #[inline(always)]
     fn string(&mut self) -> Option<Cow<'t, str>> {
         let bytes = self.text.as_bytes();
         let start = self.pos + 1;
-        let mut i = plain_run(bytes, start);
-        match *bytes.get(i)? {
-            b'"' => {
-                self.pos = i + 1;
-                return Some(Cow::Borrowed(&self.text[start..i]));
-            }
-            b'\\' => {}
-            _ => return None,
+        let i = plain_run(bytes, start);
+        if bytes.get(i) == Some(&b'"') {
+            self.pos = i + 1;
+            return Some(Cow::Borrowed(&self.text[start..i]));
+        }
+        self.escaped(start, i)
+    }
+
+    /// The rest of a string from `i`, the end of its plain start (at `start`): an escape
+    /// decoded, or `None` for a control character or the text's end.
+    #[inline(never)]
+    fn escaped(&mut self, start: usize, mut i: usize) -> Option<Cow<'t, str>> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(i) != Some(&b'\\') {
+            return None;
         }
         let out = &mut self.scratch;
         out.clear();
@@ -521,38 +549,34 @@ impl<'t> Members<'_, 't> {
         if self.ended { Ok(()) } else { Err(unread()) }
     }
 
-    /// Where `key`'s value is checked; `Err` for a key the schema refuses or a repeat.
+    /// The member `key` is: `None` for a key the schema refuses.
     #[inline]
-    fn note(&mut self, key: &str) -> Result<Spot, Error> {
-        let member = match &self.plan {
-            Some(plan) => plan.member(key).ok_or_else(unread)?,
-            None => Member {
+    fn member(&self, key: &str) -> Option<Member> {
+        match &self.plan {
+            Some(plan) => plan.member(key),
+            None => Some(Member {
                 index: None,
                 spot: Spot::any(),
-            },
-        };
+            }),
+        }
+    }
+
+    /// Notes the member `key` as read; `false` for a repeat (or one key too many).
+    #[inline(always)]
+    fn note(&mut self, member: Member, key: &str) -> bool {
         match member.index {
             Some(i) if i < 64 => {
-                if self.seen & (1 << i) != 0 {
-                    return Err(unread());
-                }
+                let first = self.seen & (1 << i) == 0;
                 self.seen |= 1 << i;
+                first
             }
             _ => {
                 if self.others.len() >= OTHER_KEYS || self.others.iter().any(|k| k == key) {
-                    return Err(unread());
+                    return false;
                 }
                 self.others.push(key.to_owned());
+                true
             }
-        }
-        Ok(member.spot)
-    }
-
-    /// Whether the text sent `key`.
-    fn sent(&self, key: &str) -> bool {
-        match self.plan.as_ref().and_then(|p| p.member(key)) {
-            Some(Member { index: Some(i), .. }) if i < 64 => self.seen & (1 << i) != 0,
-            _ => self.others.iter().any(|k| k == key),
         }
     }
 
@@ -593,16 +617,25 @@ impl<'t> Members<'_, 't> {
         if !self.closed
             && let Some(key) = self.next_text_key()?
         {
-            self.pending = Pending::Text(self.note(&key)?);
-            return Ok(Some(key));
-        }
-        while let Some((key, value)) = self.defaults.as_mut().and_then(Iterator::next) {
-            if self.sent(key) {
-                continue;
+            match self.member(&key) {
+                Some(member) if self.note(member, &key) => {
+                    self.pending = Pending::Text(member.spot);
+                    return Ok(Some(key));
+                }
+                _ => return Err(unread()),
             }
-            let spot = self.note(key)?;
-            if !self.r.validator.accepts(spot, value) {
+        }
+        // The defaults pass where they go ([`defaults_pass`], when the tool was built).
+        while let Some((key, value)) = self.defaults.as_mut().and_then(Iterator::next) {
+            let Some(member) = self.member(key) else {
                 return Err(unread());
+            };
+            if !self.note(member, key) {
+                // Sent, or (a key beyond the declared ones) no room left to tell.
+                if self.others.len() >= OTHER_KEYS {
+                    return Err(unread());
+                }
+                continue;
             }
             self.pending = Pending::Default(value);
             return Ok(Some(Cow::Borrowed(key)));
