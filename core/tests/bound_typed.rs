@@ -228,6 +228,25 @@ proptest! {
     }
 }
 
+/// A `null` result where its text does not fit: no text, not a clipped `n` (found by the
+/// property above).
+#[test]
+fn a_null_without_room_for_its_text_has_none() {
+    let caps = BoundCaps {
+        text_chars: 1,
+        array_len: 1,
+        string_chars: 0,
+        structured_bytes: 0,
+        ..BoundCaps::default()
+    };
+    for wrapped in [false, true] {
+        check(&Value::Null, &caps, wrapped).expect("bounded as the whole value");
+    }
+    let (r, stats) = bound_typed(&(), &TypedBound { caps, ..TypedBound::default() });
+    assert!(texts(&r).is_empty(), "{r:?}");
+    assert_eq!(stats.text_clipped, 1);
+}
+
 /// Every form serde writes.
 #[derive(Debug, Clone, Serialize)]
 struct Report {

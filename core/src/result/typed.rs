@@ -34,6 +34,9 @@ pub struct TypedBound<'a> {
 /// marker (the JSON gets the rest).
 pub const MARKER_RESERVE: usize = 400;
 
+/// The text of a `null` result.
+const NULL: &str = "null";
+
 /// At most this many places are named by a typed result's truncation marker.
 const MARKER_PLACES: usize = 4;
 
@@ -123,9 +126,24 @@ fn typed_result(
 ) -> (ToolResult, BoundStats) {
     let caps = &how.caps;
     let Some(mut root) = structured else {
-        // `null`: no `structuredContent`, as `ToolResult::json` has it.
-        let mut r = ToolResult::text("null");
-        let stats = r.bound_in_place(caps);
+        // `null`: no `structuredContent`, as `ToolResult::json` has it; the text `null`
+        // when it fits, else none (a clipped `null` would not be JSON).
+        if NULL.len() <= caps.text_chars {
+            let mut r = ToolResult::text(NULL);
+            let stats = r.bound_in_place(caps);
+            return (r, stats);
+        }
+        let mut stats = Tally::default();
+        stats.text_clipped += 1;
+        stats.record("/content/0/text", CutKind::Text, NULL.len(), 0);
+        let mut r = ToolResult {
+            content: Content::Blocks(Vec::new()),
+            is_error: false,
+            structured_content: None,
+            meta: None,
+        };
+        r.neuralis_meta_mut()
+            .insert(BOUND_META.into(), write_tally(&stats));
         return (r, stats);
     };
     // `root` stays where it is until the plan is made.

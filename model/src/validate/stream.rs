@@ -149,10 +149,24 @@ impl Validator {
         if spot.node == ANY {
             return true;
         }
-        match self.streams.get(spot.node).and_then(|s| s.leaf) {
+        // The leaf test first, as `valid` would reach it (without its steps).
+        match self.leaf(spot.node) {
             Some(leaf) if spot.depth <= MAX_DEPTH => leaf.accepts(value, &self.nodes[spot.node]),
-            _ => self.valid(spot.node, value, spot.depth),
+            _ => self.walk(spot, value),
         }
+    }
+
+    /// [`valid`](Self::valid) from `spot`, out of line: the reader's scalars are mostly
+    /// leaves.
+    #[inline(never)]
+    fn walk(&self, spot: Spot, value: &Value) -> bool {
+        self.valid(spot.node, value, spot.depth)
+    }
+
+    /// The node's keywords as one leaf test, when they are (see [`Leaf`]).
+    #[inline]
+    pub(super) fn leaf(&self, node: usize) -> Option<Leaf> {
+        self.streams.get(node).and_then(|s| s.leaf)
     }
 
     /// The members an object at `spot` (a [`Piece::Checked`] one) may hold; `None` when an
@@ -225,7 +239,7 @@ pub(super) struct Stream {
 /// rather than by walking the keywords: they are all assertions on the value, so their
 /// order does not change the verdict.
 #[derive(Debug, Clone, Copy)]
-struct Leaf {
+pub(super) struct Leaf {
     types: u8,
     min_length: u64,
     max_length: u64,
@@ -254,7 +268,7 @@ impl Leaf {
     }
 
     #[inline]
-    fn accepts(self, v: &Value, node: &Node) -> bool {
+    pub(super) fn accepts(self, v: &Value, node: &Node) -> bool {
         if !type_matches(self.types, v) {
             return false;
         }

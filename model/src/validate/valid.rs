@@ -22,7 +22,10 @@ impl Validator {
             Node::True | Node::Pending => true,
             Node::False => false,
             Node::Ref(target) => self.valid(*target, v, depth + 1),
-            Node::Checks(checks) => checks.iter().all(|c| self.check_valid(c, v, depth)),
+            node @ Node::Checks(checks) => match self.leaf(id) {
+                Some(leaf) => leaf.accepts(v, node),
+                None => checks.iter().all(|c| self.check_valid(c, v, depth)),
+            },
         }
     }
 
