@@ -242,7 +242,13 @@ fn a_null_without_room_for_its_text_has_none() {
     for wrapped in [false, true] {
         check(&Value::Null, &caps, wrapped).expect("bounded as the whole value");
     }
-    let (r, stats) = bound_typed(&(), &TypedBound { caps, ..TypedBound::default() });
+    let (r, stats) = bound_typed(
+        &(),
+        &TypedBound {
+            caps,
+            ..TypedBound::default()
+        },
+    );
     assert!(texts(&r).is_empty(), "{r:?}");
     assert_eq!(stats.text_clipped, 1);
 }
