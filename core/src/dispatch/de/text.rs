@@ -716,3 +716,35 @@ impl<'t> Items<'_, 't> {
         }))))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{Validator, defaults_pass};
+
+    fn passes(schema: &Value, defaults: &Value) -> bool {
+        let validator = Validator::compile(schema).expect("in the subset");
+        let defaults = defaults.as_object().expect("an object");
+        defaults_pass(&validator, defaults)
+    }
+
+    #[test]
+    fn defaults_are_checked_where_they_go() {
+        let schema = json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {"days": {"type": "integer", "minimum": 1}}
+        });
+        assert!(passes(&schema, &json!({})));
+        assert!(passes(&schema, &json!({"days": 3})));
+        assert!(!passes(&schema, &json!({"days": 0})), "below its minimum");
+        assert!(
+            !passes(&schema, &json!({"weeks": 1})),
+            "a key the root refuses"
+        );
+        assert!(passes(&json!(true), &json!({"days": 0})), "anything goes");
+        let whole = json!({"oneOf": [{"type": "object"}, {"type": "array"}]});
+        assert!(!passes(&whole, &json!({"days": 3})), "a root read whole");
+    }
+}
