@@ -28,8 +28,8 @@
 //! annotations and block `_meta`), 3 the 1 MB result; the scenarios are `clone` (the
 //! baseline of the owned ones), `copy` and `owned` with the default caps, `copy_tight` and
 //! `owned_tight` with caps that cut every part (see [`tight`]); sizes 11, 12 and 13 are
-//! the 1, 10 and 100 MB typed results, with `typed_bound`, `typed_to_vec_kept` and
-//! `typed_to_value_kept` (see [`count_typed`]).
+//! the 1, 10 and 100 MB typed results, with `typed_bound`, `typed_to_vec_kept`,
+//! `typed_to_value_kept` and `typed_value_floor` (see [`count_typed`]).
 
 use std::hint::black_box;
 
@@ -282,7 +282,9 @@ fn tight() -> BoundCaps {
 
 /// The count mode of the typed scenarios: sizes 11, 12 and 13 are the 1, 10 and 100 MB
 /// typed results; `typed_bound` bounds one as it is serialized, `typed_to_vec_kept` and
-/// `typed_to_value_kept` serialize the part it keeps alone.
+/// `typed_to_value_kept` serialize the part it keeps alone, and `typed_value_floor` does
+/// both: the least a result that holds `structuredContent` as a `Value` (as
+/// `ToolResult` and rmcp's `CallToolResult` do) and its text as JSON can cost.
 fn count_typed(size: usize, name: &str, runs: usize) {
     let mb = match size {
         11 => 1,
@@ -303,6 +305,10 @@ fn count_typed(size: usize, name: &str, runs: usize) {
             "typed_bound" => drop(black_box(bound_typed(black_box(&audit), &how))),
             "typed_to_vec_kept" => drop(black_box(serde_json::to_vec(black_box(&part)))),
             "typed_to_value_kept" => drop(black_box(serde_json::to_value(black_box(&part)))),
+            "typed_value_floor" => drop(black_box((
+                serde_json::to_value(black_box(&part)),
+                serde_json::to_vec(black_box(&part)),
+            ))),
             other => panic!("no scenario {other}"),
         }
     }
