@@ -2,7 +2,8 @@
 //! `tests/snapshots/<name>.json`. `SNAPSHOTS=overwrite cargo test --test golden` rewrites
 //! them; review the diff. Every schema is also a valid draft-07 document and passes
 //! `neuralis::check_value` with no error. The same types' output schemas (what serde
-//! writes, `#[derive(ToolOutput)]`) are pinned in `tests/snapshots/output/<name>.json`.
+//! writes, `#[derive(ToolOutput)]`) are pinned in `tests/snapshots/output/<name>.json`,
+//! and each is also what `#[derive(ToolInput)]` writes for it (`Output::written`).
 #![allow(missing_docs)]
 
 mod common;
@@ -92,6 +93,15 @@ macro_rules! golden_output {
             assert_eq!(schema["$schema"], neuralis::input::DRAFT_07);
             assert_eq!(schema["type"], "object", "an output's root is an object");
             assert_golden_in("tests/snapshots/output", stringify!($test), &schema);
+            // Every type here derives `ToolInput` and `ToolOutput`: what the input derive
+            // writes (the schema a type deriving `ToolInput` alone is returned with) is the
+            // same document.
+            assert_eq!(
+                neuralis::dispatch::Output::written::<$ty>().schema(),
+                &schema,
+                "{}: the input derive's output schema is the output derive's",
+                stringify!($test)
+            );
         }
     )*};
 }

@@ -60,6 +60,16 @@ impl Copy {
         Self { _tmp: tmp, dir }
     }
 
+    /// The library keeps the example's crate name, so the copy's own tests build.
+    fn keeping_lib_name(self, example: &str) -> Self {
+        let manifest = self.dir.join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest).expect("manifest");
+        assert!(!text.contains("[lib]"), "the example sets no [lib]");
+        let text = format!("{text}\n[lib]\nname = \"neuralis_example_{example}\"\n");
+        std::fs::write(manifest, text).expect("manifest");
+        self
+    }
+
     fn cargo_build(&self) -> Output {
         self.cargo(&["build", "--offline"])
     }
@@ -246,4 +256,80 @@ pub(crate) fn r#alerts(input: WeatherForecast) -> Vec<String> {
         "{text}"
     );
     assert!(copy.dir.join("tools/weather-alerts.json").is_file());
+}
+
+/// Each tool's output schema as the built copy serves it (`ToolDescriptor::output`), read
+/// by a test written into the copy.
+fn served_outputs(copy: &Copy) -> String {
+    let krate = "neuralis_example_catalog";
+    std::fs::write(
+        copy.dir.join("tests/served_outputs.rs"),
+        format!(
+            "#[test]\nfn served_outputs() {{\n    for d in {krate}::neuralis_package::TOOLS {{\n        \
+             let schema = (d.output)().map(|o| o.schema().clone());\n        \
+             println!(\"OUTPUT {{}} {{}}\", d.name, serde_json::to_string(&schema).expect(\"json\"));\n    }}\n}}\n"
+        ),
+    )
+    .expect("write the test");
+    let out = copy.cargo(&[
+        "test",
+        "--offline",
+        "--test",
+        "served_outputs",
+        "--",
+        "--nocapture",
+    ]);
+    assert!(
+        out.status.success(),
+        "the copy's test failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("OUTPUT "))
+        .collect();
+    assert_eq!(lines.len(), 3, "three tools:\n{stdout}");
+    lines.join("\n")
+}
+
+/// `examples/catalog` as it stood before `#[derive(ToolInput)]` gave outputs too (issue 31):
+/// its shared `Status` derives both `ToolInput` and `ToolOutput`. It still builds (no
+/// conflicting implementations), writes the same `tools/`, passes its own tests and serves
+/// the same output schemas as the example today, which derives `ToolInput` alone.
+#[test]
+fn a_package_written_for_the_previous_release_builds_and_serves_the_same_schemas() {
+    let previous = Copy::of("catalog", "previous").keeping_lib_name("catalog");
+    let fixture = repo().join("build/tests/fixtures/previous-release/catalog/src/store.rs");
+    let old = std::fs::read_to_string(&fixture).expect("the fixture");
+    assert!(
+        old.contains("#[derive(ToolInput, ToolOutput,"),
+        "both derives on one type"
+    );
+    std::fs::write(previous.dir.join("src/store.rs"), old).expect("write store.rs");
+    let committed: Vec<(String, Vec<u8>)> = ["catalog_edit", "catalog_list", "catalog_reindex"]
+        .iter()
+        .map(|t| {
+            (
+                format!("tools/{t}.json"),
+                previous.read(&format!("tools/{t}.json")),
+            )
+        })
+        .collect();
+    previous.build();
+    for (file, bytes) in &committed {
+        assert_eq!(&previous.read(file), bytes, "{file} is written as before");
+    }
+    let out = previous.cargo(&["test", "--offline", "--test", "tools"]);
+    assert!(
+        out.status.success(),
+        "the package's own tests pass:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let now = Copy::of("catalog", "now").keeping_lib_name("catalog");
+    assert_eq!(
+        served_outputs(&previous),
+        served_outputs(&now),
+        "one derive or two, the same output schemas"
+    );
 }

@@ -261,8 +261,9 @@ pub mod private {
     };
     pub use crate::dispatch::Output;
     pub use crate::dispatch::returned::{
-        OutputProbe, Returned, ViaIntoOutput, ViaIntoToolResult, ViaNoOutput, ViaOutput, ViaPlain,
-        ViaResult, ViaResultOutput, ViaSerialize,
+        OutputProbe, Returned, ViaIntoOutput, ViaIntoToolResult, ViaNoOutput, ViaOutput,
+        ViaOutputKind, ViaPlain, ViaResult, ViaResultOutput, ViaResultWritten, ViaSerialize,
+        ViaWritten,
     };
     pub use crate::dispatch::{ElicitChoice, ElicitForm};
     pub use crate::input::root_schema;

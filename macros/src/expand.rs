@@ -40,29 +40,49 @@ fn json_text(map: &Map<String, Value>) -> String {
 }
 
 fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
-    let target = Target {
+    let target = Target::Trait {
         trait_path: quote!(#p::ToolInput),
         method: quote!(__subschema),
     };
     lower_as(p, plan, &target)
 }
 
-/// The trait a plan's named types are composed through: `ToolInput::__subschema` for an
-/// input, `ToolOutput::__output_subschema` for an output.
-pub(crate) struct Target {
-    pub(crate) trait_path: TokenStream,
-    pub(crate) method: TokenStream,
+/// How a plan's named types are composed: through one trait (`ToolInput::__subschema`
+/// for an input, `ToolInput::__written_subschema` for what an input's type writes), or,
+/// for an output, through the field probe (`OutputField`: the type's `ToolOutput` impl,
+/// else what its `ToolInput` derive wrote).
+pub(crate) enum Target {
+    Trait {
+        trait_path: TokenStream,
+        method: TokenStream,
+    },
+    OutputProbe,
+}
+
+impl Target {
+    /// The schema of `ty`, composed through `__cx`, spanned on the type.
+    fn call(&self, p: &TokenStream, ty: &syn::Type) -> TokenStream {
+        match self {
+            Self::Trait { trait_path, method } => {
+                quote_spanned!(ty.span()=> <#ty as #trait_path>::#method(__cx))
+            }
+            Self::OutputProbe => quote_spanned! {ty.span()=> {
+                #[allow(unused_imports)]
+                use #p::{ViaFieldOutput as _, ViaFieldWritten as _};
+                (&#p::OutputField::<#ty>::NEW).__neuralis_field(__cx)
+            }},
+        }
+    }
 }
 
 pub(crate) fn lower_as(p: &TokenStream, plan: &Plan, t: &Target) -> TokenStream {
-    let (tr, sub) = (&t.trait_path, &t.method);
     match plan {
         Plan::Fixed(v) => {
             let text = serde_json::to_string(v).unwrap_or_default();
             quote!(#p::json(#text))
         }
         Plan::Type { ty, keywords, docs } => {
-            let call = quote_spanned!(ty.span()=> <#ty as #tr>::#sub(__cx));
+            let call = t.call(p, ty);
             let mut out = if keywords.is_empty() {
                 call
             } else {
@@ -90,7 +110,7 @@ pub(crate) fn lower_as(p: &TokenStream, plan: &Plan, t: &Target) -> TokenStream 
                     quote!(#p::property(&mut __o, #name, #plan, #required);)
                 }
                 Member::Flatten { ty, required } => {
-                    let call = quote_spanned!(ty.span()=> <#ty as #tr>::#sub(__cx));
+                    let call = t.call(p, ty);
                     quote!(#p::flatten(&mut __o, #call, #required);)
                 }
             });
@@ -178,11 +198,12 @@ fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStr
 }
 
 /// The input's impls: `ToolInput`, with `__written_in` from `written` (the model of what
-/// serde writes for the same item), and `ToolOutput` too when serde writes what it reads
-/// (`Container::writes_what_it_reads`), so a type both read and returned derives one
-/// trait. A type whose output differs gets no `ToolOutput` here: `#[derive(ToolOutput)]`
-/// writes it, and the two impls never meet. Both generated functions are `#[inline]`, so a
-/// type never written costs no machine code.
+/// serde writes for the same item), and the marker `Written` when there is such a model,
+/// so a type both read and returned needs one derive: `#[tool]` and
+/// `#[derive(ToolOutput)]` reach its output schema through `Written` when it has no
+/// `ToolOutput` impl. The input derive never implements `ToolOutput` itself, so
+/// `#[derive(ToolInput, ToolOutput)]` is two impls of two traits, never a conflict. The
+/// generated function is `#[inline]`, so a type never written costs no machine code.
 fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
     let krate = cont
         .schema
@@ -290,20 +311,15 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
             }
         }
     });
-    let shared = written.filter(|w| cont.writes_what_it_reads(w)).map(|_| {
+    // What serde writes is known: the type has an output schema where it is returned or
+    // nested in an output (`Written`), and `#[derive(ToolOutput)]` may still be derived
+    // beside this one (its impl is then the one used; the two agree).
+    let shared = written.map(|_| {
+        let (generics, _) = bounded_generics(&cont.original.generics, &quote!(#p::Written));
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
         quote! {
             #[automatically_derived]
-            impl #impl_generics #p::ToolOutput for #ident #ty_generics #where_clause {
-                const IS_OBJECT: bool = <Self as #p::ToolInput>::IS_OBJECT;
-                const COMPOSITE: bool = true;
-                fn output_name() -> #p::Cow<'static, str> {
-                    <Self as #p::ToolInput>::schema_name()
-                }
-                #[inline]
-                fn output_in(__cx: &mut #p::OutputComposer) -> #p::Value {
-                    <Self as #p::ToolInput>::__written_in(__cx)
-                }
-            }
+            impl #impl_generics #p::Written for #ident #ty_generics #where_clause {}
         }
     });
     quote! {

@@ -91,7 +91,7 @@ pub(crate) fn written_body(p: &TokenStream, written: &Container) -> TokenStream 
         render(written).plan,
         written.serde.tag.is_some() && written.serde.untagged.is_none(),
     );
-    let target = Target {
+    let target = Target::Trait {
         trait_path: quote!(#p::ToolInput),
         method: quote!(__written_subschema),
     };
@@ -120,6 +120,17 @@ fn object_choice(plan: Plan, tagged: bool) -> Plan {
     }
 }
 
+/// Whether a nested type's output schema is an object's: its `ToolOutput` impl's
+/// `IS_OBJECT`, else its `ToolInput`'s (the inherent const of `OutputField` wins over the
+/// trait's where both apply).
+fn output_is_object(p: &TokenStream, ty: &syn::Type) -> TokenStream {
+    quote_spanned! {ty.span()=> {
+        #[allow(unused_imports)]
+        use #p::WrittenConsts as _;
+        #p::OutputField::<#ty>::IS_OBJECT
+    }}
+}
+
 fn expand(cont: &Container) -> TokenStream {
     let p = private_path(
         cont.schema
@@ -137,11 +148,7 @@ fn expand(cont: &Container) -> TokenStream {
         plan,
         cont.serde.tag.is_some() && cont.serde.untagged.is_none(),
     );
-    let target = Target {
-        trait_path: quote!(#p::ToolOutput),
-        method: quote!(__output_subschema),
-    };
-    let body = lower_as(&p, &plan, &target);
+    let body = lower_as(&p, &plan, &Target::OutputProbe);
     let ident = cont.ident;
     let (generics, is_generic) = generics(&p, cont.original);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -154,7 +161,7 @@ fn expand(cont: &Container) -> TokenStream {
     );
     let is_object = match is_object {
         IsObject::Fixed(b) => quote!(#b),
-        IsObject::Of(ty) => quote!(<#ty as #p::ToolOutput>::IS_OBJECT),
+        IsObject::Of(ty) => output_is_object(&p, &ty),
     };
     let not_object = format!(
         "{}: `#[serde(flatten)]` and internally tagged newtype variants need a type whose schema is an object with named fields\n= help: flatten a struct with named fields that derives `ToolOutput`",
@@ -167,11 +174,9 @@ fn expand(cont: &Container) -> TokenStream {
         object_asserts
             .iter()
             .map(|ty| {
+                let is_object = output_is_object(&p, ty);
                 quote_spanned! {ty.span()=>
-                    const _: () = ::core::assert!(
-                        <#ty as #p::ToolOutput>::IS_OBJECT,
-                        #not_object,
-                    );
+                    const _: () = ::core::assert!(#is_object, #not_object);
                 }
             })
             .collect()

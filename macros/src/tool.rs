@@ -238,8 +238,11 @@ fn output_fn(p: &TokenStream, output: &syn::ReturnType) -> TokenStream {
     quote! {{
         fn __neuralis_output() -> ::core::option::Option<#p::Output> {
             #[allow(unused_imports)]
-            use #p::{ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _};
-            (&&&#p::OutputProbe::<#ty>::NEW).__neuralis_output()
+            use #p::{
+                ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _,
+                ViaResultWritten as _, ViaWritten as _,
+            };
+            (&&&&&#p::OutputProbe::<#ty>::NEW).__neuralis_output()
         }
         __neuralis_output
     }}
@@ -266,7 +269,10 @@ fn convert(p: &TokenStream, output: &syn::ReturnType, handler: Span) -> TokenStr
     quote! {
         {
             #[allow(unused_imports)]
-            use #p::{ViaIntoToolResult as _, ViaPlain as _, ViaResult as _, ViaSerialize as _};
+            use #p::{
+                ViaIntoToolResult as _, ViaOutputKind as _, ViaPlain as _, ViaResult as _,
+                ViaSerialize as _,
+            };
             match #split {
                 ::core::result::Result::Ok(__v) => #kind,
                 ::core::result::Result::Err(__e) => *__e,

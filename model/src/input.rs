@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::output::OutputComposer;
+use crate::output::{OutputComposer, Written};
 use crate::shape::Shape;
 use crate::types;
 
@@ -386,6 +386,8 @@ macro_rules! leaf {
                 crate::output::leaf(&types::$known)
             }
         }
+        $(#[$cfg])*
+        impl<$($generics)*> Written for $ty {}
     )*};
 }
 
@@ -418,6 +420,7 @@ macro_rules! pointer {
                 $written(cx.subschema_written::<$inner>())
             }
         }
+        impl<$($generics)*> Written for $ty where $inner: Written {}
     )*};
 }
 
@@ -449,10 +452,13 @@ macro_rules! seq {
                 types::array(cx.subschema_written::<T>(), $unique)
             }
         }
+        impl<T: Written $(+ $bound)?> Written for $ty<T> {}
     )*};
 }
 
 seq!(Vec => false, VecDeque => false, LinkedList => false, BTreeSet: Ord => true);
+
+impl<T: Written, S> Written for HashSet<T, S> {}
 
 impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
@@ -467,6 +473,8 @@ impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
     }
 }
 
+impl<T: Written> Written for [T] {}
+
 impl<T: ToolInput> ToolInput for [T] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
     fn schema_name() -> Cow<'static, str> {
@@ -479,6 +487,8 @@ impl<T: ToolInput> ToolInput for [T] {
         types::array(cx.subschema_written::<T>(), false)
     }
 }
+
+impl<T: Written, const N: usize> Written for [T; N] {}
 
 impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
@@ -517,6 +527,8 @@ impl StringKey for Cow<'_, str> {
     const NAME: &'static str = "str";
 }
 
+impl<K: StringKey, V: Written, S> Written for HashMap<K, V, S> {}
+
 impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Object;
     fn schema_name() -> Cow<'static, str> {
@@ -529,6 +541,8 @@ impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
         types::open_map(cx.subschema_written::<V>())
     }
 }
+
+impl<K: StringKey, V: Written> Written for BTreeMap<K, V> {}
 
 impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Object;

@@ -45,10 +45,15 @@ use crate::types::{self, Known};
 /// sets, fixed arrays and tuples, string-keyed maps, `serde_json::Value` and `Map`, the
 /// smart pointers and references, and (behind the features of the same names) the
 /// `uuid`, `chrono`, `url` and `time` types that are `ToolInput`, with the same formats.
+///
+/// A type that derives [`ToolInput`](crate::input::ToolInput) has an output schema without
+/// this trait ([`Written`]): `#[tool]` and `#[derive(ToolOutput)]` reach it where the type
+/// is returned or nested. Deriving both on one type is fine; this trait's schema is then
+/// the one used, and it is the same.
 #[diagnostic::on_unimplemented(
     message = "unsupported-type: `{Self}` has no output schema",
     label = "this type has no output schema",
-    note = "derive `ToolOutput` on it, or return a type that does (a handler whose return type has no output schema declares none)"
+    note = "derive `ToolOutput` on it, or return a type that does (a handler whose return type has no output schema declares none); a type that derives only `ToolInput` is returned and nested in a `ToolOutput` type as it is, but does not implement `ToolOutput` for a bound of your own: add `ToolOutput` to its derive"
 )]
 pub trait ToolOutput {
     /// Whether the type may nest itself, so [`OutputComposer`] must track it for
@@ -86,6 +91,31 @@ pub trait ToolOutput {
         output_root::<Self>().0
     }
 }
+
+/// A [`ToolInput`](crate::input::ToolInput) type whose output schema is known from its
+/// input: `#[derive(ToolInput)]` also writes what serde writes for the type (the model
+/// `#[derive(ToolOutput)]` builds, read for serde's writing half), composed through
+/// `ToolInput::__written_in`. The derive implements it for every type whose writing half
+/// it can model (not, for example, for a `serialize_with` field without
+/// `#[schema(with = T)]`), and this module for the standard types whose parameters are
+/// `Written`. A hand-written `ToolInput` impl is not `Written`: it says nothing of output.
+///
+/// Where a type is returned from a handler or nested in a `#[derive(ToolOutput)]` type,
+/// its [`ToolOutput`] impl is used when it has one, else this; so a type read and
+/// returned needs one derive, and may have both.
+///
+/// ```
+/// use neuralis_model::output::{ToolOutput, output_root, output_root_written};
+///
+/// // The standard types are both, with the same schema.
+/// assert_eq!(output_root::<Vec<Option<u8>>>(), output_root_written::<Vec<Option<u8>>>());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "unsupported-type: `{Self}` has no output schema",
+    label = "this type has no output schema",
+    note = "derive `ToolOutput` on it (or `ToolInput`, for a type that is read as well), or return a type that does (a handler whose return type has no output schema declares none)"
+)]
+pub trait Written: crate::input::ToolInput {}
 
 /// Composes nested output schemas and notices recursion (the bookkeeping is the inputs'
 /// [`Recursion`]).
@@ -144,9 +174,19 @@ pub fn is_object_schema(schema: &Value) -> bool {
 /// The root output document of `T` (see [`ToolOutput::output_schema`]), and whether it
 /// wraps `T`'s schema as `result`.
 pub fn output_root<T: ToolOutput + ?Sized>() -> (Value, bool) {
+    root_with(type_name::<T>(), OutputComposer::subschema::<T>)
+}
+
+/// The root output document of a [`Written`] type, from what its input derive wrote (as
+/// [`output_root`] for a `ToolOutput` type), and whether it wraps the schema as `result`.
+pub fn output_root_written<T: Written + ?Sized>() -> (Value, bool) {
+    root_with(type_name::<T>(), OutputComposer::subschema_written::<T>)
+}
+
+fn root_with(id: &'static str, compose: fn(&mut OutputComposer) -> Value) -> (Value, bool) {
     let mut cx = OutputComposer::default();
-    cx.recursion.set_root(type_name::<T>());
-    let fragment = cx.subschema::<T>();
+    cx.recursion.set_root(id);
+    let fragment = compose(&mut cx);
     let definitions = cx.recursion.take_definitions();
     output_document(fragment, definitions)
 }
@@ -440,7 +480,74 @@ tuple_outputs!(
 pub mod private {
     //! What `#[derive(ToolOutput)]` expands to (beside `input::private`'s helpers): not
     //! public API.
-    pub use super::{OutputComposer, ToolOutput};
+    pub use super::{OutputComposer, ToolOutput, Written};
+    use std::marker::PhantomData;
+
+    use serde_json::Value;
+
+    /// A field type of a `#[derive(ToolOutput)]` type, probed for where its schema comes
+    /// from (autoref specialization, receiver `&OutputField` first): its own [`ToolOutput`]
+    /// impl, else what its `ToolInput` derive wrote ([`Written`]). The consts are probed
+    /// the same way: an inherent const (where `T: ToolOutput`) wins over the trait's.
+    pub struct OutputField<T: ?Sized>(PhantomData<T>);
+
+    impl<T: ?Sized> OutputField<T> {
+        /// The probe.
+        pub const NEW: Self = Self(PhantomData);
+    }
+
+    impl<T: ?Sized> Clone for OutputField<T> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+
+    impl<T: ?Sized> Copy for OutputField<T> {}
+
+    impl<T: ToolOutput + ?Sized> OutputField<T> {
+        /// Whether the schema is an object's.
+        pub const IS_OBJECT: bool = T::IS_OBJECT;
+    }
+
+    /// The consts of a field type that is only [`Written`].
+    pub trait WrittenConsts {
+        /// Whether the schema is an object's.
+        const IS_OBJECT: bool;
+    }
+
+    impl<T: Written + ?Sized> WrittenConsts for OutputField<T> {
+        const IS_OBJECT: bool = T::IS_OBJECT;
+    }
+
+    /// The first choice: the field type's own [`ToolOutput`].
+    pub trait ViaFieldOutput {
+        /// The field type's schema, composed through `cx`.
+        fn __neuralis_field(self, cx: &mut super::OutputComposer) -> Value;
+    }
+
+    impl<T: ToolOutput + ?Sized> ViaFieldOutput for &OutputField<T> {
+        fn __neuralis_field(self, cx: &mut super::OutputComposer) -> Value {
+            cx.subschema::<T>()
+        }
+    }
+
+    /// The last choice: what the field type's `ToolInput` derive wrote; a type that is
+    /// neither is `unsupported-type` here (on [`Written`]).
+    pub trait ViaFieldWritten<T: ?Sized> {
+        /// The field type's schema, composed through `cx`.
+        fn __neuralis_field(self, cx: &mut super::OutputComposer) -> Value
+        where
+            T: Written;
+    }
+
+    impl<T: ?Sized> ViaFieldWritten<T> for OutputField<T> {
+        fn __neuralis_field(self, cx: &mut super::OutputComposer) -> Value
+        where
+            T: Written,
+        {
+            cx.subschema_written::<T>()
+        }
+    }
 }
 
 #[cfg(test)]

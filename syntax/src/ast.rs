@@ -190,39 +190,6 @@ impl<'a> Container<'a> {
     pub fn is_root(&self) -> bool {
         self.schema.root.is_some()
     }
-
-    /// Whether serde writes what it reads: `self` is the model of what serde reads and
-    /// `written` of what it writes ([`Direction::Serialize`]), of the same item, and no
-    /// attribute makes them differ (`rename`/`rename_all` halves that differ,
-    /// `skip_serializing`, `skip_serializing_if`, `skip_deserializing`, `serialize_with`,
-    /// `deserialize_with`). Such a type's output schema follows from the same
-    /// attributes, so `#[derive(ToolInput)]` implements `ToolOutput` for it too.
-    #[must_use]
-    pub fn writes_what_it_reads(&self, written: &Container) -> bool {
-        let field = |a: &Field, b: &Field| {
-            a.name.value == b.name.value
-                && a.serde.skip.is_some() == b.serde.skip.is_some()
-                && a.serde.with.is_some() == b.serde.with.is_some()
-                && a.serde.flatten.is_some() == b.serde.flatten.is_some()
-                && b.serde.skip_if.is_none()
-        };
-        let fields = |a: &[Field], b: &[Field]| {
-            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| field(a, b))
-        };
-        match (&self.data, &written.data) {
-            (Data::Struct(sa, fa), Data::Struct(sb, fb)) => sa == sb && fields(fa, fb),
-            (Data::Enum(va), Data::Enum(vb)) => {
-                va.len() == vb.len()
-                    && va.iter().zip(vb).all(|(a, b)| {
-                        a.name.value == b.name.value
-                            && a.serde.skip.is_some() == b.serde.skip.is_some()
-                            && a.serde.with.is_some() == b.serde.with.is_some()
-                            && fields(&a.fields, &b.fields)
-                    })
-            }
-            _ => false,
-        }
-    }
 }
 
 fn variant_from_ast<'a>(

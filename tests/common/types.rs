@@ -1,9 +1,6 @@
 //! The types behind the golden and round-trip tests: one per supported type family and
-//! serde attribute. Each derives `ToolInput`, `Serialize` and `Deserialize`, so the
-//! round-trip tests can compare the schemas with what serde really reads and writes; each
-//! is `ToolOutput` too: through `#[derive(ToolInput)]` where serde writes what it reads, and
-//! by `#[derive(ToolOutput)]` where an attribute makes the two differ
-//! (`skip_serializing_if`, `skip_serializing`, a `rename` with two halves).
+//! serde attribute. Each derives `ToolInput`, `ToolOutput`, `Serialize` and `Deserialize`, so the
+//! round-trip tests can compare the schemas with what serde really reads and writes.
 #![allow(dead_code)]
 
 use std::borrow::Cow;
@@ -13,7 +10,7 @@ use neuralis::{ToolInput, ToolOutput};
 use serde::{Deserialize, Serialize};
 
 /// Every scalar type.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Scalars {
@@ -55,7 +52,7 @@ fn seven() -> u32 {
 }
 
 /// A container-level `#[serde(default)]`: nothing is required.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 #[serde(default, deny_unknown_fields)]
 #[schema(root)]
 pub struct AllDefault {
@@ -64,7 +61,7 @@ pub struct AllDefault {
 }
 
 /// Sequences, sets, arrays, maps and JSON values.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Collections {
@@ -101,7 +98,7 @@ pub struct Pointers {
 }
 
 /// `rename`, `rename_all`, `skip`, `skip_deserializing`, raw identifiers.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schema(root)]
 pub struct Renamed {
@@ -121,7 +118,7 @@ pub struct Renamed {
 macro_rules! case_struct {
     ($($name:ident = $rule:literal;)*) => {$(
         #[doc = concat!("`rename_all = \"", $rule, "\"`.")]
-        #[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+        #[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
         #[serde(rename_all = $rule, deny_unknown_fields)]
         pub struct $name {
             pub user_id: u8,
@@ -142,7 +139,7 @@ case_struct! {
 }
 
 /// Every `rename_all` style on fields.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Cases {
@@ -157,7 +154,7 @@ pub struct Cases {
 }
 
 /// Every `rename_all` style on variants.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "SCREAMING-KEBAB-CASE")]
 pub enum Shout {
     VeryLoud,
@@ -167,7 +164,7 @@ pub enum Shout {
 }
 
 /// A unit-only enum: an `enum` list.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Units {
     /// Degrees Celsius.
@@ -178,7 +175,7 @@ pub enum Units {
 }
 
 /// Externally tagged, with unit, newtype and struct variants.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum External {
     Nothing,
@@ -191,7 +188,7 @@ pub enum External {
 }
 
 /// Internally tagged (`tag`).
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Internal {
     Circle { radius: u16 },
@@ -200,7 +197,7 @@ pub enum Internal {
 }
 
 /// Adjacently tagged (`tag` + `content`).
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(tag = "t", content = "c")]
 pub enum Adjacent {
     Text(String),
@@ -209,7 +206,7 @@ pub enum Adjacent {
 }
 
 /// Untagged: the first shape that fits.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(untagged)]
 pub enum Untagged {
     Flag(bool),
@@ -217,7 +214,7 @@ pub enum Untagged {
 }
 
 /// Every enum representation.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Enums {
@@ -230,7 +227,7 @@ pub struct Enums {
 }
 
 /// How loudly to alert.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     /// Paging the on-call engineer.
@@ -245,7 +242,7 @@ pub enum Level {
 }
 
 /// An enum with unit and data variants: the unit branch lists its values' meanings.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Escalation {
     /// Wait for office hours.
@@ -256,7 +253,7 @@ pub enum Escalation {
 
 /// What the documented values of an enum mean reaches the model beside the portable
 /// `enum`, whichever description it reads.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Meanings {
@@ -275,7 +272,7 @@ pub struct Meanings {
 }
 
 /// Flattened fields are merged into the root, which stays closed.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[schema(root)]
 pub struct Flattened {
     pub query: String,
@@ -293,13 +290,13 @@ pub struct Page {
     pub cursor: Option<String>,
 }
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Filter {
     pub tag: String,
 }
 
 /// `transparent` and newtype structs read as their one field.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Wrappers {
@@ -309,24 +306,24 @@ pub struct Wrappers {
 }
 
 /// Metres.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Meters(pub f64);
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(transparent)]
 pub struct Email {
     #[schema(format = "email", min_length = 3)]
     pub address: String,
 }
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(transparent)]
 pub struct Transparent {
     pub leaf: Leaf,
 }
 
 /// A recursive type: `$ref` only here.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Recursive {
@@ -335,7 +332,7 @@ pub struct Recursive {
     pub children: Vec<Recursive>,
 }
 
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Tree {
     pub value: u8,
@@ -375,7 +372,7 @@ pub struct Keywords {
 }
 
 /// Doc comments: joined as rustdoc joins them, `include_str!` too.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Docs {
@@ -397,7 +394,7 @@ pub struct Docs {
 }
 
 /// 128-bit integers (bounds written as floats), linked lists and boxed slices.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Wide {
@@ -408,7 +405,7 @@ pub struct Wide {
 }
 
 /// A generic container: `T: ToolInput` is added to the impl's bounds.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Paged<T> {
     pub items: Vec<T>,
@@ -416,7 +413,7 @@ pub struct Paged<T> {
 }
 
 /// Generic types nest with their arguments' schemas.
-#[derive(ToolInput, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(ToolInput, ToolOutput, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(root)]
 pub struct Generics {

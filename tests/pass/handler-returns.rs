@@ -3,8 +3,9 @@
 //! `Err` as an `isError` result; a `ToolOutput` value becomes `structuredContent`; a
 //! `Result` whose error also derives `Serialize` is still a result; `Json<T>` sends a
 //! value that only derives `Serialize`, without an output schema; a type that derives
-//! only `ToolInput` and that serde writes as it reads is typed too (no second derive), as
-//! is one whose output differs and derives `ToolOutput` beside `ToolInput`.
+//! only `ToolInput` is typed too (no second derive), and a type that derives both, as
+//! packages written before `ToolInput` gave outputs do, builds and is typed the same
+//! (returned, in a `Vec`, in a `Result`, nested and flattened in a `ToolOutput` type).
 use neuralis::{Json, ToolContext, ToolInput, ToolOutput, ToolResult, tool};
 
 #[derive(ToolInput, serde::Deserialize)]
@@ -116,7 +117,10 @@ pub fn lookup(input: Input) -> Result<Out, LookupError> {
 /// A type that derives only `ToolInput`.
 #[tool(annotations(category = "read"))]
 pub fn shared(input: Entry) -> Sparse {
-    Sparse { note: None, entry: input }
+    Sparse {
+        note: None,
+        entry: input,
+    }
 }
 
 /// A recursive type that derives only `ToolInput`, holding one whose output differs.
@@ -130,6 +134,135 @@ pub fn folder(input: Folder) -> Folder {
 pub fn untyped(input: Input) -> Json<Untyped> {
     let _ = input;
     Json(Untyped { ok: true })
+}
+
+// Both derives.
+/// A shared status.
+#[derive(ToolInput, ToolOutput, serde::Deserialize, serde::Serialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Listed.
+    Active,
+    Archived,
+}
+
+// `ToolInput` alone.
+/// A shared status.
+#[derive(ToolInput, serde::Deserialize, serde::Serialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum StatusOne {
+    /// Listed.
+    Active,
+    Archived,
+}
+
+// Both derives.
+/// A shared item.
+#[derive(ToolInput, ToolOutput, serde::Deserialize, serde::Serialize, Clone)]
+pub struct Sku {
+    pub code: String,
+    pub status: Status,
+    pub count: Option<u32>,
+}
+
+// `ToolInput` alone.
+/// A shared item.
+#[derive(ToolInput, serde::Deserialize, serde::Serialize, Clone)]
+pub struct SkuOne {
+    pub code: String,
+    pub status: StatusOne,
+    pub count: Option<u32>,
+}
+
+/// An output holding shared types: a list, a value and a flattened struct.
+#[derive(serde::Serialize, ToolOutput)]
+pub struct Shelf {
+    pub skus: Vec<Sku>,
+    pub state: Status,
+    #[serde(flatten)]
+    pub first: Sku,
+}
+
+/// An output holding shared types: a list, a value and a flattened struct.
+#[derive(serde::Serialize, ToolOutput)]
+pub struct ShelfOne {
+    pub skus: Vec<SkuOne>,
+    pub state: StatusOne,
+    #[serde(flatten)]
+    pub first: SkuOne,
+}
+
+/// Returns a type that derives both.
+#[tool(annotations(category = "read"))]
+pub fn sku(input: Sku) -> Sku {
+    input
+}
+
+/// Returns a type that derives `ToolInput` alone.
+#[tool(annotations(category = "read"))]
+pub fn sku_one(input: SkuOne) -> SkuOne {
+    input
+}
+
+/// A list of a type that derives both.
+#[tool(annotations(category = "read"))]
+pub fn skus(input: Sku) -> Vec<Sku> {
+    vec![input]
+}
+
+/// A list of a type that derives `ToolInput` alone.
+#[tool(annotations(category = "read"))]
+pub fn skus_one(input: SkuOne) -> Vec<SkuOne> {
+    vec![input]
+}
+
+/// A `Result` of a type that derives both.
+#[tool(annotations(category = "read"))]
+pub fn sku_checked(input: Sku) -> Outcome<Sku> {
+    Ok(input)
+}
+
+/// A `Result` of a type that derives `ToolInput` alone.
+#[tool(annotations(category = "read"))]
+pub fn sku_one_checked(input: SkuOne) -> Outcome<SkuOne> {
+    Ok(input)
+}
+
+/// Shared types nested in an output.
+#[tool(annotations(category = "read"))]
+pub fn shelf(input: Sku) -> Shelf {
+    Shelf {
+        skus: vec![input.clone()],
+        state: input.status,
+        first: input,
+    }
+}
+
+#[tool(annotations(category = "read"))]
+pub fn shelf_one(input: SkuOne) -> ShelfOne {
+    ShelfOne {
+        skus: vec![input.clone()],
+        state: input.status,
+        first: input,
+    }
+}
+
+/// Written differently from how it is read, `ToolInput` alone, returned: what serde
+/// writes (`days` left out when `None`).
+#[tool(annotations(category = "read"))]
+pub fn window(input: Window) -> Window {
+    input
+}
+
+fn same_output(both: &neuralis::tool::ToolDescriptor, one: &neuralis::tool::ToolDescriptor) {
+    let both_out = (both.output)().expect("typed");
+    let one_out = (one.output)().expect("typed");
+    assert_eq!(both_out, one_out, "{} and {}", both.name, one.name);
+    let args = serde_json::json!({"code": "a", "status": "active"});
+    assert_eq!(
+        call(both, args.clone()).structured_content,
+        call(one, args).structured_content
+    );
 }
 
 fn call(d: &neuralis::tool::ToolDescriptor, args: serde_json::Value) -> ToolResult {
@@ -205,7 +338,10 @@ fn main() {
     );
     let output = (__neuralis_tool_shared.output)().expect("typed");
     let entry = &output.schema()["properties"]["entry"];
-    assert_eq!(entry["required"], serde_json::json!(["path", "kind", "size"]));
+    assert_eq!(
+        entry["required"],
+        serde_json::json!(["path", "kind", "size"])
+    );
     assert_eq!(
         entry["properties"]["kind"]["description"],
         "Read and returned.\n\n`file`: A file."
@@ -239,5 +375,35 @@ fn main() {
     assert!(
         (__neuralis_tool_untyped.output)().is_none(),
         "`Json<T>` declares no output"
+    );
+
+    same_output(&__neuralis_tool_sku, &__neuralis_tool_sku_one);
+    same_output(&__neuralis_tool_skus, &__neuralis_tool_skus_one);
+    same_output(
+        &__neuralis_tool_sku_checked,
+        &__neuralis_tool_sku_one_checked,
+    );
+    same_output(&__neuralis_tool_shelf, &__neuralis_tool_shelf_one);
+    let shelf = (__neuralis_tool_shelf.output)().expect("typed");
+    assert_eq!(
+        shelf.schema()["properties"]["state"]["enum"],
+        serde_json::json!(["active", "archived"])
+    );
+    assert_eq!(
+        shelf.schema()["properties"]["code"]["type"],
+        "string",
+        "flattened"
+    );
+    assert_eq!(
+        shelf.schema()["properties"]["skus"]["items"]["properties"]["count"]["anyOf"][1],
+        serde_json::json!({"type": "null"}),
+        "an `Option` is written as its value or `null`"
+    );
+    let window = (__neuralis_tool_window.output)().expect("typed");
+    assert_eq!(
+        window.schema()["required"],
+        serde_json::Value::Null,
+        "{}",
+        window.schema()
     );
 }

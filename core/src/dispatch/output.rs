@@ -31,7 +31,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::validation::Checker;
-use crate::output::{ToolOutput, is_object_schema, output_root};
+use crate::output::{ToolOutput, Written, is_object_schema, output_root, output_root_written};
 use crate::result::ToolResult;
 
 /// The key under `_meta.neuralis` where an `isError` result of a tool with an output
@@ -72,6 +72,15 @@ impl Output {
     #[must_use]
     pub fn of<T: ToolOutput + ?Sized>() -> Self {
         let (schema, wrapped) = output_root::<T>();
+        Self { schema, wrapped }
+    }
+
+    /// The output of a handler returning `T`, a type that derives only `ToolInput`: what
+    /// its input derive wrote of what serde writes ([`Written`]), wrapped when it is not
+    /// an object schema. For a type that derives both, this is [`of`](Self::of)'s.
+    #[must_use]
+    pub fn written<T: Written + ?Sized>() -> Self {
+        let (schema, wrapped) = output_root_written::<T>();
         Self { schema, wrapped }
     }
 

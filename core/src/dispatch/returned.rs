@@ -9,17 +9,18 @@
 //! 2. **kind**, on what goes on:
 //!    - a type that converts itself ([`IntoToolResult`]: a [`ToolResult`], a `type`
 //!      alias of one, `String`, [`Value`], [`Json<T>`](super::Json)...) converts through it;
-//!    - any other type must be `Serialize` and derive `ToolOutput`, so that the tool
-//!      declares what it returns (its MCP `outputSchema`); else `handler-signature`,
-//!      naming both fixes (derive `ToolOutput`, or return [`Json<T>`](super::Json) to send it
-//!      untyped). Such a value is bounded as it is serialized
+//!    - any other type must be `Serialize` and have an output schema, so that the tool
+//!      declares what it returns (its MCP `outputSchema`): its `ToolOutput` impl, else what
+//!      its `ToolInput` derive wrote ([`Written`]); else `handler-signature`, naming both
+//!      fixes (derive `ToolOutput`, or return [`Json<T>`](super::Json) to send it untyped). Such a value is bounded as it is serialized
 //!      ([`bound_typed`](crate::result::bound_typed)) with the call's caps (the tool's,
 //!      from the [`ToolContext`]): it never becomes a whole `Value`, and its text is the
 //!      JSON of what is kept.
 //!
 //! ```
 //! use neuralis_core::tool::private::{
-//!     Returned, ViaIntoToolResult as _, ViaPlain as _, ViaResult as _, ViaSerialize as _,
+//!     Returned, ViaIntoToolResult as _, ViaOutputKind as _, ViaPlain as _, ViaResult as _,
+//!     ViaSerialize as _,
 //! };
 //! use neuralis_core::dispatch::{SessionContext, ToolContext};
 //! use neuralis_core::result::ToolResult;
@@ -56,7 +57,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{IntoToolResult, Output, ToolContext};
-use crate::output::ToolOutput;
+use crate::output::{ToolOutput, Written};
 use crate::result::{RESULT, ToolResult, bound_typed};
 
 /// A borrow of a handler's return value, probed for how it converts.
@@ -145,7 +146,17 @@ impl IntoKind {
     }
 }
 
-/// A serializable value with an output schema.
+/// A serializable `ToolOutput` value.
+pub struct OutputKind;
+
+impl OutputKind {
+    /// The result, bounded as it is serialized with the call's caps.
+    pub fn convert<T: Serialize + ToolOutput>(self, value: T, cx: &ToolContext) -> ToolResult {
+        bounded(&value, cx)
+    }
+}
+
+/// A serializable value whose type only derives `ToolInput`, else `handler-signature`.
 pub struct SerializeKind;
 
 impl SerializeKind {
@@ -155,7 +166,8 @@ impl SerializeKind {
     }
 }
 
-/// What the last choice needs: a `Serialize` value whose type derives `ToolOutput`.
+/// What the last choice needs: a `Serialize` value whose type derives `ToolInput` (a
+/// `ToolOutput` type is the choice before).
 #[diagnostic::on_unimplemented(
     message = "handler-signature: a handler returns `{Self}`, which has no output schema",
     label = "returned here",
@@ -167,7 +179,7 @@ pub trait HandlerReturn {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Serialize + ToolOutput> HandlerReturn for T {
+impl<T: Serialize + Written> HandlerReturn for T {
     fn __neuralis_into_result(self, cx: &ToolContext) -> ToolResult {
         bounded(&self, cx)
     }
@@ -200,7 +212,20 @@ impl<T: IntoToolResult> ViaIntoToolResult for &&Returned<'_, T> {
     }
 }
 
-/// The last choice of the kind.
+/// The second choice of the kind: a `ToolOutput` type.
+pub trait ViaOutputKind {
+    /// How the value converts.
+    fn __neuralis_kind(self) -> OutputKind;
+}
+
+impl<T: Serialize + ToolOutput> ViaOutputKind for &Returned<'_, T> {
+    fn __neuralis_kind(self) -> OutputKind {
+        OutputKind
+    }
+}
+
+/// The last choice of the kind: a type that only derives `ToolInput`, else
+/// `handler-signature` ([`HandlerReturn`]).
 pub trait ViaSerialize {
     /// How the value converts.
     fn __neuralis_kind(self) -> SerializeKind;
@@ -213,32 +238,39 @@ impl<T> ViaSerialize for Returned<'_, T> {
 }
 
 /// The output a handler returning `T` declares, decided like its conversion (autoref
-/// specialization, receiver `&&&OutputProbe` first):
+/// specialization, receiver `&&&&&OutputProbe` first):
 ///
 /// 1. a type that converts itself ([`IntoToolResult`]: a `ToolResult`, `String`, a
 ///    `Value`, a [`Json<T>`](super::Json), a `Result` of those...) declares none: its
 ///    `structuredContent` is whatever it makes;
-/// 2. a `Result<T, E>` whose `T` derives `ToolOutput` declares `T`'s (errors are not
+/// 2. a `Result<T, E>` whose `T` is `ToolOutput` declares `T`'s (errors are not
 ///    checked: they are `isError` results);
-/// 3. a `ToolOutput` type declares its own; anything else fails to convert (above).
+/// 3. a `Result<T, E>` whose `T` only derives `ToolInput` ([`Written`]) declares what
+///    its input derive wrote;
+/// 4. a `ToolOutput` type declares its own;
+/// 5. a type that only derives `ToolInput` declares what its input derive wrote; anything
+///    else fails to convert (above).
 ///
 /// ```
-/// use neuralis_core::tool::private::{OutputProbe, ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _};
+/// use neuralis_core::tool::private::{
+///     OutputProbe, ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _, ViaResultOutput as _,
+///     ViaResultWritten as _, ViaWritten as _,
+/// };
 ///
-/// assert!((&&&OutputProbe::<Vec<u32>>::NEW).__neuralis_output().is_some());
-/// assert!((&&&OutputProbe::<Result<Vec<u32>, String>>::NEW).__neuralis_output().is_some());
-/// assert!((&&&OutputProbe::<String>::NEW).__neuralis_output().is_none());
+/// assert!((&&&&&OutputProbe::<Vec<u32>>::NEW).__neuralis_output().is_some());
+/// assert!((&&&&&OutputProbe::<Result<Vec<u32>, String>>::NEW).__neuralis_output().is_some());
+/// assert!((&&&&&OutputProbe::<String>::NEW).__neuralis_output().is_none());
 /// // A `Result` of a type that converts itself: `String` is a `ToolOutput` too, but the
 /// // text is what the handler sends.
-/// assert!((&&&OutputProbe::<Result<String, String>>::NEW).__neuralis_output().is_none());
-/// assert!((&&&OutputProbe::<Result<serde_json::Value, String>>::NEW).__neuralis_output().is_none());
-/// assert!((&&&OutputProbe::<neuralis_core::dispatch::Json<u8>>::NEW).__neuralis_output().is_none());
+/// assert!((&&&&&OutputProbe::<Result<String, String>>::NEW).__neuralis_output().is_none());
+/// assert!((&&&&&OutputProbe::<Result<serde_json::Value, String>>::NEW).__neuralis_output().is_none());
+/// assert!((&&&&&OutputProbe::<neuralis_core::dispatch::Json<u8>>::NEW).__neuralis_output().is_none());
 /// ```
 ///
-/// The probe is called as `(&&&OutputProbe::<R>::NEW).__neuralis_output()` and the methods
-/// take `&self`, so method resolution tries `Self = &&OutputProbe` first (the receiver
-/// itself), then `&&&OutputProbe` (its autoref), then `&OutputProbe` and `OutputProbe`:
-/// the impls sit on those types in the order of the choices above.
+/// The probe is called as `(&&&&&OutputProbe::<R>::NEW).__neuralis_output()` and the
+/// methods take `self`, so method resolution tries `Self = &&&&&OutputProbe` first, then
+/// each type one reference down: the impls sit on those types in the order of the choices
+/// above.
 pub struct OutputProbe<T>(PhantomData<fn() -> T>);
 
 impl<T> OutputProbe<T> {
@@ -246,14 +278,22 @@ impl<T> OutputProbe<T> {
     pub const NEW: Self = Self(PhantomData);
 }
 
+impl<T> Clone for OutputProbe<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for OutputProbe<T> {}
+
 /// The first choice: the value converts itself.
 pub trait ViaIntoOutput {
     /// The output declared.
-    fn __neuralis_output(&self) -> Option<Output>;
+    fn __neuralis_output(self) -> Option<Output>;
 }
 
-impl<T: IntoToolResult> ViaIntoOutput for &&OutputProbe<T> {
-    fn __neuralis_output(&self) -> Option<Output> {
+impl<T: IntoToolResult> ViaIntoOutput for &&&&&OutputProbe<T> {
+    fn __neuralis_output(self) -> Option<Output> {
         None
     }
 }
@@ -261,35 +301,59 @@ impl<T: IntoToolResult> ViaIntoOutput for &&OutputProbe<T> {
 /// The second choice: a `Result` of a `ToolOutput` type.
 pub trait ViaResultOutput {
     /// The output declared.
-    fn __neuralis_output(&self) -> Option<Output>;
+    fn __neuralis_output(self) -> Option<Output>;
 }
 
-impl<T: ToolOutput + Serialize, E> ViaResultOutput for &&&OutputProbe<Result<T, E>> {
-    fn __neuralis_output(&self) -> Option<Output> {
+impl<T: ToolOutput + Serialize, E> ViaResultOutput for &&&&OutputProbe<Result<T, E>> {
+    fn __neuralis_output(self) -> Option<Output> {
         Some(Output::of::<T>())
     }
 }
 
-/// The third choice: a `ToolOutput` type.
-pub trait ViaOutput {
+/// The third choice: a `Result` of a type that only derives `ToolInput`.
+pub trait ViaResultWritten {
     /// The output declared.
-    fn __neuralis_output(&self) -> Option<Output>;
+    fn __neuralis_output(self) -> Option<Output>;
 }
 
-impl<T: ToolOutput + Serialize> ViaOutput for &OutputProbe<T> {
-    fn __neuralis_output(&self) -> Option<Output> {
+impl<T: Written + Serialize, E> ViaResultWritten for &&&OutputProbe<Result<T, E>> {
+    fn __neuralis_output(self) -> Option<Output> {
+        Some(Output::written::<T>())
+    }
+}
+
+/// The fourth choice: a `ToolOutput` type.
+pub trait ViaOutput {
+    /// The output declared.
+    fn __neuralis_output(self) -> Option<Output>;
+}
+
+impl<T: ToolOutput + Serialize> ViaOutput for &&OutputProbe<T> {
+    fn __neuralis_output(self) -> Option<Output> {
         Some(Output::of::<T>())
+    }
+}
+
+/// The fifth choice: a type that only derives `ToolInput`.
+pub trait ViaWritten {
+    /// The output declared.
+    fn __neuralis_output(self) -> Option<Output>;
+}
+
+impl<T: Written + Serialize> ViaWritten for &OutputProbe<T> {
+    fn __neuralis_output(self) -> Option<Output> {
+        Some(Output::written::<T>())
     }
 }
 
 /// The last choice: no output schema.
 pub trait ViaNoOutput {
     /// The output declared.
-    fn __neuralis_output(&self) -> Option<Output>;
+    fn __neuralis_output(self) -> Option<Output>;
 }
 
 impl<T> ViaNoOutput for OutputProbe<T> {
-    fn __neuralis_output(&self) -> Option<Output> {
+    fn __neuralis_output(self) -> Option<Output> {
         None
     }
 }

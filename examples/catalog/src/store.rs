@@ -4,8 +4,8 @@ use neuralis::{ToolInput, ToolOutput};
 use serde::{Deserialize, Serialize};
 
 /// The status of an item.
-// Read by `catalog_edit` and returned in every `Item`: serde writes what it reads, so
-// `ToolInput` gives its output schema too (no `ToolOutput` derive).
+// Read by `catalog_edit` and returned in every `Item`: `ToolInput` gives its output
+// schema too (no `ToolOutput` derive needed; deriving both is fine).
 #[derive(ToolInput, Deserialize, Serialize, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {

@@ -17,9 +17,10 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
             #[allow(unused_imports)]
             use ::neuralis::__private::{
                 ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
-                ViaResultOutput as _,
+                ViaResultOutput as _, ViaResultWritten as _, ViaWritten as _,
             };
-            (&&&::neuralis::__private::OutputProbe::<Forecast>::NEW).__neuralis_output()
+            (&&&&&::neuralis::__private::OutputProbe::<Forecast>::NEW)
+                .__neuralis_output()
         }
         __neuralis_output
     },
@@ -49,8 +50,8 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
                     ::core::result::Result::Ok({
                         #[allow(unused_imports)]
                         use ::neuralis::__private::{
-                            ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
-                            ViaSerialize as _,
+                            ViaIntoToolResult as _, ViaOutputKind as _, ViaPlain as _,
+                            ViaResult as _, ViaSerialize as _,
                         };
                         match (&&::neuralis::__private::Returned(&__out))
                             .__neuralis_split()

@@ -17,9 +17,9 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
             #[allow(unused_imports)]
             use ::neuralis::__private::{
                 ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
-                ViaResultOutput as _,
+                ViaResultOutput as _, ViaResultWritten as _, ViaWritten as _,
             };
-            (&&&::neuralis::__private::OutputProbe::<ToolResult>::NEW)
+            (&&&&&::neuralis::__private::OutputProbe::<ToolResult>::NEW)
                 .__neuralis_output()
         }
         __neuralis_output
@@ -53,8 +53,8 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
                     ::core::result::Result::Ok({
                         #[allow(unused_imports)]
                         use ::neuralis::__private::{
-                            ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
-                            ViaSerialize as _,
+                            ViaIntoToolResult as _, ViaOutputKind as _, ViaPlain as _,
+                            ViaResult as _, ViaSerialize as _,
                         };
                         match (&&::neuralis::__private::Returned(&__out))
                             .__neuralis_split()

@@ -17,9 +17,9 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
             #[allow(unused_imports)]
             use ::neuralis::__private::{
                 ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
-                ViaResultOutput as _,
+                ViaResultOutput as _, ViaResultWritten as _, ViaWritten as _,
             };
-            (&&&::neuralis::__private::OutputProbe::<ToolResult>::NEW)
+            (&&&&&::neuralis::__private::OutputProbe::<ToolResult>::NEW)
                 .__neuralis_output()
         }
         __neuralis_output
@@ -42,8 +42,8 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
             ::core::result::Result::Ok({
                 #[allow(unused_imports)]
                 use ::neuralis::__private::{
-                    ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
-                    ViaSerialize as _,
+                    ViaIntoToolResult as _, ViaOutputKind as _, ViaPlain as _,
+                    ViaResult as _, ViaSerialize as _,
                 };
                 match (&&::neuralis::__private::Returned(&__out))
                     .__neuralis_split()

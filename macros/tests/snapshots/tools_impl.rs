@@ -29,9 +29,9 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
             #[allow(unused_imports)]
             use ::neuralis::__private::{
                 ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
-                ViaResultOutput as _,
+                ViaResultOutput as _, ViaResultWritten as _, ViaWritten as _,
             };
-            (&&&::neuralis::__private::OutputProbe::<Listed>::NEW).__neuralis_output()
+            (&&&&&::neuralis::__private::OutputProbe::<Listed>::NEW).__neuralis_output()
         }
         __neuralis_output
     },
@@ -62,8 +62,8 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
                     ::core::result::Result::Ok({
                         #[allow(unused_imports)]
                         use ::neuralis::__private::{
-                            ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
-                            ViaSerialize as _,
+                            ViaIntoToolResult as _, ViaOutputKind as _, ViaPlain as _,
+                            ViaResult as _, ViaSerialize as _,
                         };
                         match (&&::neuralis::__private::Returned(&__out))
                             .__neuralis_split()
@@ -107,9 +107,9 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
             #[allow(unused_imports)]
             use ::neuralis::__private::{
                 ViaIntoOutput as _, ViaNoOutput as _, ViaOutput as _,
-                ViaResultOutput as _,
+                ViaResultOutput as _, ViaResultWritten as _, ViaWritten as _,
             };
-            (&&&::neuralis::__private::OutputProbe::<u8>::NEW).__neuralis_output()
+            (&&&&&::neuralis::__private::OutputProbe::<u8>::NEW).__neuralis_output()
         }
         __neuralis_output
     },
@@ -131,8 +131,8 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
             ::core::result::Result::Ok({
                 #[allow(unused_imports)]
                 use ::neuralis::__private::{
-                    ViaIntoToolResult as _, ViaPlain as _, ViaResult as _,
-                    ViaSerialize as _,
+                    ViaIntoToolResult as _, ViaOutputKind as _, ViaPlain as _,
+                    ViaResult as _, ViaSerialize as _,
                 };
                 match (&&::neuralis::__private::Returned(&__out))
                     .__neuralis_split()
