@@ -110,9 +110,17 @@ impl ToolEntry {
         self.meta.effective_presentation()
     }
 
-    /// See [`ToolMeta::asks_for_approval`].
+    /// See [`ToolMeta::asks_for_approval`]; a `null` for a key this tool's schema does
+    /// not require (and whose schema refuses `null`) is a key not sent, as the call
+    /// pipeline reads it ([`absent_nulls`](crate::dialect::absent_nulls)).
     #[must_use]
     pub fn asks_for_approval(&self, args: &Value) -> bool {
+        if args.is_object() {
+            let mut args = args.clone();
+            if crate::dialect::absent_nulls(&self.schema, &mut args) > 0 {
+                return self.meta.asks_for_approval(&args);
+            }
+        }
         self.meta.asks_for_approval(args)
     }
 

@@ -213,7 +213,16 @@ fn catalog_lists_only_tools_whose_features_are_granted() {
 #[test]
 fn sending_an_ask_on_key_asks_whatever_its_value() {
     let p = package(&Counter::default());
-    for value in [json!(false), json!(true), json!(null)] {
+    // A strict model's `null` for the optional key is the key not sent: quiet.
+    assert_eq!(
+        p.approval(
+            "notes_write",
+            &json!({"title": "t", "delete": null}),
+            &writer()
+        ),
+        Ok(Approval::Floor(neuralis_core::catalog::Category::Write))
+    );
+    for value in [json!(false), json!(true)] {
         assert_eq!(
             p.approval(
                 "notes_write",

@@ -658,6 +658,14 @@ impl Hosted {
         self
     }
 
+    /// How `tools/list` writes each tool's `inputSchema` (see
+    /// [`McpServer::with_served_dialect`]; default [`Served::Portable`](crate::Served)).
+    #[must_use]
+    pub fn with_served_dialect(mut self, served: crate::Served) -> Self {
+        self.server = self.server.with_served_dialect(served);
+        self
+    }
+
     /// Each call's span also records its arguments and result (off by default: see
     /// [`McpServer::with_trace_payloads`]).
     #[must_use]

@@ -49,7 +49,8 @@ struct HostingDoctests;
 pub use consumed::{ConsumeError, ConsumedStates, DirConsumedStates, MemoryConsumedStates};
 pub use forward::{Forward, import_from_peer};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
-pub use serve::{McpServer, mcp_tool, mcp_tool_with_output};
+pub use neuralis_core::dialect::Served;
+pub use serve::{McpServer, mcp_tool, mcp_tool_in, mcp_tool_with_output};
 pub use stdio::MAX_LINE_BYTES;
 
 /// Why serving or importing failed.

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use neuralis_core::catalog::ToolEntry;
+use neuralis_core::dialect::{Served, served_schema};
 use neuralis_core::dispatch::{
     AbortController, ApprovalPolicy, Asker, CallOptions, LogMessage, LogSink, Package, Progress,
     ProgressSink, SessionContext,
@@ -33,7 +34,9 @@ use crate::stdio::LineTransport;
 ///
 /// `inputSchema` is [`ToolEntry::input_schema`]: the tool's normalized schema without
 /// `$schema` and `x-neuralis` (both are the package's business, not the client's), each
-/// property with a value in `x-neuralis.defaults` carrying it as `default`. `annotations` carries `title` (when
+/// property with a value in `x-neuralis.defaults` carrying it as `default`, written in the
+/// default served dialect ([`Served::Portable`]: every provider SDK's MCP path reads it as
+/// meant; [`mcp_tool_in`] takes another). `annotations` carries `title` (when
 /// the tool has one) and every MCP hint stated explicitly: `readOnlyHint`,
 /// `destructiveHint`, `idempotentHint` and `openWorldHint` are `false` unless the tool's
 /// `x-neuralis.annotations` says `true`, so no client falls back to the MCP defaults
@@ -56,7 +59,7 @@ use crate::stdio::LineTransport;
 ///         .expect("a valid block"),
 /// };
 /// let tool = mcp_tool(&entry);
-/// assert_eq!(tool["inputSchema"], json!({"type": "object", "additionalProperties": false,
+/// assert_eq!(tool["inputSchema"], json!({"type": "object",
 ///     "description": "List the catalog.", "properties": {}}));
 /// assert_eq!(tool["annotations"], json!({"readOnlyHint": true, "destructiveHint": false,
 ///     "idempotentHint": false, "openWorldHint": false}));
@@ -70,7 +73,14 @@ pub fn mcp_tool(entry: &ToolEntry) -> Value {
 /// declares one ([`Package::output_schema`]).
 #[must_use]
 pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) -> Value {
-    let schema = entry.input_schema();
+    mcp_tool_in(entry, output_schema, Served::default())
+}
+
+/// [`mcp_tool_with_output`] with its `inputSchema` in the served dialect `served`
+/// ([`Served::Contract`]: the tool file's schema as checked).
+#[must_use]
+pub fn mcp_tool_in(entry: &ToolEntry, output_schema: Option<&Value>, served: Served) -> Value {
+    let schema = served_schema(&entry.input_schema(), served);
     let a = &entry.meta.annotations;
     let title = a.title.clone().or_else(|| {
         schema
@@ -202,6 +212,8 @@ pub struct McpServer {
     list_ttl: Duration,
     /// What a call whose posture asks gets.
     approval: ApprovalPolicy,
+    /// How `tools/list` writes each `inputSchema`.
+    served: Served,
     /// The key and expiry of the `requestState`s of 2026-07-28.
     states: States,
     /// What answers the requests that are not about tools ([`Self::with_handler`]).
@@ -273,6 +285,7 @@ impl McpServer {
             in_flight: Arc::default(),
             log_level: SessionLevel::default(),
             list_ttl: DEFAULT_LIST_TTL,
+            served: Served::default(),
             approval: ApprovalPolicy::Ask,
             states: States::random(),
             handler: crate::compose::Handler::default(),
@@ -415,6 +428,26 @@ impl McpServer {
         self
     }
 
+    /// How `tools/list` writes each tool's `inputSchema` (default [`Served::Portable`]:
+    /// every provider SDK's MCP path reads it as the tool means it, and a strict model's
+    /// `null` for an optional key reads as the key not sent; [`Served::Contract`]: the
+    /// tool file's schema as checked). Calls are validated against the tool file either
+    /// way. See `docs/dialects.md`.
+    ///
+    /// ```
+    /// # use neuralis_core::dispatch::{Package, SessionContext};
+    /// use neuralis_mcp::{McpServer, Served};
+    /// # let package = Package::builder().build().expect("empty");
+    /// let server = McpServer::new(package, SessionContext::builder("local-user").build())
+    ///     .with_served_dialect(Served::Contract);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn with_served_dialect(mut self, served: Served) -> Self {
+        self.served = served;
+        self
+    }
+
     /// The name and version the server reports in `initialize` (default:
     /// `neuralis-package` and this crate's version).
     #[must_use]
@@ -515,7 +548,7 @@ impl McpServer {
                 let output = output_schemas
                     .then(|| self.package.output_schema(&entry.name))
                     .flatten();
-                mcp_tool_with_output(entry, output)
+                mcp_tool_in(entry, output, self.served)
             })
             .collect()
     }
@@ -1129,17 +1162,24 @@ mod tests {
 
     #[test]
     fn the_schema_loses_only_its_root_metadata() {
-        let tool = mcp_tool(&entry(json!({
+        let file = entry(json!({
             "$schema": "http://json-schema.org/draft-07/schema#",
             "title": "Schema Title",
             "type": "object", "additionalProperties": false,
             "properties": {"q": {"type": "string", "description": "x-neuralis is a fine word"}},
             "x-neuralis": {"annotations": {"category": "read"}}
-        })));
+        }));
+        let tool = mcp_tool_in(&file, None, Served::Contract);
         assert_eq!(
             tool["inputSchema"],
             json!({"title": "Schema Title", "type": "object", "additionalProperties": false,
                    "properties": {"q": {"type": "string", "description": "x-neuralis is a fine word"}}})
+        );
+        // Served portably (the default), closure is the server's and `q` admits `null`.
+        assert_eq!(
+            mcp_tool(&file)["inputSchema"],
+            json!({"title": "Schema Title", "type": "object",
+                   "properties": {"q": {"type": ["string", "null"], "description": "x-neuralis is a fine word"}}})
         );
         // The schema's title stands in for a missing annotation title.
         assert_eq!(tool["title"], "Schema Title");
@@ -1162,9 +1202,9 @@ mod tests {
         })));
         assert_eq!(
             tool["inputSchema"]["properties"],
-            json!({"days": {"type": "integer", "default": 3},
-                   "unit": {"type": "string", "default": "f"},
-                   "city": {"type": "string"}})
+            json!({"days": {"type": ["integer", "null"], "default": 3},
+                   "unit": {"type": ["string", "null"], "default": "f"},
+                   "city": {"type": ["string", "null"]}})
         );
     }
 }

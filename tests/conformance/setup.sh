@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the conformance suite's clients, pinned, from PyPI and the npm registry:
-# Python `mcp` 2.x and 1.x (each in its own virtualenv under target/conformance), and the
+# Python `mcp` 2.x and 1.x, and the model providers' SDKs (`openai`, `openai-agents`,
+# `anthropic`, `google-genai`; each set in its own virtualenv under target/conformance), and the
 # MCP Inspector with its TypeScript SDK, the official conformance suite
 # (@modelcontextprotocol/conformance) and a Node 22 binary (tests/conformance/node_modules).
 set -euo pipefail
@@ -8,7 +9,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 venvs="$root/target/conformance"
 mkdir -p "$venvs"
-for v in mcp2 mcp1; do
+for v in mcp2 mcp1 providers; do
   if [ ! -x "$venvs/$v/bin/python" ]; then
     python3 -m venv "$venvs/$v"
   fi

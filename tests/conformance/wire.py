@@ -123,10 +123,126 @@ def has_output(raw_tools, name):
     return any(t.get("name") == name and "outputSchema" in t for t in raw_tools)
 
 
+SAFE_INTEGER = 2**53 - 1
+SCHEMA_MAPS = ("patternProperties", "dependencies")
+SCHEMA_ONE = ("additionalProperties", "additionalItems", "contains", "propertyNames",
+              "not", "if", "then", "else")
+SCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
+
+
+def admits_null(root, schema):
+    """Whether `null` may pass `schema`, read from its keywords (as docs/dialects.md says)."""
+    if isinstance(schema, bool):
+        return schema
+    if not isinstance(schema, dict):
+        return True
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        target = root if ref == "#" else None
+        if ref.startswith("#/"):
+            target = root
+            for part in ref[2:].split("/"):
+                part = part.replace("~1", "/").replace("~0", "~")
+                target = target.get(part) if isinstance(target, dict) else None
+        return True if target is None else admits_null(root, target)
+    t = schema.get("type")
+    type_ok = t is None or t == "null" or (isinstance(t, list) and "null" in t) \
+        or not isinstance(t, (str, list))
+    enum_ok = "enum" not in schema or None in schema["enum"]
+    const_ok = "const" not in schema or schema["const"] is None
+    any_ok = all(any(admits_null(root, b) for b in schema[k]) for k in ("anyOf", "oneOf") if k in schema)
+    all_ok = all(admits_null(root, b) for b in schema.get("allOf", []))
+    return type_ok and enum_ok and const_ok and any_ok and all_ok
+
+
+def portable(doc):
+    """The file's input schema as a server serves it by default (docs/dialects.md, "What
+    an MCP server serves"), restated here from the documented rule: optional properties
+    also admit `null`, no boolean `additionalProperties`, `definitions` as `$defs` (with
+    `$ref: "#"` pointing at a copy of the root there), integer bounds within 2^53 - 1."""
+    original = copy.deepcopy(doc)
+    root = copy.deepcopy(doc)
+    defs = root.pop("$defs", {})
+    defs.update(root.pop("definitions", {}))
+    root_name = None
+    if '"$ref": "#"' in json.dumps(original):
+        root_name = "Root"
+        while root_name in defs:
+            root_name += "_"
+        copy_of_root = copy.deepcopy(root)
+        copy_of_root.pop("title", None)
+        defs[root_name] = copy_of_root
+
+    def nullable(p):
+        t = p.get("type")
+        if isinstance(t, str):
+            p["type"] = [t, "null"]
+        elif isinstance(t, list):
+            t.append("null")
+        else:
+            inner = dict(p)
+            wrapper = {}
+            if "description" in inner:
+                wrapper["description"] = inner.pop("description")
+            if "default" in inner:
+                wrapper["default"] = inner.pop("default")
+            wrapper["anyOf"] = [inner, {"type": "null"}]
+            p.clear()
+            p.update(wrapper)
+            return
+        if "const" in p:
+            p["enum"] = [p.pop("const")]
+        if "enum" in p:
+            p["enum"].append(None)
+
+    def node(m):
+        if not isinstance(m, dict):
+            return
+        if isinstance(m.get("additionalProperties"), bool):
+            del m["additionalProperties"]
+        ref = m.get("$ref")
+        if ref == "#" and root_name:
+            m["$ref"] = "#/$defs/" + root_name
+        elif isinstance(ref, str) and ref.startswith("#/definitions/"):
+            m["$ref"] = "#/$defs/" + ref[len("#/definitions/"):]
+        t = m.get("type")
+        if t == "integer" or (isinstance(t, list) and "integer" in t):
+            for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                v = m.get(k)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    m[k] = max(-SAFE_INTEGER, min(SAFE_INTEGER, v))
+        required = m.get("required", [])
+        for key, p in (m.get("properties") or {}).items():
+            optional = key not in required and not admits_null(original, p)
+            node(p)
+            if optional and isinstance(p, dict):
+                nullable(p)
+        for k in SCHEMA_MAPS:
+            for child in (m.get(k) or {}).values():
+                node(child)
+        items = m.get("items")
+        for child in (items if isinstance(items, list) else [items]):
+            node(child)
+        for k in SCHEMA_ONE:
+            if k in m:
+                node(m[k])
+        for k in SCHEMA_LISTS:
+            for child in m.get(k, []):
+                node(child)
+
+    node(root)
+    for d in defs.values():
+        node(d)
+    if defs:
+        root["$defs"] = defs
+    return root
+
+
 def check_listing(raw_tools, files):
     """`tools/list` as sent: the package's tools, each schema the file's without `$schema`
     and `x-neuralis` and with each `x-neuralis.defaults` value as its property's `default`,
-    every hint stated as the file says (absent means false)."""
+    as the default served dialect writes it (`portable`), every hint stated as the file
+    says (absent means false)."""
     names = sorted(t.get("name") for t in raw_tools)
     check(names == sorted(files), f"tools/list has {names}, the package has {sorted(files)}")
     for tool in raw_tools:
@@ -134,8 +250,10 @@ def check_listing(raw_tools, files):
         expected = copy.deepcopy({k: v for k, v in doc.items() if k not in ("$schema", "x-neuralis")})
         for key, value in doc.get("x-neuralis", {}).get("defaults", {}).items():
             expected["properties"][key]["default"] = value
+        expected = portable(expected)
         check(tool.get("inputSchema") == expected,
-              f"{tool['name']}: inputSchema differs from the tool file")
+              f"{tool['name']}: inputSchema differs from the tool file served portably: "
+              f"{json.dumps(tool.get('inputSchema'))} != {json.dumps(expected)}")
         annotations = tool.get("annotations") or {}
         declared = doc.get("x-neuralis", {}).get("annotations", {})
         for hint in HINTS:

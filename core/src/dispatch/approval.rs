@@ -35,7 +35,9 @@ pub enum AskReason {
 impl Package {
     /// The approval posture of calling `name` with `args`: `askOnKeys` presence (a sent
     /// key asks whatever its value, `{"delete": false}` too), and category `unknown`
-    /// always asks. Values are never read; defaults do not count as sent.
+    /// always asks. Values are never read; defaults do not count as sent, nor does a
+    /// `null` for a key the schema does not require and whose schema refuses `null` (a
+    /// strict model's "nothing": [`absent_nulls`](crate::dialect::absent_nulls)).
     ///
     /// # Errors
     ///
@@ -48,6 +50,11 @@ impl Package {
         session: &SessionContext,
     ) -> Result<Approval, Refusal> {
         let slot = self.gated(name, session)?;
+        if args.is_object() {
+            let mut args = args.clone();
+            crate::dialect::absent_nulls(&slot.entry.schema, &mut args);
+            return Ok(posture(&slot.entry.meta, &args));
+        }
         Ok(posture(&slot.entry.meta, args))
     }
 }

@@ -22,6 +22,7 @@ use super::{
     SessionContext, ToolContext, block_on,
 };
 use crate::contract::json;
+use crate::dialect::absent_nulls;
 use crate::result::{ToolResult, TypedBound, bound_result_owned};
 
 impl Package {
@@ -253,6 +254,10 @@ impl Package {
             approval,
             asker,
         } = options;
+        // A strict model's `null` for a key it does not require is the key not sent
+        // (`dialect::absent_nulls`): before the gate, the defaults and the handler.
+        let mut args = args;
+        absent_nulls(&slot.entry.schema, &mut args);
         // The posture reads the keys as sent: defaults do not count.
         let asks = match approval {
             ApprovalPolicy::Ask | ApprovalPolicy::Refuse => {

@@ -111,10 +111,18 @@ fn serve(name: &str) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = neuralis_mcp::McpServer::new(package, session).with_server_info(
-        format!("neuralis-example-{name}"),
-        env!("CARGO_PKG_VERSION"),
-    );
+    // `NEURALIS_SERVED_DIALECT=contract` serves the tool files' schemas as checked (as
+    // `neuralis-example-serve --served-dialect` does).
+    let served = std::env::var("NEURALIS_SERVED_DIALECT")
+        .ok()
+        .and_then(|d| neuralis_mcp::Served::from_name(&d))
+        .unwrap_or_default();
+    let server = neuralis_mcp::McpServer::new(package, session)
+        .with_server_info(
+            format!("neuralis-example-{name}"),
+            env!("CARGO_PKG_VERSION"),
+        )
+        .with_served_dialect(served);
     match runtime.block_on(server.serve_stdio()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -6,6 +6,15 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+/// The tool file `emitted` as `tools/list` serves it (the default served dialect).
+fn served(emitted: &Value) -> Value {
+    let file = emitted.as_object().cloned().unwrap_or_default();
+    Value::Object(neuralis::dialect::served_schema(
+        &file,
+        neuralis::dialect::Served::Portable,
+    ))
+}
+
 fn exchange(package: &str, requests: &[Value]) -> Vec<Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_neuralis-example-run"))
         .args(["--mcp", package])
@@ -69,7 +78,10 @@ fn catalog_lists_and_calls_its_tools_from_the_emitted_files() {
     let emitted: Value =
         serde_json::from_str(include_str!("../../catalog/tools/catalog_edit.json"))
             .expect("the emitted file");
-    assert_eq!(edit["inputSchema"]["properties"], emitted["properties"]);
+    assert_eq!(
+        edit["inputSchema"]["properties"],
+        served(&emitted)["properties"]
+    );
     // `delete` is in `askOnKeys`: served, the call asks a person first, and this client
     // declared no `elicitation`, so nobody can confirm it and it does not run.
     assert_eq!(answers[2]["result"]["isError"], true, "{}", answers[2]);
@@ -167,8 +179,11 @@ fn every_example_serves_typed_tools_with_plain_descriptions() {
                     defaults_seen += 1;
                 }
             }
+            let mut file = emitted.clone();
+            file["properties"] = properties;
             assert_eq!(
-                tool["inputSchema"]["properties"], properties,
+                tool["inputSchema"]["properties"],
+                served(&file)["properties"],
                 "{package}: {name}"
             );
         }

@@ -1,11 +1,12 @@
 //! `--approval`, `--request-state-key-file`, `--request-state-ttl`,
-//! `--consumed-states-dir`: how calls that ask are served, over stdio and HTTP alike
+//! `--consumed-states-dir`: how calls that ask are served, and `--served-dialect`: how
+//! `tools/list` writes each input schema; over stdio and HTTP alike
 //! (`examples/conformance` compiles this file in too).
 
 use std::time::Duration;
 
 use neuralis::dispatch::ApprovalPolicy;
-use neuralis_mcp::{DirConsumedStates, McpServer};
+use neuralis_mcp::{DirConsumedStates, McpServer, Served};
 
 /// How calls that ask are served, over stdio and HTTP alike.
 #[derive(clap::Args)]
@@ -43,6 +44,19 @@ pub struct Asking {
     /// balancer the same directory (a volume they all mount).
     #[arg(long, value_name = "DIR", env = "NEURALIS_CONSUMED_STATES_DIR")]
     consumed_states_dir: Option<std::path::PathBuf>,
+    /// How `tools/list` writes each tool's input schema: `portable`, read as meant by
+    /// every model provider's SDK (optional properties also admit `null`, which a call
+    /// may send for "nothing"; closure enforced by the server), or `contract`, the tool
+    /// file's draft-07 schema as checked. Calls are validated against the tool file
+    /// either way.
+    #[arg(
+        long,
+        value_name = "DIALECT",
+        env = "NEURALIS_SERVED_DIALECT",
+        default_value = "portable",
+        value_parser = ["portable", "contract"]
+    )]
+    served_dialect: String,
 }
 
 /// A `requestState` key and how long its states stay valid.
@@ -76,10 +90,17 @@ impl Asking {
             .transpose()
     }
 
+    /// The served dialect `--served-dialect` names.
+    pub fn served(&self) -> Served {
+        Served::from_name(&self.served_dialect).unwrap_or_default()
+    }
+
     /// `server` with these settings.
     pub fn apply(&self, server: McpServer) -> Result<McpServer, String> {
         let (policy, key) = self.settings()?;
-        let mut server = server.with_approval(policy);
+        let mut server = server
+            .with_approval(policy)
+            .with_served_dialect(self.served());
         if let Some((key, ttl)) = key {
             server = server
                 .with_request_state_key(key, ttl)

@@ -260,7 +260,8 @@ pub async fn serve(
             let mut hosted = compose.hosted(
                 hosted
                     .with_server_info(name, version)
-                    .with_approval(approval),
+                    .with_approval(approval)
+                    .with_served_dialect(asking.served()),
             );
             if let Some((key, ttl)) = state_key {
                 hosted = hosted

@@ -91,7 +91,7 @@ async fn main() -> std::process::ExitCode {
         };
     }
     if !cli.mcp {
-        let server = McpServer::new(package, session);
+        let server = McpServer::new(package, session).with_served_dialect(cli.asking.served());
         let list = Value::Array(server.tool_list());
         println!(
             "{}",

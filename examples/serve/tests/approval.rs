@@ -290,3 +290,66 @@ async fn modern_a_confirmed_retry_runs_once_across_processes_sharing_the_directo
     assert_eq!(a.notes(&meta).await, ["plan"], "the replay deleted nothing");
     assert_eq!(std::fs::read_dir(&used).unwrap().count(), 1);
 }
+
+/// A strict model's habits (every key sent, `null` for nothing), read off the wire in
+/// both eras: `{"delete": null}` is the key not sent, so the write runs quietly; `{"days":
+/// null}` takes the default (3 days); `{"delete": false}` still asks; a required key's
+/// `null` is refused. The legacy client declares `elicitation`, so a call that asked
+/// would show an `elicitation/create` request; the 2026-07-28 one would get a round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strict_model_s_nulls_mean_not_sent_in_both_eras() {
+    let modern = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"}
+    });
+    for era in ["legacy", "modern"] {
+        let (mut server, meta) = if era == "legacy" {
+            let server =
+                Server::legacy(&["--grant", "weather.read"], json!({"elicitation": {}})).await;
+            (server, json!({}))
+        } else {
+            (Server::start(&["--grant", "weather.read"]), modern.clone())
+        };
+        let decline = |r: &Value| -> Value {
+            assert_eq!(r["method"], "elicitation/create", "{r}");
+            json!({"action": "decline"})
+        };
+        let call = |arguments: Value| json!({"name": "notes_write", "arguments": arguments, "_meta": meta});
+
+        let quiet = json!({"key": "plan", "text": "ship it", "delete": null});
+        let (asked, written) = server.send("tools/call", call(quiet), &decline).await;
+        assert!(asked.is_empty(), "{era}: nobody is asked: {asked:?}");
+        assert_eq!(written["result"]["isError"], false, "{era}: {written}");
+        assert_eq!(
+            written["result"]["structuredContent"]["deleted"], false,
+            "{era}"
+        );
+        assert_ne!(written["result"]["resultType"], "input_required", "{era}");
+        assert_eq!(server.notes(&meta).await, ["plan"], "{era}");
+
+        let sent_false = json!({"key": "plan", "text": "ship it", "delete": false});
+        let (asked, answered) = server.send("tools/call", call(sent_false), &decline).await;
+        let asks = !asked.is_empty() || answered["result"]["resultType"] == "input_required";
+        assert!(
+            asks,
+            "{era}: `delete: false` is sent, so it asks: {answered}"
+        );
+
+        let required_null = json!({"key": null, "text": "x"});
+        let (_, refused) = server
+            .send("tools/call", call(required_null), &decline)
+            .await;
+        assert_eq!(refused["result"]["isError"], true, "{era}: {refused}");
+        assert!(text(&refused).contains("/key"), "{era}: {}", text(&refused));
+
+        let days = json!({"name": "weather_forecast",
+            "arguments": {"city": "Lisbon", "days": null}, "_meta": meta});
+        let (_, forecast) = server.send("tools/call", days, &decline).await;
+        assert_eq!(forecast["result"]["isError"], false, "{era}: {forecast}");
+        let forecast_days = forecast["result"]["structuredContent"]["days"]
+            .as_array()
+            .map(Vec::len);
+        assert_eq!(forecast_days, Some(3), "{era}: the default: {forecast}");
+    }
+}
