@@ -292,16 +292,30 @@ pub(crate) struct Run {
     pub(crate) summary: Summary,
 }
 
+/// Where a tool's diagnostics go: the source location of each pointer (most specific
+/// wins), the pointers under which `dialect-weakened` is silenced, and the place of the
+/// rest.
+#[derive(Clone, Copy)]
+pub(crate) struct Sites<'a> {
+    pub(crate) locations: &'a [(String, Loc)],
+    pub(crate) quiet: &'a [String],
+    pub(crate) fallback: &'a Loc,
+}
+
 impl Run {
     pub(crate) fn check(
         &mut self,
         krate: &Crate,
         name: &str,
         doc: &Value,
-        locations: &[(String, Loc)],
-        fallback: &Loc,
+        sites: &Sites<'_>,
         options: &CheckOptions,
     ) -> Result<(), ()> {
+        let Sites {
+            locations,
+            quiet,
+            fallback,
+        } = *sites;
         let locate = |pointer: &str| -> Loc {
             locations
                 .iter()
@@ -313,7 +327,13 @@ impl Run {
                 .map_or_else(|| fallback.clone(), |(_, l)| l.clone())
         };
         let mut failed = false;
+        let under = |pointer: &str, p: &str| {
+            pointer == p || (pointer.starts_with(p) && pointer[p.len()..].starts_with('/'))
+        };
         for x in check_value_using(name, doc, options, Some(&neuralis_model::validate::Subset)) {
+            if x.rule == RuleId::DialectWeakened && quiet.iter().any(|q| under(&x.pointer, q)) {
+                continue;
+            }
             let severity = if x.is_error() {
                 failed = true;
                 Severity::Error

@@ -171,6 +171,7 @@ pub struct Builder {
     prune: bool,
     cfg: Option<Cfg>,
     tables: Option<Vec<PathBuf>>,
+    dialects: Option<Vec<neuralis_model::dialect::Provider>>,
 }
 
 /// What one run did.
@@ -243,6 +244,20 @@ impl Builder {
     #[must_use]
     pub fn profile(mut self, profile: Profile) -> Self {
         self.profile = profile;
+        self
+    }
+
+    /// The model providers whose dialects every tool must be served in (default: the
+    /// manifest's `[package.metadata.neuralis] dialects`, a list of `openai`,
+    /// `anthropic`, `gemini`): a construct one refuses is `dialect-refused`, an error at
+    /// the field's token; a constraint one moves into words is `dialect-weakened`, a
+    /// warning there (see `docs/dialects.md`).
+    #[must_use]
+    pub fn dialects<I: IntoIterator<Item = neuralis_model::dialect::Provider>>(
+        mut self,
+        dialects: I,
+    ) -> Self {
+        self.dialects = Some(dialects.into_iter().collect());
         self
     }
 

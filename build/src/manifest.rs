@@ -53,6 +53,9 @@ pub struct Manifest {
     /// The manifests read (this one, and the workspace root's when a dependency is
     /// inherited from it).
     pub files: Vec<PathBuf>,
+    /// `package.metadata.neuralis.dialects`: the providers' dialects every tool must be
+    /// served in, as written.
+    pub dialects: Vec<String>,
 }
 
 impl Manifest {
@@ -112,6 +115,25 @@ pub fn read(dir: &Path) -> Result<Option<Manifest>, String> {
         .and_then(|p| get(p, "name"))
         .and_then(str_of)
         .map(str::to_owned);
+    m.dialects = package_table
+        .and_then(|p| get(p, "metadata"))
+        .and_then(table_of)
+        .and_then(|m| get(m, "neuralis"))
+        .and_then(table_of)
+        .and_then(|n| get(n, "dialects"))
+        .map(|d| match d {
+            DeValue::Array(items) => items
+                .iter()
+                .map(|i| {
+                    str_of(i.get_ref()).map_or_else(|| format!("{:?}", i.get_ref()), str::to_owned)
+                })
+                .collect(),
+            other => vec![
+                str_of(other)
+                    .map_or_else(|| "a value that is not a list".to_owned(), str::to_owned),
+            ],
+        })
+        .unwrap_or_default();
     if let Some(lib) = get(&doc, "lib").and_then(table_of) {
         m.lib_name = get(lib, "name").and_then(str_of).map(str::to_owned);
         m.lib_path = get(lib, "path").and_then(str_of).map(str::to_owned);

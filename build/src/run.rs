@@ -5,12 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use neuralis_model::contract::CheckOptions;
+use neuralis_model::dialect::Provider;
 use neuralis_model::schema::to_canonical_string;
 use neuralis_model::{RuleId, input};
 use serde_json::{Map, Value};
 
 use crate::compose::{Problem, Site, StaticView};
-use crate::diag::{Diag, Loc, Place, Run, Severity, one_line};
+use crate::diag::{Diag, Loc, Place, Run, Severity, Sites, one_line};
 use crate::discover::{Crate, display_path};
 use crate::{Builder, Cfg, Error, Summary, deps, manifest, table, tool};
 
@@ -94,10 +95,36 @@ impl Builder {
             options: CheckOptions {
                 cards: self.cards.clone(),
                 profile: self.profile,
+                dialects: self.dialects_for(run, manifest.as_ref()),
             },
             manifest,
             root,
         })
+    }
+
+    /// The dialects the package must serve: [`Builder::dialects`], else the manifest's
+    /// `[package.metadata.neuralis] dialects`; a name that is no provider's stops the
+    /// build.
+    fn dialects_for(&self, run: &mut Run, manifest: Option<&manifest::Manifest>) -> Vec<Provider> {
+        if let Some(dialects) = &self.dialects {
+            return dialects.clone();
+        }
+        let mut out = Vec::new();
+        for name in manifest.map(|m| m.dialects.as_slice()).unwrap_or_default() {
+            match Provider::from_name(name) {
+                Some(p) if !out.contains(&p) => out.push(p),
+                Some(_) => {}
+                None => run.diags.push(Diag::new(
+                    Severity::Error,
+                    None,
+                    &format!(
+                        "neuralis-build: `[package.metadata.neuralis] dialects` names `{name}`, which is no provider's dialect: write one of {}",
+                        Provider::ALL.map(|p| format!("`{p}`")).join(", ")
+                    ),
+                )),
+            }
+        }
+        out
     }
 
     /// Stage 2: the crate's source as rustc would read it under its `cfg`, with its
@@ -235,6 +262,8 @@ struct ComposedTool {
     name: String,
     doc: Value,
     locations: Vec<(String, Loc)>,
+    /// Pointers under which `dialect-weakened` is silenced (`#[schema(allow_weakened)]`).
+    quiet: Vec<String>,
     module: usize,
     decl: tool::ToolDecl,
 }
@@ -282,6 +311,7 @@ fn compose(run: &mut Run, krate: &Crate, decls: Decls) -> Composed {
                     name,
                     doc,
                     locations,
+                    quiet: std::mem::take(&mut view.quiet),
                     module,
                     decl,
                 });
@@ -351,8 +381,11 @@ fn check(
             krate,
             &t.name,
             &t.doc,
-            &t.locations,
-            &t.decl.name_loc,
+            &Sites {
+                locations: &t.locations,
+                quiet: &t.quiet,
+                fallback: &t.decl.name_loc,
+            },
             options,
         );
         if checked.is_err() {

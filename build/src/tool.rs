@@ -238,8 +238,11 @@ fn look(input: In, abort: AbortSignal) -> String { String::new() }
             &krate,
             "look",
             &doc,
-            &decl.locations,
-            &decl.name_loc,
+            &crate::diag::Sites {
+                locations: &decl.locations,
+                quiet: &[],
+                fallback: &decl.name_loc,
+            },
             &CheckOptions::default(),
         );
         assert!(failed.is_err());

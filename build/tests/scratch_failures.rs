@@ -102,7 +102,13 @@ neuralis-build = {{ path = "{root}/build" }}
 /// and a caret under the token, the help in the same block; no panic, no backtrace.
 #[track_caller]
 fn fails_with(name: &str, lib: &str, rule: &str, at: &str) -> String {
-    let b = build(name, lib);
+    fails_with_manifest(name, lib, "", rule, at)
+}
+
+/// [`fails_with`] with more lines in the manifest (after `[dependencies]`).
+#[track_caller]
+fn fails_with_manifest(name: &str, lib: &str, manifest: &str, rule: &str, at: &str) -> String {
+    let b = build_with(name, lib, manifest, &[]);
     let text = &b.text;
     assert!(!b.ok, "the build must fail:\n{text}");
     assert!(
@@ -506,4 +512,118 @@ fn a_wasm_entry_without_the_table_fails_the_native_build() {
     let b = build("wasmnotable", &lib);
     assert!(!b.ok, "the build must fail:\n{}", b.text);
     assert!(b.text.contains("neuralis_package"), "{}", b.text);
+}
+
+// ---- provider dialects: `[package.metadata.neuralis] dialects` ----
+
+/// The manifest lines naming the dialects a package must serve.
+fn dialects(names: &str) -> String {
+    format!("\n[package.metadata.neuralis]\ndialects = [{names}]\n")
+}
+
+/// A tool whose input has a field of type `ty` (`labels`, line 9 of `src/lib.rs`), with
+/// `attrs` before it.
+fn one_field(attrs: &str, ty: &str) -> String {
+    format!(
+        "{HEADER}use std::collections::HashMap;\n\n/// Tag an issue.\n#[derive(ToolInput, Deserialize)]\n#[schema(root)]\npub struct Tag {{\n    {attrs}\n    pub labels: {ty},\n}}\n\n/// Tag an issue.\n#[tool(annotations(category = \"write\"))]\npub fn tag(input: Tag) -> String {{\n    let _ = input;\n    String::new()\n}}\n\n#[allow(dead_code)]\nfn _unused(_: HashMap<String, String>) {{}}\n"
+    )
+}
+
+#[test]
+fn a_map_is_refused_for_openai_at_the_field() {
+    let text = fails_with_manifest(
+        "dialect-openai-map",
+        &one_field("", "HashMap<String, String>"),
+        &dialects("\"openai\""),
+        "dialect-refused",
+        "src/lib.rs:10:9",
+    );
+    assert!(
+        text.contains("openai cannot carry `additionalProperties`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_value_of_any_type_is_refused_for_anthropic_at_the_field() {
+    let text = fails_with_manifest(
+        "dialect-anthropic-value",
+        &one_field("", "serde_json::Value"),
+        &dialects("\"anthropic\""),
+        "dialect-refused",
+        "src/lib.rs:10:9",
+    );
+    assert!(text.contains("anthropic cannot carry `type`"), "{text}");
+}
+
+#[test]
+fn a_map_is_refused_for_gemini_at_the_field() {
+    let text = fails_with_manifest(
+        "dialect-gemini-map",
+        &one_field("", "HashMap<String, u8>"),
+        &dialects("\"gemini\""),
+        "dialect-refused",
+        "src/lib.rs:10:9",
+    );
+    assert!(
+        text.contains("gemini cannot carry `additionalProperties`"),
+        "{text}"
+    );
+}
+
+/// The near-misses: a list is what every dialect carries; a bound one moves into words
+/// is a warning at the field, which `#[schema(allow_weakened)]` silences; without
+/// `dialects`, nothing is said.
+#[test]
+fn a_list_builds_for_every_dialect_and_a_weakened_bound_warns_unless_allowed() {
+    let all = dialects("\"openai\", \"anthropic\", \"gemini\"");
+    let b = build_with(
+        "dialect-near-miss",
+        &one_field("#[schema(max_items = 5)]", "Vec<String>"),
+        &all,
+        &[],
+    );
+    assert!(b.ok, "{}", b.text);
+    assert!(
+        b.text
+            .contains("dialect-weakened: anthropic does not enforce `maxItems`"),
+        "the model reads it in words, and is told so:\n{}",
+        b.text
+    );
+    assert!(
+        b.text.contains("src/lib.rs:10:9"),
+        "at the field:\n{}",
+        b.text
+    );
+    let quiet = build_with(
+        "dialect-allowed",
+        &one_field("#[schema(max_items = 5, allow_weakened)]", "Vec<String>"),
+        &all,
+        &[],
+    );
+    assert!(quiet.ok, "{}", quiet.text);
+    assert!(!quiet.text.contains("dialect-weakened"), "{}", quiet.text);
+    let none = build_with(
+        "dialect-none",
+        &one_field("", "HashMap<String, String>"),
+        "",
+        &[],
+    );
+    assert!(none.ok, "no dialect named, a map is fine:\n{}", none.text);
+}
+
+#[test]
+fn a_dialect_that_is_no_provider_s_stops_the_build() {
+    let b = build_with(
+        "dialect-unknown",
+        &one_field("", "Vec<String>"),
+        &dialects("\"openia\""),
+        &[],
+    );
+    assert!(!b.ok, "{}", b.text);
+    assert!(
+        b.text.contains("names `openia`, which is no provider's dialect: write one of `openai`, `anthropic`, `gemini`"),
+        "{}",
+        b.text
+    );
 }

@@ -23,8 +23,9 @@ pub struct Args {
     /// The card types the package declares (enables `card-type-unmatched`).
     #[arg(long, value_delimiter = ',')]
     pub cards: Option<Vec<String>>,
-    /// The rule set: `neuralis` (the platform's package loader) or `mcp-remote` (adds the
-    /// rules of platforms that consume MCP servers).
+    /// The rule set: `neuralis` (the platform's package loader), `mcp-remote` (adds the
+    /// rules of platforms that consume MCP servers), or a model provider's dialect,
+    /// `openai`, `anthropic` or `gemini` (adds what its own tool definition loses).
     #[arg(long, value_enum, default_value_t)]
     pub profile: ProfileArg,
 }
@@ -37,6 +38,27 @@ pub enum ProfileArg {
     Neuralis,
     /// The package-load contract plus the `mcp-remote` profile.
     McpRemote,
+    /// The package-load contract plus what OpenAI strict function calling loses
+    /// (`dialect-refused`, `dialect-weakened`).
+    #[value(name = "openai")]
+    OpenAi,
+    /// The package-load contract plus what Anthropic strict tool use loses.
+    Anthropic,
+    /// The package-load contract plus what Gemini function declarations lose.
+    Gemini,
+}
+
+impl ProfileArg {
+    /// The checker's profile.
+    pub const fn profile(self) -> Profile {
+        match self {
+            Self::Neuralis => Profile::Neuralis,
+            Self::McpRemote => Profile::McpRemote,
+            Self::OpenAi => Profile::OpenAi,
+            Self::Anthropic => Profile::Anthropic,
+            Self::Gemini => Profile::Gemini,
+        }
+    }
 }
 
 /// One checked file.
@@ -57,10 +79,8 @@ pub fn run(args: &Args) -> ExitCode {
     };
     let options = CheckOptions {
         cards: args.cards.clone(),
-        profile: match args.profile {
-            ProfileArg::Neuralis => Profile::Neuralis,
-            ProfileArg::McpRemote => Profile::McpRemote,
-        },
+        profile: args.profile.profile(),
+        dialects: Vec::new(),
     };
     let mut checked = Vec::with_capacity(files.len());
     for path in files {

@@ -1,10 +1,12 @@
-//! `neuralis lower`: what a platform that consumes MCP servers makes of one tool.
+//! `neuralis lower`: what a platform that consumes MCP servers makes of one tool, or a
+//! model provider's own definition of it (`--profile openai|anthropic|gemini`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use neuralis_core::contract::{Diagnostic, Location, RuleId};
+use neuralis_core::dialect;
 use neuralis_core::remote::{self, Dropped, Lowered, Sanitized};
 use serde::Serialize;
 use serde_json::Value;
@@ -16,9 +18,70 @@ use crate::Format;
 pub struct Args {
     /// The tool file (`tools/<name>.json`); the name is the file stem.
     pub file: PathBuf,
-    /// Output format.
+    /// Output format (for `mcp-remote`; a provider's definition is always JSON).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Whose view: `mcp-remote` (a platform that consumes MCP servers: the provider
+    /// subset, what it drops, the description it stores), or a model provider's own tool
+    /// definition, `openai` (strict function calling), `anthropic` (strict tool use) or
+    /// `gemini` (a function declaration), printed as one JSON object, with what the
+    /// dialect loses on stderr (`dialect-refused`, `dialect-weakened`).
+    #[arg(long, value_enum, default_value_t)]
+    pub profile: LowerProfile,
+}
+
+/// `--profile` values of `neuralis lower`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LowerProfile {
+    /// A platform that consumes MCP servers.
+    #[default]
+    McpRemote,
+    /// OpenAI strict function calling.
+    #[value(name = "openai")]
+    OpenAi,
+    /// Anthropic strict tool use.
+    Anthropic,
+    /// A Gemini function declaration.
+    Gemini,
+}
+
+impl LowerProfile {
+    fn provider(self) -> Option<dialect::Provider> {
+        match self {
+            Self::McpRemote => None,
+            Self::OpenAi => Some(dialect::Provider::OpenAi),
+            Self::Anthropic => Some(dialect::Provider::Anthropic),
+            Self::Gemini => Some(dialect::Provider::Gemini),
+        }
+    }
+}
+
+/// A provider's tool definition on stdout, what it loses on stderr (rustc-style, with
+/// the rule ids); exit 1 when the provider refuses a construct.
+fn provider_definition(
+    provider: dialect::Provider,
+    name: &str,
+    schema: &Value,
+    file: &str,
+) -> ExitCode {
+    let definition = dialect::tool_definition(provider, name, schema);
+    for loss in &definition.losses {
+        let diag =
+            Diagnostic::new(loss.rule, loss.pointer.clone()).with_message(loss.message.clone());
+        eprintln!("{}", render(&diag, file));
+    }
+    match serde_json::to_string_pretty(&definition.tool) {
+        Ok(text) => println!("{text}"),
+        Err(e) => {
+            eprintln!("neuralis lower: cannot write JSON: {e}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    }
+    if definition.is_refused() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// The description as written and as stored.
@@ -60,6 +123,9 @@ pub fn run(args: &Args) -> ExitCode {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    if let Some(provider) = args.profile.provider() {
+        return provider_definition(provider, &name, &schema, &args.file.display().to_string());
+    }
     // The name rules and the entitlement lint; dropped constructs and the description
     // have their own sections of the output.
     let mut diagnostics: Vec<Diagnostic> = remote::check_name(&name).into_iter().collect();

@@ -30,11 +30,14 @@ enum Command {
     /// Exit status: 0, or 1 with the diagnostics on stderr when the file fails the checks.
     Normalize(normalize::Args),
     /// Show what a platform consuming MCP servers makes of one tool file (profile
-    /// `mcp-remote`): the schema lowered to the provider subset, every dropped construct,
-    /// the description as stored, and the name and entitlement checks.
+    /// `mcp-remote`, the default): the schema lowered to the provider subset, every
+    /// dropped construct, the description as stored, and the name and entitlement
+    /// checks. With `--profile openai|anthropic|gemini`, that provider's own tool
+    /// definition (a fixed point of its SDK), with what the dialect loses on stderr.
     ///
-    /// Exit status: 0, 1 when the file is not a JSON object or its name would be refused
-    /// (`remote-name`, `remote-reserved-name`), 2 on usage or I/O errors.
+    /// Exit status: 0, 1 when the file is not a JSON object, its name would be refused
+    /// (`remote-name`, `remote-reserved-name`) or the provider refuses a construct
+    /// (`dialect-refused`), 2 on usage or I/O errors.
     Lower(lower::Args),
     /// Show what the model and what the card would receive from a result, after
     /// normalization and bounding; warnings go to stderr.

@@ -2,7 +2,9 @@
 # The MCP conformance suite: every example package served over stdio and driven by
 # clients nobody here wrote (Python `mcp` 2.x in its default era and in legacy mode,
 # `mcp` 1.x, the MCP Inspector CLI and its TypeScript SDK in both eras), each step
-# checked on the raw wire; a package composed with an rmcp handler (compose_client.py);
+# checked on the raw wire; what the model providers' SDKs make of every served tool and of
+# `neuralis lower --profile` (providers.py, dialects.py); a package composed with an rmcp
+# handler (compose_client.py);
 # approvals asked of a person (ask_client.py, stdio and HTTP); then http.sh: the same
 # clients over streamable HTTP, the
 # official conformance suite and stateless replicas behind nginx. `setup.sh` installs the
@@ -23,7 +25,7 @@ if [ ! -x "$venvs/mcp2/bin/python" ] || [ ! -x "$venvs/mcp1/bin/python" ] \
 fi
 cd "$root"
 cargo build -q -p neuralis-example-run -p neuralis-example-serve -p neuralis-example-conformance \
-  -p neuralis-example-incidents
+  -p neuralis-example-incidents -p neuralis-cli
 bin="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug"
 status=0
 "$venvs/mcp2/bin/python" "$here/python_client.py" --root "$root" --bin "$bin" --mode auto || status=1
@@ -38,6 +40,8 @@ status=0
 # default served dialect.
 echo "-- provider SDKs"
 "$venvs/providers/bin/python" "$here/providers.py" --bin "$bin" || status=1
+# `neuralis lower --profile openai|anthropic|gemini` is a fixed point of each SDK (dialects.py).
+"$venvs/providers/bin/python" "$here/dialects.py" --neuralis "$bin/neuralis" --root "$root" || status=1
 # Approvals enforced when served: `notes_write`'s `delete` confirmed, declined and
 # unanswerable, over stdio and streamable HTTP, by both SDKs in both eras (ask_client.py).
 echo "-- approvals"

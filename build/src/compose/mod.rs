@@ -118,6 +118,9 @@ pub struct StaticView<'k> {
     at: Vec<String>,
     /// Where each property's field is written.
     locations: Vec<(String, Loc)>,
+    /// The pointers of the fields marked `#[schema(allow_weakened)]`: no
+    /// `dialect-weakened` under them.
+    pub quiet: Vec<String>,
 }
 
 fn tokens(ty: &Type) -> String {
@@ -149,6 +152,7 @@ impl<'k> StaticView<'k> {
             extra_files: Vec::new(),
             at: Vec::new(),
             locations: Vec::new(),
+            quiet: Vec::new(),
         }
     }
 
@@ -421,6 +425,9 @@ impl<'k> StaticView<'k> {
                                 {
                                     let loc = c.loc(here.module, f.name.span);
                                     c.locations.push((c.pointer(), loc));
+                                    if f.schema.allow_weakened.is_some() {
+                                        c.quiet.push(c.pointer());
+                                    }
                                 }
                                 c.plan(plan, scope, here, cont)
                             })?;

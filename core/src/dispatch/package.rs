@@ -122,6 +122,46 @@ impl Package {
             .filter(|e| granted(e, session))
     }
 
+    /// Each tool `session` may see, as `provider`'s own tool definition (in
+    /// [`catalog`](Self::catalog) order): for an agent that calls the provider's API
+    /// directly, without MCP. Each [`Definition`](crate::dialect::Definition) says what the
+    /// provider's dialect loses; one that [`is_refused`](crate::dialect::Definition::is_refused)
+    /// cannot be given to the provider as it is meant. The model's calls go to
+    /// [`dispatch`](Self::dispatch) as they come (a strict model's `null` for an optional
+    /// key reads as the key not sent).
+    ///
+    /// ```
+    /// use neuralis_core::dialect::Provider;
+    /// use neuralis_core::dispatch::{Package, SessionContext, sync_fn};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Echo { text: String, times: Option<u8> }
+    /// let tool = br#"{"type":"object","additionalProperties":false,"description":"Echo.",
+    ///   "properties":{"text":{"type":"string"},"times":{"type":"integer","minimum":1}},
+    ///   "required":["text"],"x-neuralis":{"annotations":{"category":"read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("echo", &tool[..], sync_fn(|e: Echo| e.text.repeat(e.times.unwrap_or(1).into())))
+    ///     .build()
+    ///     .expect("valid");
+    /// let session = SessionContext::builder("u").build();
+    /// let tools = package.tool_definitions(Provider::OpenAi, &session);
+    /// assert_eq!(tools[0].tool["name"], "echo");
+    /// assert_eq!(tools[0].tool["parameters"]["required"], serde_json::json!(["text", "times"]));
+    /// // What a strict model sends for "nothing" reads as not sent.
+    /// let r = package.dispatch_blocking("echo", serde_json::json!({"text": "hi", "times": null}), &session);
+    /// assert_eq!(r.for_model()["content"][0]["text"], "hi");
+    /// ```
+    #[must_use]
+    pub fn tool_definitions(
+        &self,
+        provider: crate::dialect::Provider,
+        session: &SessionContext,
+    ) -> Vec<crate::dialect::Definition> {
+        self.catalog(session)
+            .map(|e| crate::dialect::tool_definition(provider, &e.name, &e.schema))
+            .collect()
+    }
+
     /// The output schema of the tool `name` (MCP `outputSchema`), when it declares one
     /// (host-side, not gated). Its successful results' `structuredContent` match it.
     #[must_use]

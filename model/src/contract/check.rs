@@ -49,6 +49,13 @@ pub enum Profile {
     /// `neuralis` plus section 6: what platforms that consume MCP servers do to a tool
     /// (see [`crate::remote`]).
     McpRemote,
+    /// `neuralis` plus section 8 for OpenAI strict function calling (see
+    /// [`crate::dialect`]).
+    OpenAi,
+    /// `neuralis` plus section 8 for Anthropic strict tool use.
+    Anthropic,
+    /// `neuralis` plus section 8 for Gemini function declarations.
+    Gemini,
 }
 
 impl Profile {
@@ -58,6 +65,21 @@ impl Profile {
         match self {
             Self::Neuralis => "neuralis",
             Self::McpRemote => "mcp-remote",
+            Self::OpenAi => "openai",
+            Self::Anthropic => "anthropic",
+            Self::Gemini => "gemini",
+        }
+    }
+
+    /// The provider whose dialect the profile checks, for `openai`, `anthropic` and
+    /// `gemini`.
+    #[must_use]
+    pub const fn provider(self) -> Option<crate::dialect::Provider> {
+        match self {
+            Self::OpenAi => Some(crate::dialect::Provider::OpenAi),
+            Self::Anthropic => Some(crate::dialect::Provider::Anthropic),
+            Self::Gemini => Some(crate::dialect::Provider::Gemini),
+            Self::Neuralis | Self::McpRemote => None,
         }
     }
 }
@@ -69,6 +91,7 @@ impl Profile {
 /// let options = CheckOptions {
 ///     cards: Some(vec!["weather.result".to_owned()]),
 ///     profile: Profile::McpRemote,
+///     ..CheckOptions::default()
 /// };
 /// # let _ = options;
 /// ```
@@ -78,6 +101,10 @@ pub struct CheckOptions {
     pub cards: Option<Vec<String>>,
     /// The rule set: the platform's own, or with the `mcp-remote` profile added.
     pub profile: Profile,
+    /// The model providers' dialects the tool must be served in (section 8, beside the
+    /// profile's own): what each refuses is `dialect-refused`, what each moves into words
+    /// `dialect-weakened`.
+    pub dialects: Vec<crate::dialect::Provider>,
 }
 
 /// Everything the checker found in one file.
@@ -255,6 +282,16 @@ pub fn check_value_using(
     check_card_type_unmatched(&xn, options, &mut out);
     if options.profile == Profile::McpRemote {
         out.extend(crate::remote::check_profile(name, schema));
+    }
+    let named = options.profile.provider().into_iter();
+    let mut providers: Vec<crate::dialect::Provider> = named.collect();
+    for p in &options.dialects {
+        if !providers.contains(p) {
+            providers.push(*p);
+        }
+    }
+    for provider in providers {
+        out.extend(crate::dialect::check_provider(provider, name, schema));
     }
     out
 }

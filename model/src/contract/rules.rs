@@ -292,6 +292,15 @@ rules! {
     ElicitationForm = "elicitation-form", Error, 7,
         "an elicitation form is a flat object of primitive fields",
         "keep to strings (`format` email, uri, date or date-time; `min_length`, `max_length`), numbers and integers (`minimum`, `maximum`), booleans, and unit enums marked `#[schema(elicitation)]`: clients show nothing else";
+    // 8. Provider dialects
+    /// A construct a provider's dialect cannot carry.
+    DialectRefused = "dialect-refused", Error, 8,
+        "a provider's dialect cannot carry this schema construct",
+        "change the argument's type to one the provider decodes (no map, no recursion, no value of any type), or drop the provider from the dialects the package serves";
+    /// A constraint a provider's dialect moves into words.
+    DialectWeakened = "dialect-weakened", Warning, 8,
+        "a provider does not enforce this constraint: the model reads it in the description",
+        "nothing to do if words are enough: the server validates the call all the same";
     // Build emitter
     /// A file in `tools/` that no handler produces.
     StaleToolFile = "stale-tool-file", Warning, 1,

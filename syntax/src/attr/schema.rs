@@ -39,6 +39,7 @@ pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
     ("unique_items", &[Scope::Field]),
     ("default", &[Scope::Field]),
     ("with", &[Scope::Field]),
+    ("allow_weakened", &[Scope::Field]),
 ];
 
 /// The `#[schema]` keys of one item. Each value keeps the span of its key.
@@ -69,6 +70,9 @@ pub struct SchemaAttrs {
     pub unique_items: Option<Span>,
     pub default: Option<Spanned<Value>>,
     pub with: Option<Spanned<Type>>,
+    /// The field's constraints that a provider's dialect moves into words are fine as
+    /// words: the build script's `dialect-weakened` says nothing of them.
+    pub allow_weakened: Option<Span>,
 }
 
 impl SchemaAttrs {
@@ -207,6 +211,10 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
                 "unique_items" => {
                     dup(out.unique_items.is_some());
                     out.unique_items = Some(span);
+                }
+                "allow_weakened" => {
+                    dup(out.allow_weakened.is_some());
+                    out.allow_weakened = Some(span);
                 }
                 "title" | "description" | "pattern" | "format" => {
                     let s: LitStr = meta.value()?.parse()?;
