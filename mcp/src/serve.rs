@@ -1179,7 +1179,9 @@ mod tests {
         assert_eq!(
             mcp_tool(&file)["inputSchema"],
             json!({"title": "Schema Title", "type": "object",
-                   "properties": {"q": {"type": ["string", "null"], "description": "x-neuralis is a fine word"}}})
+                   "properties": {"q": {"anyOf": [
+                       {"type": "string", "description": "x-neuralis is a fine word"},
+                       {"type": "null"}]}}})
         );
         // The schema's title stands in for a missing annotation title.
         assert_eq!(tool["title"], "Schema Title");
@@ -1202,9 +1204,9 @@ mod tests {
         })));
         assert_eq!(
             tool["inputSchema"]["properties"],
-            json!({"days": {"type": ["integer", "null"], "default": 3},
-                   "unit": {"type": ["string", "null"], "default": "f"},
-                   "city": {"type": ["string", "null"]}})
+            json!({"days": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": 3},
+                   "unit": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": "f"},
+                   "city": {"anyOf": [{"type": "string"}, {"type": "null"}]}})
         );
     }
 }

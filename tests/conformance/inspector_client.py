@@ -5,8 +5,7 @@
 (`npm ci` in this directory installs the Inspector, its SDK and Node 22.)
 
 For each package and each protocol era (the CLI's `legacy` and `modern`, the SDK's
-`legacy` and `auto`): `tools/list --strict` must report no portability finding but the
-nullable `["T", "null"]` of the default served dialect; a call
+`legacy` and `auto`): `tools/list --strict` must report no portability finding; a call
 with valid arguments and one with an unknown argument; then, through the SDK
 (`ts_client.mjs`), an unknown tool, progress notifications and a cancelled call. Every
 step is checked on the raw wire (wire.py).
@@ -42,21 +41,6 @@ def inspector(args, era, log_dir, package, *method):
     return run
 
 
-# The one finding the default served dialect is expected to give: an optional
-# property's `["T", "null"]` (docs/dialects.md). The Inspector's lint prefers `anyOf`
-# branches; the `mcp-remote` platform reads `["T", "null"]` as `T` and drops `anyOf`
-# whole, and every provider SDK measured (providers.py) reads the array. Any other
-# finding, or a type union without `null`, still fails.
-NULLABLE_UNION = "is an array (["
-
-
-def nullable_union(finding):
-    """Whether `finding` is the Inspector's `type-union` warning on a `[T, "null"]`."""
-    issue = finding.get("issue", "")
-    return (finding.get("rule") == "type-union" and NULLABLE_UNION in issue
-            and ',"null"])' in issue)
-
-
 def run_package(args, package):
     files = wire.load_tools(args.root, package["tools"])
     done = []
@@ -66,14 +50,10 @@ def run_package(args, package):
             listed = inspector(args, cli_era, log_dir, package, "--method", "tools/list", "--strict")
             check(listed.returncode == 0,
                   f"tools/list --strict exited {listed.returncode}: {listed.stderr.strip()[:500]}")
-            findings = [{"toolName": t.get("toolName"), **f}
-                        for t in json.loads(listed.stdout).get("schemaFindings") or []
-                        for f in t.get("findings", [])
-                        if not nullable_union(f)]
-            check(not findings, f"tools/list --strict found: {json.dumps(findings)[:500]}")
-            warnings = [w for w in listed.stderr.strip().split("Warning: ") if w.strip()]
-            check(all(NULLABLE_UNION in w and ',"null"])' in w for w in warnings),
+            check(listed.stderr.strip() == "",
                   f"tools/list --strict reported: {listed.stderr.strip()[:500]}")
+            findings = json.loads(listed.stdout).get("schemaFindings")
+            check(not findings, f"tools/list --strict found: {json.dumps(findings)[:500]}")
             answer = w.response(w.request("tools/list"))
             wire.check_listing(answer["message"]["result"]["tools"], files)
             if version == wire.MODERN:

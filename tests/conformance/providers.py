@@ -15,8 +15,13 @@ functions the providers' SDKs run on an MCP tool (PyPI: `openai`, `openai-agents
   makes required must admit `null` (else the model must invent a value);
 - openai: `openai.lib._pydantic.to_strict_json_schema`'s sibling for raw schemas is the
   same function (`agents.strict_schema` is adapted from it): covered above;
+- openai-agents: `FunctionTool(params_json_schema=..., strict_json_schema=True)` and
+  openai's own `lib._pydantic._ensure_strict_json_schema`: the same two conditions;
 - anthropic: `lib.tools.mcp.mcp_tool` (with and without `strict=True`): sent as is, so its
-  `input_schema` must be the served schema unchanged.
+  `input_schema` must be the served schema unchanged; `lib._parse._transform.transform_schema`
+  (the strict grammar's transform, applied to structured outputs) must not refuse it;
+- google-genai: `types.FunctionDeclaration(parameters=<served schema>)` (a tool declared
+  by hand from the served schema): must not refuse it, and its integer bounds exact.
 
 Then a strict model's habit over the wire: the served schema's optional keys sent as
 `null` are accepted by the server as not sent (checked per package on a tool that has
@@ -35,10 +40,13 @@ import math
 import subprocess
 import sys
 
+from agents import FunctionTool
 from agents.mcp import MCPServerStdio, MCPUtil
+from anthropic.lib._parse._transform import transform_schema
 from anthropic.lib.tools.mcp import mcp_tool as anthropic_mcp_tool
-from google.genai import _mcp_utils
+from google.genai import _mcp_utils, types
 from mcp.types import Tool as McpTool
+from openai.lib._pydantic import _ensure_strict_json_schema as openai_strict
 
 PACKAGES = [
     ("weather", ["neuralis-example-run", "--mcp", "weather"]),
@@ -146,8 +154,13 @@ def invented(served, strict):
             walk((before or {}).get("items") if isinstance(before, dict) else None,
                  after["items"], f"{pointer}/items")
         for key in ("anyOf", "allOf", "oneOf"):
+            # `oneOf` before is `anyOf` after (the strict transform rewrites it).
+            was_branches = []
+            if isinstance(before, dict):
+                was_branches = before.get(key) or (before.get("oneOf") if key == "anyOf" else None) or []
             for i, branch in enumerate(after.get(key, [])):
-                walk(None, branch, f"{pointer}/{key}/{i}")
+                was_branch = was_branches[i] if i < len(was_branches) else None
+                walk(was_branch, branch, f"{pointer}/{key}/{i}")
         for key in ("$defs", "definitions"):
             for name, d in (after.get(key) or {}).items():
                 walk((before or {}).get(key, {}).get(name) if isinstance(before, dict) else None,
@@ -177,8 +190,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
     args = parser.parse_args()
-    tally = {"gemini mcp_to_gemini_tool": [0, []], "openai-agents strict MCP tool": [0, []],
-             "anthropic mcp_tool": [0, []], "anthropic mcp_tool strict": [0, []]}
+    tally = {key: [0, []] for key in (
+        "gemini mcp_to_gemini_tool", "openai-agents strict MCP tool",
+        "openai-agents FunctionTool strict", "openai _ensure_strict_json_schema",
+        "anthropic mcp_tool", "anthropic mcp_tool strict", "anthropic transform_schema",
+        "gemini FunctionDeclaration(parameters=...)")}
     strict_server = MCPServerStdio(params={"command": "true"}, name="neuralis")
     for name, command in PACKAGES:
         server = Stdio([f"{args.bin}/{command[0]}", *command[1:]]).open()
@@ -216,6 +232,49 @@ def main():
                 made_up = invented(served, function.params_json_schema)
                 if made_up:
                     entry[1].append(f"{label}: required without admitting null: {made_up}")
+
+            async def invoke(_ctx, _args):
+                return ""
+
+            entry = tally["openai-agents FunctionTool strict"]
+            entry[0] += 1
+            try:
+                function = FunctionTool(name=raw["name"], description=raw.get("description", ""),
+                                        params_json_schema=copy.deepcopy(served),
+                                        on_invoke_tool=invoke, strict_json_schema=True)
+                made_up = invented(served, function.params_json_schema)
+                if made_up:
+                    entry[1].append(f"{label}: required without admitting null: {made_up}")
+            except Exception as e:
+                if served.get("properties"):
+                    entry[1].append(f"{label}: refused: {type(e).__name__}: {e}")
+
+            entry = tally["openai _ensure_strict_json_schema"]
+            entry[0] += 1
+            try:
+                mine = copy.deepcopy(served)
+                made_up = invented(served, openai_strict(mine, path=(), root=mine))
+                if made_up:
+                    entry[1].append(f"{label}: required without admitting null: {made_up}")
+            except Exception as e:
+                entry[1].append(f"{label}: refused: {type(e).__name__}: {e}")
+
+            entry = tally["anthropic transform_schema"]
+            entry[0] += 1
+            try:
+                transform_schema(copy.deepcopy(served))
+            except BaseException as e:  # it asserts on what it cannot read
+                entry[1].append(f"{label}: refused: {type(e).__name__}: {e}")
+
+            entry = tally["gemini FunctionDeclaration(parameters=...)"]
+            entry[0] += 1
+            try:
+                declared = types.FunctionDeclaration(name=raw["name"], parameters=served)
+                bad = inexact_bounds(declared.model_dump(mode="json", exclude_none=True))
+                if bad:
+                    entry[1].append(f"{label}: integer bounds written inexactly at {bad}")
+            except Exception as e:
+                entry[1].append(f"{label}: refused: {type(e).__name__}: {str(e)[:200]}")
 
             for key, strict in (("anthropic mcp_tool", None), ("anthropic mcp_tool strict", True)):
                 entry = tally[key]

@@ -158,8 +158,9 @@ def admits_null(root, schema):
 def portable(doc):
     """The file's input schema as a server serves it by default (docs/dialects.md, "What
     an MCP server serves"), restated here from the documented rule: optional properties
-    also admit `null`, no boolean `additionalProperties`, `definitions` as `$defs` (with
-    `$ref: "#"` pointing at a copy of the root there), integer bounds within 2^53 - 1."""
+    also admit `null` (`{"anyOf": [<schema>, {"type": "null"}]}`, its `default` outside),
+    no boolean `additionalProperties`, `definitions` as `$defs` (with `$ref: "#"` pointing
+    at a copy of the root there), integer bounds within 2^53 - 1."""
     original = copy.deepcopy(doc)
     root = copy.deepcopy(doc)
     defs = root.pop("$defs", {})
@@ -174,26 +175,13 @@ def portable(doc):
         defs[root_name] = copy_of_root
 
     def nullable(p):
-        t = p.get("type")
-        if isinstance(t, str):
-            p["type"] = [t, "null"]
-        elif isinstance(t, list):
-            t.append("null")
-        else:
-            inner = dict(p)
-            wrapper = {}
-            if "description" in inner:
-                wrapper["description"] = inner.pop("description")
-            if "default" in inner:
-                wrapper["default"] = inner.pop("default")
-            wrapper["anyOf"] = [inner, {"type": "null"}]
-            p.clear()
-            p.update(wrapper)
-            return
-        if "const" in p:
-            p["enum"] = [p.pop("const")]
-        if "enum" in p:
-            p["enum"].append(None)
+        inner = dict(p)
+        wrapper = {}
+        if "default" in inner:
+            wrapper["default"] = inner.pop("default")
+        wrapper["anyOf"] = [inner, {"type": "null"}]
+        p.clear()
+        p.update(wrapper)
 
     def node(m):
         if not isinstance(m, dict):

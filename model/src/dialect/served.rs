@@ -15,13 +15,14 @@
 //!   is written as a float past the type's range.
 //!
 //! [`Served::Portable`] (the default) serves the same arguments in a shape all of them
-//! read: every property its object does not require also admits `null` (read back as
-//! the key not sent: [`absent_nulls`](super::absent_nulls)), boolean
-//! `additionalProperties` left out (the server still refuses an undeclared key: it
-//! validates against the tool file), `definitions` as `$defs` with `$ref: "#"` pointing
-//! at a copy of the root there, and integer bounds within ±(2^53 − 1). The `mcp-remote`
-//! platform reads `["T", "null"]` as `T`, so its view is unchanged.
-//! [`Served::Contract`] serves the tool file's schema as checked.
+//! read: every property its object does not require also admits `null`, as `{"anyOf":
+//! [<schema>, {"type": "null"}]}` (read back as the key not sent:
+//! [`absent_nulls`](super::absent_nulls)), boolean `additionalProperties` left out (the
+//! server still refuses an undeclared key: it validates against the tool file),
+//! `definitions` as `$defs` with `$ref: "#"` pointing at a copy of the root there, and
+//! integer bounds within ±(2^53 − 1). [`Served::Contract`] serves the tool file's schema
+//! as checked: what a platform that consumes MCP servers (`mcp-remote`) should be given,
+//! since it lowers the file form itself and drops an `anyOf` whole.
 //!
 //! ```
 //! use neuralis_model::dialect::{Served, served_schema};
@@ -34,7 +35,7 @@
 //! assert_eq!(serde_json::Value::Object(served_schema(file, Served::Portable)), json!({
 //!     "type": "object",
 //!     "properties": {"city": {"type": "string"},
-//!                    "days": {"type": ["integer", "null"], "maximum": 14}},
+//!                    "days": {"anyOf": [{"type": "integer", "maximum": 14}, {"type": "null"}]}},
 //!     "required": ["city"]}));
 //! assert_eq!(&served_schema(file, Served::Contract), file);
 //! ```
@@ -50,11 +51,14 @@ pub const SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// How an MCP server writes each tool's `inputSchema`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Served {
-    /// Read as meant by every provider SDK's MCP path (the [module docs](self)).
+    /// Read as meant by every provider SDK (the [module docs](self)): an optional
+    /// property admits `null` as `{"anyOf": [<schema>, {"type": "null"}]}`.
     #[default]
     Portable,
     /// The tool file's schema as the contract checks it (without `$schema` and
-    /// `x-neuralis`, which the server never serves).
+    /// `x-neuralis`, which the server never serves): for a platform that consumes MCP
+    /// servers (`mcp-remote`), which lowers the file form itself and drops an `anyOf`
+    /// whole.
     Contract,
 }
 
@@ -221,38 +225,14 @@ impl Cx<'_> {
     }
 }
 
-/// `schema` admitting `null` as well: `null` added to its `type` (and its `enum`, or its
-/// `const` made a two-value `enum`), or, for a schema without a `type`, an `anyOf` of it
-/// and `null` that keeps its `description` where the model reads it.
+/// `schema` admitting `null` as well: `{"anyOf": [<schema>, {"type": "null"}]}`, its
+/// `default` outside, where google-genai reads it (a `type` array would be shorter, and
+/// Anthropic's strict-grammar transform and google-genai's `types.Schema` refuse it).
 fn nullable(schema: &mut Value) {
     let Value::Object(map) = schema else {
         return;
     };
-    let typed = match map.get_mut("type") {
-        Some(Value::String(t)) => {
-            let t = std::mem::take(t);
-            map.insert("type".into(), json!([t, "null"]));
-            true
-        }
-        Some(Value::Array(types)) => {
-            types.push(Value::String("null".into()));
-            true
-        }
-        _ => false,
-    };
-    if typed {
-        if let Some(c) = map.remove("const") {
-            map.insert("enum".into(), Value::Array(vec![c]));
-        }
-        if let Some(Value::Array(values)) = map.get_mut("enum") {
-            values.push(Value::Null);
-        }
-        return;
-    }
     let mut wrapper = Map::new();
-    if let Some(description) = map.remove("description") {
-        wrapper.insert("description".into(), description);
-    }
     if let Some(default) = map.remove("default") {
         wrapper.insert("default".into(), default);
     }
@@ -289,11 +269,15 @@ fn clamp_integer_bounds(map: &mut Map<String, Value>) {
 mod tests {
     use super::*;
 
-    fn portable_of(v: Value) -> Value {
+    fn served_as(v: Value, served: Served) -> Value {
         let Value::Object(map) = v else {
             panic!("an object")
         };
-        Value::Object(served_schema(&map, Served::Portable))
+        Value::Object(served_schema(&map, served))
+    }
+
+    fn portable_of(v: Value) -> Value {
+        served_as(v, Served::Portable)
     }
 
     #[test]
@@ -324,7 +308,7 @@ mod tests {
 
     #[test]
     fn optional_properties_admit_null_in_every_form() {
-        let served = portable_of(json!({"type": "object", "properties": {
+        let file = json!({"type": "object", "properties": {
             "s": {"type": "string", "enum": ["a", "b"]},
             "c": {"type": "string", "const": "x"},
             "r": {"$ref": "#/definitions/T", "description": "A thing."},
@@ -332,29 +316,36 @@ mod tests {
             "v": {},
             "big": {"type": "integer", "minimum": 0, "maximum": 18_446_744_073_709_551_615_u64},
             "neg": {"type": "integer", "minimum": -9_223_372_036_854_775_808_i64}},
-            "definitions": {"T": {"type": "integer"}}}));
-        let p = &served["properties"];
+            "definitions": {"T": {"type": "integer"}}});
+        let portable = portable_of(file.clone());
+        let p = &portable["properties"];
         assert_eq!(
             p["s"],
-            json!({"type": ["string", "null"], "enum": ["a", "b", null]})
-        );
-        assert_eq!(
-            p["c"],
-            json!({"type": ["string", "null"], "enum": ["x", null]})
+            json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}]})
         );
         assert_eq!(
             p["r"],
-            json!({"description": "A thing.",
-                   "anyOf": [{"$ref": "#/$defs/T"}, {"type": "null"}]})
+            json!({"anyOf": [{"$ref": "#/$defs/T", "description": "A thing."}, {"type": "null"}]})
         );
         assert_eq!(
             p["n"],
             json!({"type": ["integer", "null"]}),
             "admits null already"
         );
+        assert_eq!(
+            p["big"]["anyOf"][0]["maximum"],
+            json!(SAFE_INTEGER),
+            "clamped inside the branch"
+        );
+        assert_eq!(
+            p["c"],
+            json!({"anyOf": [{"type": "string", "const": "x"}, {"type": "null"}]})
+        );
         assert_eq!(p["v"], json!({}), "any value already");
-        assert_eq!(p["big"]["maximum"], json!(SAFE_INTEGER));
-        assert_eq!(p["neg"]["minimum"], json!(-(SAFE_INTEGER as i64)));
+        assert_eq!(
+            p["neg"]["anyOf"][0]["minimum"],
+            json!(-(SAFE_INTEGER as i64))
+        );
     }
 
     #[test]
