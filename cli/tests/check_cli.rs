@@ -1,5 +1,6 @@
 //! `neuralis check` end to end: the built binary on fixture directories.
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
@@ -253,4 +254,61 @@ fn default_invalid_is_a_warning_at_the_default() {
     let human = neuralis(&["check", "tests/fixtures/defaults/issue_create.json"]);
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("default-invalid"), "{text}");
+}
+
+#[test]
+fn profile_of_a_provider_adds_what_its_dialect_loses() {
+    let rules = |out: &Output, severity: &str| -> Vec<(String, String)> {
+        json_of(out)["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .flat_map(|t| t[severity].as_array().expect("a list").clone())
+            .map(|w| {
+                let rule = w["rule"].as_str().expect("rule").to_owned();
+                (rule, w["pointer"].as_str().expect("pointer").to_owned())
+            })
+            .collect()
+    };
+    let anthropic = neuralis(&[
+        "check",
+        "tests/fixtures/good",
+        "--format",
+        "json",
+        "--profile",
+        "anthropic",
+    ]);
+    assert_eq!(anthropic.status.code(), Some(0), "warnings only");
+    let weakened = rules(&anthropic, "warnings");
+    assert!(
+        weakened.contains(&("dialect-weakened".into(), "/properties/days/maximum".into())),
+        "{weakened:?}"
+    );
+    // A map is refused: an error, exit 1, at the map's pointer.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("check_cli_dialects");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    std::fs::write(
+        dir.join("tag_items.json"),
+        r#"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+            "additionalProperties": false, "description": "Tag items.",
+            "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"},
+                "propertyNames": {"not": {"anyOf": [{"enum": ["__proto__", "constructor", "prototype"]}, {"pattern": "^(__|\\$)"}]}}}},
+            "x-neuralis": {"annotations": {"category": "read", "readOnlyHint": true}, "ui": {"presentation": "inline"}}}"#,
+    )
+    .expect("a tool file");
+    let dir = dir.to_string_lossy().into_owned();
+    for profile in ["openai", "anthropic", "gemini"] {
+        let out = neuralis(&["check", &dir, "--format", "json", "--profile", profile]);
+        assert_eq!(out.status.code(), Some(1), "{profile}");
+        assert_eq!(
+            rules(&out, "errors"),
+            [(
+                "dialect-refused".to_owned(),
+                "/properties/labels/additionalProperties".to_owned()
+            )],
+            "{profile}"
+        );
+    }
+    let plain = neuralis(&["check", &dir, "--format", "json"]);
+    assert_eq!(plain.status.code(), Some(0), "the contract allows a map");
 }

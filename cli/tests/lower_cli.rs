@@ -199,3 +199,61 @@ fn four_mib_is_the_limit() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("error[depth-limit]"), "{err}");
 }
+
+/// Each provider's own definition: its shape, one JSON object on stdout, what the dialect
+/// loses on stderr with the rule id; a refused construct exits 1. (That each is a fixed
+/// point of its SDK is `tests/conformance/dialects.py`, with the SDKs.)
+#[test]
+fn a_provider_profile_prints_that_provider_s_tool_definition() {
+    let keys =
+        |v: &Value| -> Vec<String> { v.as_object().expect("an object").keys().cloned().collect() };
+    for (profile, expected, schema) in [
+        (
+            "openai",
+            vec!["type", "name", "description", "parameters", "strict"],
+            "parameters",
+        ),
+        (
+            "anthropic",
+            vec!["name", "description", "input_schema", "strict"],
+            "input_schema",
+        ),
+        (
+            "gemini",
+            vec!["name", "description", "parameters"],
+            "parameters",
+        ),
+    ] {
+        let out = lower(&["--profile", profile], &example());
+        assert_eq!(out.status.code(), Some(0), "{profile}");
+        let tool = json_of(&out);
+        assert_eq!(keys(&tool), expected, "{profile}");
+        assert_eq!(tool["name"], "weather_forecast");
+        assert!(
+            tool[schema]["properties"]["city"].is_object(),
+            "{profile}: {tool}"
+        );
+        // Gemini keeps the lengths, bounds and default: nothing lost.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.contains("warning[dialect-weakened]"),
+            profile != "gemini",
+            "{profile}: {stderr}"
+        );
+    }
+    let map = write(
+        "provider",
+        "tag_items.json",
+        r#"{"type": "object", "additionalProperties": false, "description": "Tag.",
+            "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}},
+            "x-neuralis": {"annotations": {"category": "read"}}}"#,
+    );
+    let out = lower(&["--profile", "openai"], &map);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[dialect-refused]"), "{stderr}");
+    assert!(
+        stderr.contains("/properties/labels/additionalProperties"),
+        "{stderr}"
+    );
+}
