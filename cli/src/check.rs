@@ -28,6 +28,11 @@ pub struct Args {
     /// `openai`, `anthropic` or `gemini` (adds what its own tool definition loses).
     #[arg(long, value_enum, default_value_t)]
     pub profile: ProfileArg,
+    /// Also print each tool's contract digest (`sha256:` of its canonical text, what
+    /// `neuralis-mcp` serves in the tool's `_meta` as `io.neuralis/digest`), for a client
+    /// or a CI job to pin.
+    #[arg(long)]
+    pub digests: bool,
 }
 
 /// `--profile` values.
@@ -104,8 +109,8 @@ pub fn run(args: &Args) -> ExitCode {
     }
     let errors = count(&checked, true);
     let output = match args.format {
-        Format::Json => json_output(&checked),
-        Format::Human => human_output(&checked),
+        Format::Json => json_output(&checked, args.digests),
+        Format::Human => human_output(&checked, args.digests),
     };
     print!("{output}");
     ExitCode::from(u8::from(errors > 0))
@@ -146,7 +151,7 @@ fn count(checked: &[Checked], errors: bool) -> usize {
         .count()
 }
 
-fn json_output(checked: &[Checked]) -> String {
+fn json_output(checked: &[Checked], digests: bool) -> String {
     let diagnostic = |d: &Diagnostic| {
         let mut o = json!({
             "rule": d.rule.as_str(),
@@ -165,12 +170,19 @@ fn json_output(checked: &[Checked]) -> String {
         .map(|c| {
             let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
                 c.report.diagnostics.iter().partition(|d| d.is_error());
-            json!({
+            let mut tool = json!({
                 "file": c.path.display().to_string(),
                 "name": c.report.name,
                 "errors": errors.into_iter().map(diagnostic).collect::<Vec<_>>(),
                 "warnings": warnings.into_iter().map(diagnostic).collect::<Vec<_>>(),
-            })
+            });
+            if digests && let Value::Object(m) = &mut tool {
+                m.insert(
+                    "digest".into(),
+                    digest(c).map_or(Value::Null, Value::String),
+                );
+            }
+            tool
         })
         .collect();
     let out = json!({
@@ -186,11 +198,28 @@ fn json_output(checked: &[Checked]) -> String {
     text
 }
 
-fn human_output(checked: &[Checked]) -> String {
+/// The contract digest of a file that passes (normalized as the loader reads it).
+fn digest(c: &Checked) -> Option<String> {
+    if c.report.diagnostics.iter().any(Diagnostic::is_error) {
+        return None;
+    }
+    let mut doc: Value = serde_json::from_slice(&c.bytes).ok()?;
+    neuralis_core::schema::normalize(&mut doc);
+    Some(neuralis_core::catalog::contract_digest(&doc))
+}
+
+fn human_output(checked: &[Checked], digests: bool) -> String {
     let mut out = String::new();
     for c in checked {
         for d in &c.report.diagnostics {
             render(&mut out, &c.path, &c.bytes, d);
+        }
+    }
+    if digests {
+        for c in checked {
+            if let Some(d) = digest(c) {
+                let _ = writeln!(out, "digest {} {d}", c.report.name);
+            }
         }
     }
     let (errors, warnings) = (count(checked, true), count(checked, false));

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod check;
+mod diff;
 mod lower;
 mod normalize;
 mod outputs;
@@ -39,6 +40,14 @@ enum Command {
     /// (`remote-name`, `remote-reserved-name`) or the provider refuses a construct
     /// (`dialect-refused`), 2 on usage or I/O errors.
     Lower(lower::Args),
+    /// Compare two revisions of a package's tools (`OLD NEW`, or `--since REV [DIR]`
+    /// from git): each tool's class (`breaking`, `posture`, `additive`, `cosmetic`,
+    /// `none`), every finding with its rule id, pointer and what a caller will see.
+    ///
+    /// Exit status: 0; 1 when a tool is `breaking` or its posture changed (unless
+    /// `--allow`ed), or a breaking change comes without a major version step; 2 on usage
+    /// errors or unreadable input.
+    Diff(diff::Args),
     /// Show what the model and what the card would receive from a result, after
     /// normalization and bounding; warnings go to stderr.
     ///
@@ -78,6 +87,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Normalize(args) => normalize::run(&args),
         Command::Lower(args) => lower::run(&args),
+        Command::Diff(args) => diff::run(&args),
         Command::Result(args) => result::run(&args),
         Command::Outputs(args) => outputs::run(&args),
     }

@@ -312,3 +312,49 @@ fn profile_of_a_provider_adds_what_its_dialect_loses() {
     let plain = neuralis(&["check", &dir, "--format", "json"]);
     assert_eq!(plain.status.code(), Some(0), "the contract allows a map");
 }
+
+/// `--digests`: each tool's contract digest, the SHA-256 of its canonical text, which for
+/// a file `cargo build` wrote is the file's own bytes (checked against coreutils'
+/// `sha256sum`); a file with errors has none.
+#[test]
+fn digests_are_the_sha256_of_the_canonical_text() {
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut seen = 0;
+    for package in std::fs::read_dir(&examples).expect("examples") {
+        let tools = package.expect("entry").path().join("tools");
+        if !tools.is_dir() {
+            continue;
+        }
+        let dir = tools.to_string_lossy().into_owned();
+        let out = neuralis(&["check", &dir, "--format", "json", "--digests"]);
+        for t in json_of(&out)["tools"].as_array().expect("tools") {
+            let file = t["file"].as_str().expect("file");
+            let sum = Command::new("sha256sum")
+                .arg(file)
+                .output()
+                .expect("sha256sum runs");
+            let text = String::from_utf8_lossy(&sum.stdout);
+            let hex = text.split_whitespace().next().expect("a hash");
+            assert_eq!(t["digest"], format!("sha256:{hex}"), "{file}");
+            seen += 1;
+        }
+        let human = neuralis(&["check", &dir, "--digests"]);
+        assert!(
+            String::from_utf8_lossy(&human.stdout).contains("digest "),
+            "{dir}"
+        );
+    }
+    assert!(seen > 30, "{seen}");
+    let bad = neuralis(&[
+        "check",
+        "tests/fixtures/bad",
+        "--format",
+        "json",
+        "--digests",
+    ]);
+    for t in json_of(&bad)["tools"].as_array().expect("tools") {
+        if !t["errors"].as_array().expect("errors").is_empty() {
+            assert_eq!(t["digest"], Value::Null, "{t}");
+        }
+    }
+}

@@ -104,6 +104,14 @@ impl ToolEntry {
         schema
     }
 
+    /// The tool's contract digest ([`contract_digest`] of its document). Feature
+    /// `digest`.
+    #[cfg(feature = "digest")]
+    #[must_use]
+    pub fn digest(&self) -> String {
+        contract_digest(&self.schema)
+    }
+
     /// See [`ToolMeta::effective_presentation`].
     #[must_use]
     pub fn effective_presentation(&self) -> Presentation {
@@ -133,4 +141,37 @@ impl ToolEntry {
     {
         self.meta.features_satisfied(granted)
     }
+}
+
+/// A tool's contract digest: `sha256:` and the hex SHA-256 of the document's canonical
+/// text ([`to_canonical_string`](crate::schema::to_canonical_string), the bytes
+/// `cargo build` writes into `tools/`, `x-neuralis` included), the same on every build and
+/// platform. A client that pins it can tell that a tool changed under it: its arguments,
+/// its description or who must approve it. `neuralis check --digests` prints it for each
+/// file; `neuralis-mcp` serves it in each tool's `_meta` (`io.neuralis/digest`). Feature
+/// `digest`.
+///
+/// ```
+/// let doc = serde_json::json!({"type": "object", "additionalProperties": false,
+///     "properties": {}, "x-neuralis": {"annotations": {"category": "read"}}});
+/// let digest = neuralis_core::catalog::contract_digest(&doc);
+/// assert!(digest.starts_with("sha256:") && digest.len() == 7 + 64);
+/// // Key order is not the document's identity: the canonical text is.
+/// let same = serde_json::json!({"x-neuralis": {"annotations": {"category": "read"}},
+///     "properties": {}, "additionalProperties": false, "type": "object"});
+/// assert_eq!(neuralis_core::catalog::contract_digest(&same), digest);
+/// ```
+#[cfg(feature = "digest")]
+#[must_use]
+pub fn contract_digest(document: &Value) -> String {
+    use sha2::{Digest as _, Sha256};
+    use std::fmt::Write as _;
+    let text = crate::schema::to_canonical_string(document);
+    let hash = Sha256::digest(text.as_bytes());
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for byte in hash {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
 }

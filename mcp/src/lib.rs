@@ -50,7 +50,7 @@ pub use consumed::{ConsumeError, ConsumedStates, DirConsumedStates, MemoryConsum
 pub use forward::{Forward, import_from_peer};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
 pub use neuralis_core::dialect::Served;
-pub use serve::{McpServer, mcp_tool, mcp_tool_in, mcp_tool_with_output};
+pub use serve::{DIGEST_META, McpServer, mcp_tool, mcp_tool_in, mcp_tool_with_output};
 pub use stdio::MAX_LINE_BYTES;
 
 /// Why serving or importing failed.

@@ -119,8 +119,16 @@ pub fn mcp_tool_in(entry: &ToolEntry, output_schema: Option<&Value>, served: Ser
         tool.insert("outputSchema".into(), output);
     }
     tool.insert("annotations".into(), Value::Object(annotations));
+    // What a client pins to tell that the tool changed under it (`docs/changing.md`).
+    let mut meta = Map::new();
+    meta.insert(DIGEST_META.into(), Value::String(entry.digest()));
+    tool.insert("_meta".into(), Value::Object(meta));
     Value::Object(tool)
 }
+
+/// The `_meta` key of each listed tool's contract digest
+/// ([`contract_digest`](neuralis_core::catalog::contract_digest)).
+pub const DIGEST_META: &str = "io.neuralis/digest";
 
 /// An MCP server over a [`Package`].
 ///

@@ -179,6 +179,12 @@ fn every_example_serves_typed_tools_with_plain_descriptions() {
                     defaults_seen += 1;
                 }
             }
+            // The digest a client pins is the tool file's (`neuralis check --digests`).
+            assert_eq!(
+                tool["_meta"]["io.neuralis/digest"],
+                neuralis::catalog::contract_digest(&emitted),
+                "{package}: {name}"
+            );
             let mut file = emitted.clone();
             file["properties"] = properties;
             assert_eq!(

@@ -1,0 +1,635 @@
+//! `neuralis diff OLD NEW`: two revisions of a package's `tools/`, read the way a caller
+//! lives with them. Each tool gets one class, the most severe of its findings
+//! (`breaking`, `posture`, `additive`, `cosmetic`, `none`); each finding a rule id, a
+//! JSON pointer and what a caller will see (`docs/changing.md`).
+
+mod schema;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+pub use schema::{Class, Finding, Side, Walk};
+
+/// Arguments of `neuralis diff`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// `OLD NEW`: two tools directories (each may hold an `outputs.json`, as `neuralis
+    /// outputs` prints it); with `--since`, at most one: the tools directory (default
+    /// `tools`).
+    pub dirs: Vec<PathBuf>,
+    /// Read the old side from git at this revision (a commit, a tag, `HEAD~1`...), the
+    /// new side from the directory as it is; no checkout needed. Also flags a breaking
+    /// change whose package version (`Cargo.toml`) did not take a major step.
+    #[arg(long, value_name = "REV")]
+    pub since: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: DiffFormat,
+    /// A class that does not fail the run (exit 0): `breaking` or `posture`;
+    /// repeatable.
+    #[arg(long, value_enum, value_name = "CLASS")]
+    pub allow: Vec<Class>,
+}
+
+/// `--format` values of `neuralis diff`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// A line per finding, grouped by tool.
+    #[default]
+    Human,
+    /// One JSON document.
+    Json,
+    /// A Markdown table, for a pull-request comment.
+    Markdown,
+}
+
+/// One side: the tools by name and the output schemas when `outputs.json` is there.
+#[derive(Debug, Default)]
+struct Revision {
+    tools: BTreeMap<String, Value>,
+    outputs: Option<Map<String, Value>>,
+}
+
+/// One tool's verdict.
+#[derive(Debug, Serialize)]
+struct ToolDiff {
+    name: String,
+    class: Class,
+    findings: Vec<Finding>,
+}
+
+/// The package versions of the two sides, with `--since`.
+#[derive(Debug, Serialize)]
+struct Versions {
+    old: String,
+    new: String,
+    /// Whether the new version is a major step up (a minor one below 1.0, as cargo's
+    /// semver compatibility has it).
+    major_step: bool,
+    /// A breaking change without a major step.
+    flagged: bool,
+}
+
+/// Runs `neuralis diff`.
+pub fn run(args: &Args) -> ExitCode {
+    let (old, new, versions) = match sides(args) {
+        Ok(sides) => sides,
+        Err(message) => {
+            eprintln!("neuralis diff: {message}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
+    let tools = diff(&old, &new);
+    let breaking = tools.iter().any(|t| t.class == Class::Breaking);
+    let versions = versions.map(|(o, n)| {
+        let major_step = major_step(&o, &n);
+        Versions {
+            flagged: breaking && !major_step,
+            old: o,
+            new: n,
+            major_step,
+        }
+    });
+    let text = match args.format {
+        DiffFormat::Human => human(&tools, versions.as_ref()),
+        DiffFormat::Json => {
+            let doc = json!({"tools": tools, "summary": summary(&tools), "version": versions});
+            let mut doc = doc;
+            if versions.is_none()
+                && let Value::Object(m) = &mut doc
+            {
+                m.remove("version");
+            }
+            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+        }
+        DiffFormat::Markdown => markdown(&tools, versions.as_ref()),
+    };
+    print!("{text}");
+    let fails = tools.iter().any(|t| {
+        matches!(t.class, Class::Breaking | Class::Posture) && !args.allow.contains(&t.class)
+    }) || (versions.as_ref().is_some_and(|v| v.flagged)
+        && !args.allow.contains(&Class::Breaking));
+    ExitCode::from(u8::from(fails))
+}
+
+type Sides = (Revision, Revision, Option<(String, String)>);
+
+fn sides(args: &Args) -> Result<Sides, String> {
+    match (&args.since, args.dirs.as_slice()) {
+        (None, [old, new]) => Ok((read_dir(old)?, read_dir(new)?, None)),
+        (None, _) => Err("give two tools directories, `OLD NEW` (or `--since REV [DIR]`)".into()),
+        (Some(rev), dirs) if dirs.len() <= 1 => {
+            let dir = dirs
+                .first()
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from("tools"));
+            let new = read_dir(&dir)?;
+            let old = read_git(rev, &dir)?;
+            let versions = versions(rev, &dir)?;
+            Ok((old, new, versions))
+        }
+        (Some(_), _) => Err("with `--since REV`, give at most one tools directory".into()),
+    }
+}
+
+fn parse(bytes: &[u8], what: &str) -> Result<Value, String> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) if v.is_object() => Ok(v),
+        Ok(_) => Err(format!("{what} is not a JSON object")),
+        Err(e) => Err(format!("{what} is not JSON: {e}")),
+    }
+}
+
+fn add(rev: &mut Revision, file: &str, bytes: &[u8], what: &str) -> Result<(), String> {
+    let Some(stem) = file.strip_suffix(".json") else {
+        return Ok(());
+    };
+    let doc = parse(bytes, what)?;
+    if stem == "outputs" {
+        rev.outputs = doc.as_object().cloned();
+    } else {
+        rev.tools.insert(stem.to_owned(), doc);
+    }
+    Ok(())
+}
+
+fn read_dir(dir: &Path) -> Result<Revision, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    let mut rev = Revision::default();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?
+            .path();
+        let Some(file) = path.file_name().and_then(|f| f.to_str()) else {
+            continue;
+        };
+        if !path.is_file() || !file.ends_with(".json") {
+            continue;
+        }
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        add(&mut rev, file, &bytes, &format!("`{}`", path.display()))?;
+    }
+    Ok(rev)
+}
+
+fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!(
+            "git {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// The tools directory `dir` as it was at `rev`: `git ls-tree` and `git show`, paths
+/// relative to `dir` (a directory that did not exist then is an empty side).
+fn read_git(rev: &str, dir: &Path) -> Result<Revision, String> {
+    if !dir.is_dir() {
+        return Err(format!("cannot read `{}`: not a directory", dir.display()));
+    }
+    let listed = git(dir, &["ls-tree", "--name-only", rev, "--", "."])?;
+    let mut rev_side = Revision::default();
+    for file in String::from_utf8_lossy(&listed).lines() {
+        let name = Path::new(file)
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or(file);
+        if !name.ends_with(".json") {
+            continue;
+        }
+        let bytes = git(dir, &["show", &format!("{rev}:./{name}")])?;
+        add(&mut rev_side, name, &bytes, &format!("`{name}` at {rev}"))?;
+    }
+    Ok(rev_side)
+}
+
+/// The package's version at `rev` and now: the nearest `Cargo.toml` above `dir` with a
+/// `[package]` version (`None` when there is none).
+fn versions(rev: &str, dir: &Path) -> Result<Option<(String, String)>, String> {
+    let start =
+        std::fs::canonicalize(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    for ancestor in start.ancestors() {
+        let manifest = ancestor.join("Cargo.toml");
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let Some(new) = package_version(&text) else {
+            continue;
+        };
+        let old = git(ancestor, &["show", &format!("{rev}:./Cargo.toml")])
+            .ok()
+            .and_then(|b| package_version(&String::from_utf8_lossy(&b)));
+        return Ok(old.map(|old| (old, new)));
+    }
+    Ok(None)
+}
+
+/// `[package] version` of a manifest.
+fn package_version(text: &str) -> Option<String> {
+    let doc: toml::Table = toml::from_str(text).ok()?;
+    doc.get("package")?
+        .get("version")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// Whether `new` is a major step up from `old`: the first non-zero of major, minor,
+/// patch grew (cargo's semver compatibility: `0.1.x` to `0.2.0` is one).
+fn major_step(old: &str, new: &str) -> bool {
+    let parts = |v: &str| -> Vec<u64> {
+        v.split(['-', '+'])
+            .next()
+            .unwrap_or_default()
+            .split('.')
+            .map(|p| p.parse().unwrap_or(0))
+            .collect()
+    };
+    let (o, n) = (parts(old), parts(new));
+    let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    for i in 0..3 {
+        if at(&o, i) != 0 || i == 2 {
+            return at(&n, i) > at(&o, i) || (0..i).any(|j| at(&n, j) > at(&o, j));
+        }
+        if at(&n, i) > 0 {
+            return true;
+        }
+    }
+    false
+}
+
+fn diff(old: &Revision, new: &Revision) -> Vec<ToolDiff> {
+    let names: BTreeSet<&String> = old.tools.keys().chain(new.tools.keys()).collect();
+    names
+        .into_iter()
+        .map(|name| {
+            let findings = match (old.tools.get(name), new.tools.get(name)) {
+                (Some(_), None) => vec![Finding {
+                    rule: "tool-removed",
+                    class: Class::Breaking,
+                    pointer: String::new(),
+                    message: format!(
+                        "`{name}` is gone: a call of it is refused as an unknown tool"
+                    ),
+                }],
+                (None, Some(_)) => vec![Finding {
+                    rule: "tool-added",
+                    class: Class::Additive,
+                    pointer: String::new(),
+                    message: format!("`{name}` is new"),
+                }],
+                (Some(a), Some(b)) => tool(name, a, b, old, new),
+                (None, None) => Vec::new(),
+            };
+            let class = findings
+                .iter()
+                .map(|f| f.class)
+                .min()
+                .unwrap_or(Class::None);
+            ToolDiff {
+                name: name.clone(),
+                class,
+                findings,
+            }
+        })
+        .collect()
+}
+
+/// The findings of one tool present on both sides.
+fn tool(
+    name: &str,
+    old: &Value,
+    new: &Value,
+    old_rev: &Revision,
+    new_rev: &Revision,
+) -> Vec<Finding> {
+    let strip = |doc: &Value| {
+        let mut m = doc.as_object().cloned().unwrap_or_default();
+        m.remove("$schema");
+        let block = m.remove(neuralis_core::xn::BLOCK);
+        (Value::Object(m), block.unwrap_or(Value::Null))
+    };
+    let (old_schema, old_block) = strip(old);
+    let (new_schema, new_block) = strip(new);
+    let mut walk = Walk::new(Side::Input, &old_schema, &new_schema, "");
+    walk.schema(&old_schema, &new_schema, "");
+    let mut findings = walk.findings;
+    findings.extend(block(&old_block, &new_block));
+    findings.extend(outputs(name, old_rev, new_rev));
+    findings
+}
+
+/// The `x-neuralis` block: defaults change what a call means, posture who approves.
+fn block(old: &Value, new: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let at = |path: &[&str]| {
+        path.iter().fold("/x-neuralis".to_owned(), |p, t| {
+            neuralis_core::contract::push_pointer(&p, t)
+        })
+    };
+    let get = |v: &Value, path: &[&str]| -> Value {
+        path.iter()
+            .try_fold(v, |v, k| v.get(*k))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let mut find = |rule: &'static str, class: Class, pointer: String, message: String| {
+        out.push(Finding {
+            rule,
+            class,
+            pointer,
+            message,
+        });
+    };
+    // Defaults.
+    let empty = Map::new();
+    let od = old
+        .get("defaults")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let nd = new
+        .get("defaults")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let keys: BTreeSet<&String> = od.keys().chain(nd.keys()).collect();
+    for key in keys {
+        let (a, b) = (od.get(key), nd.get(key));
+        if a != b {
+            let what = match (a, b) {
+                (Some(a), Some(b)) => format!("the default of `{key}` {a} became {b}"),
+                (Some(a), None) => format!("the default of `{key}` ({a}) is gone"),
+                (None, Some(b)) => format!("`{key}` now defaults to {b}"),
+                (None, None) => continue,
+            };
+            find(
+                "default-changed",
+                Class::Breaking,
+                at(&["defaults", key]),
+                format!("{what}: a call that leaves it out now means something else"),
+            );
+        }
+    }
+    // Posture: who must approve, who may call.
+    for (path, rule) in [
+        (&["annotations", "destructiveHint"][..], "hint-changed"),
+        (&["annotations", "readOnlyHint"][..], "hint-changed"),
+        (&["annotations", "idempotentHint"][..], "hint-changed"),
+        (&["annotations", "openWorldHint"][..], "hint-changed"),
+        (&["annotations", "category"][..], "category-changed"),
+    ] {
+        let (a, b) = (get(old, path), get(new, path));
+        if a != b {
+            let key = path[path.len() - 1];
+            find(
+                rule,
+                Class::Posture,
+                at(path),
+                format!(
+                    "`{key}` {} became {}: who must approve a call may change",
+                    shown(&a),
+                    shown(&b)
+                ),
+            );
+        }
+    }
+    let set = |v: Value| -> BTreeSet<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for (path, rule, what) in [
+        (
+            &["askOnKeys"][..],
+            "ask-on-keys-changed",
+            "asks for approval when the call sends",
+        ),
+        (
+            &["requires", "features"][..],
+            "features-changed",
+            "requires the features",
+        ),
+        (
+            &["requires", "escalations"][..],
+            "features-changed",
+            "lists the escalations",
+        ),
+    ] {
+        let (a, b) = (set(get(old, path)), set(get(new, path)));
+        let added: Vec<&String> = b.difference(&a).collect();
+        let gone: Vec<&String> = a.difference(&b).collect();
+        if !added.is_empty() {
+            find(
+                rule,
+                Class::Posture,
+                at(path),
+                format!("now also {what} {}", quoted(&added)),
+            );
+        }
+        if !gone.is_empty() {
+            find(
+                rule,
+                Class::Posture,
+                at(path),
+                format!("no longer {what} {}", quoted(&gone)),
+            );
+        }
+    }
+    // What people read.
+    for path in [
+        &["annotations", "title"][..],
+        &["annotations", "estimatedDurationMs"][..],
+        &["annotations", "cancellable"][..],
+        &["ui"][..],
+        &["family"][..],
+        &["operation"][..],
+        &["transport"][..],
+    ] {
+        let (a, b) = (get(old, path), get(new, path));
+        if a != b {
+            let key = path[path.len() - 1];
+            let rule = if key == "ui" {
+                "ui-changed"
+            } else {
+                "metadata-changed"
+            };
+            find(
+                rule,
+                Class::Cosmetic,
+                at(path),
+                format!("`{key}` {} became {}", shown(&a), shown(&b)),
+            );
+        }
+    }
+    out
+}
+
+fn quoted(keys: &[&String]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Null => "absent".into(),
+        other => other.to_string(),
+    }
+}
+
+/// The output schemas of `outputs.json`, when both sides have one.
+fn outputs(name: &str, old: &Revision, new: &Revision) -> Vec<Finding> {
+    let (Some(o), Some(n)) = (&old.outputs, &new.outputs) else {
+        return Vec::new();
+    };
+    let pointer = "/outputSchema".to_owned();
+    match (o.get(name).filter(|v| !v.is_null()), n.get(name).filter(|v| !v.is_null())) {
+        (None, None) => Vec::new(),
+        (Some(_), None) => vec![Finding {
+            rule: "output-removed",
+            class: Class::Breaking,
+            pointer,
+            message: "the tool no longer declares an output schema: a client reading `structuredContent` by it gets no promise".into(),
+        }],
+        (None, Some(_)) => vec![Finding {
+            rule: "output-added",
+            class: Class::Additive,
+            pointer,
+            message: "the tool now declares an output schema".into(),
+        }],
+        (Some(a), Some(b)) => {
+            let mut walk = Walk::new(Side::Output, a, b, "/outputSchema");
+            walk.schema(a, b, "");
+            walk.findings
+        }
+    }
+}
+
+fn summary(tools: &[ToolDiff]) -> Value {
+    let mut counts = Map::new();
+    for class in [
+        Class::Breaking,
+        Class::Posture,
+        Class::Additive,
+        Class::Cosmetic,
+        Class::None,
+    ] {
+        let n = tools.iter().filter(|t| t.class == class).count();
+        counts.insert(class.as_str().into(), json!(n));
+    }
+    counts.insert(
+        "findings".into(),
+        json!(tools.iter().map(|t| t.findings.len()).sum::<usize>()),
+    );
+    Value::Object(counts)
+}
+
+fn summary_line(tools: &[ToolDiff]) -> String {
+    let s = summary(tools);
+    format!(
+        "{} breaking, {} posture, {} additive, {} cosmetic, {} unchanged",
+        s["breaking"], s["posture"], s["additive"], s["cosmetic"], s["none"]
+    )
+}
+
+fn version_line(v: &Versions) -> String {
+    if v.flagged {
+        format!(
+            "version: {} -> {} is not a major step, and a tool's change is breaking: take a major step (a minor one below 1.0)",
+            v.old, v.new
+        )
+    } else {
+        format!("version: {} -> {}", v.old, v.new)
+    }
+}
+
+fn human(tools: &[ToolDiff], versions: Option<&Versions>) -> String {
+    let mut out = String::new();
+    for t in tools {
+        let _ = writeln!(out, "{}: {}", t.name, t.class.as_str());
+        for f in &t.findings {
+            let pointer = if f.pointer.is_empty() {
+                "\"\""
+            } else {
+                &f.pointer
+            };
+            let _ = writeln!(
+                out,
+                "  {:<9} {:<24} {pointer}  {}",
+                f.class.as_str(),
+                f.rule,
+                f.message
+            );
+        }
+    }
+    let _ = writeln!(out, "summary: {}", summary_line(tools));
+    if let Some(v) = versions {
+        let _ = writeln!(out, "{}", version_line(v));
+    }
+    out
+}
+
+fn markdown(tools: &[ToolDiff], versions: Option<&Versions>) -> String {
+    let mut out = String::from("### Tool contract changes\n\n");
+    let _ = writeln!(out, "{}\n", summary_line(tools));
+    if let Some(v) = versions {
+        let _ = writeln!(out, "{}\n", version_line(v));
+    }
+    let changed: Vec<&ToolDiff> = tools.iter().filter(|t| !t.findings.is_empty()).collect();
+    if changed.is_empty() {
+        out.push_str("No tool changed.\n");
+        return out;
+    }
+    out.push_str("| tool | class | rule | pointer | what a caller sees |\n|---|---|---|---|---|\n");
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    for t in changed {
+        for f in &t.findings {
+            let _ = writeln!(
+                out,
+                "| `{}` | **{}** | `{}` | `{}` | {} |",
+                cell(&t.name),
+                f.class.as_str(),
+                f.rule,
+                cell(&f.pointer),
+                cell(&f.message)
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_major_step_is_cargo_s() {
+        assert!(major_step("1.2.3", "2.0.0"));
+        assert!(!major_step("1.2.3", "1.3.0"));
+        assert!(major_step("0.1.4", "0.2.0"));
+        assert!(!major_step("0.1.4", "0.1.5"));
+        assert!(major_step("0.0.3", "0.0.4"));
+        assert!(major_step("0.3.0", "1.0.0"));
+        assert!(!major_step("2.0.0", "2.0.0"));
+    }
+}
