@@ -569,6 +569,8 @@ struct Limits {
     calls_per_minute: Option<std::num::NonZeroU32>,
     /// How long a request may take until its answer starts.
     timeout: Option<std::time::Duration>,
+    /// What `listen::serve` holds each connection to.
+    connections: crate::listen::ConnectionLimits,
 }
 
 impl fmt::Debug for Hosted {
@@ -697,6 +699,23 @@ impl Hosted {
     pub fn with_request_timeout(mut self, timeout: std::time::Duration) -> Self {
         self.limits.timeout = Some(timeout);
         self
+    }
+
+    /// The limits each connection is held to when the service is served by
+    /// [`listen::serve`](crate::listen::serve) (default [`ConnectionLimits::default`]
+    /// (crate::listen::ConnectionLimits::default): 10 s for a request's headers, 30 s
+    /// idle, 1,024 connections, 64 per peer address). Read them back with
+    /// [`connection_limits`](Self::connection_limits) for the server loop.
+    #[must_use]
+    pub fn with_connection_limits(mut self, limits: crate::listen::ConnectionLimits) -> Self {
+        self.limits.connections = limits;
+        self
+    }
+
+    /// The connection limits to serve this service with ([`listen::serve`](crate::listen::serve)).
+    #[must_use]
+    pub fn connection_limits(&self) -> crate::listen::ConnectionLimits {
+        self.limits.connections
     }
 
     /// The tower service, over rmcp's streamable HTTP service built with `config`.

@@ -32,6 +32,8 @@ mod jwks;
 mod jwt;
 #[cfg(feature = "rate-limit")]
 mod limit;
+#[cfg(feature = "http")]
+pub mod listen;
 mod logging;
 mod mrtr;
 mod serve;

@@ -25,6 +25,7 @@
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -32,6 +33,7 @@ use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis_mcp::McpServer;
 use neuralis_mcp::http::{GrantMapping, Hosted, JwtResolver, ProtectedResource, TokenTable};
+use neuralis_mcp::listen::{ConnectionLimits, ConnectionStats};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -128,6 +130,53 @@ pub struct Options {
     /// --jwks-url); over it, 429 with Retry-After.
     #[arg(long, value_name = "N", env = "NEURALIS_RATE_LIMIT", requires = "addr")]
     pub rate_limit: Option<NonZeroU32>,
+    /// Seconds a connection that has started a request has to send its headers
+    /// (slowloris); closed beyond.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NEURALIS_HEADER_TIMEOUT",
+        default_value_t = 10
+    )]
+    pub header_timeout: u64,
+    /// Seconds a connection with no request in flight may send nothing (an idle
+    /// keep-alive connection, or one that never sends a byte); closed beyond.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NEURALIS_IDLE_TIMEOUT",
+        default_value_t = 30
+    )]
+    pub idle_timeout: u64,
+    /// At most N connections open at once (0: no cap); one beyond is closed on accept.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "NEURALIS_MAX_CONNECTIONS",
+        default_value_t = 1024
+    )]
+    pub max_connections: usize,
+    /// At most N connections open at once from one peer address (0: no cap; behind a
+    /// proxy, every connection is the proxy's); one beyond is closed on accept.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "NEURALIS_MAX_CONNECTIONS_PER_PEER",
+        default_value_t = 64
+    )]
+    pub max_connections_per_peer: usize,
+}
+
+impl Options {
+    /// The connection limits the flags give.
+    fn connection_limits(&self) -> ConnectionLimits {
+        let cap = |n: usize| (n > 0).then_some(n);
+        ConnectionLimits::default()
+            .with_header_timeout(Duration::from_secs(self.header_timeout))
+            .with_idle_timeout(Duration::from_secs(self.idle_timeout))
+            .with_max_connections(cap(self.max_connections))
+            .with_max_per_peer(cap(self.max_connections_per_peer))
+    }
 }
 
 /// The hosts a request may name: the listening address and loopback names, with and
@@ -206,6 +255,7 @@ pub async fn serve(
         .addr
         .ok_or("`--http ADDR` is needed to serve over HTTP")?;
     let grace = Duration::from_secs(options.grace);
+    let limits = options.connection_limits();
     let listener = listen(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     // The port it listens on (`:0` picks one): the `Host` and `Origin` clients send.
     let local = listener
@@ -261,7 +311,8 @@ pub async fn serve(
                 hosted
                     .with_server_info(name, version)
                     .with_approval(approval)
-                    .with_served_dialect(asking.served()),
+                    .with_served_dialect(asking.served())
+                    .with_connection_limits(limits),
             );
             if let Some((key, ttl)) = state_key {
                 hosted = hosted
@@ -315,9 +366,11 @@ pub async fn serve(
     eprintln!("listening on http://{local}/mcp");
 
     let signalled = stop_accepting.clone();
-    let server = axum::serve(listener, router)
-        .with_graceful_shutdown(async move { signalled.cancelled().await });
-    let mut server = tokio::spawn(async move { server.await });
+    let stats = Arc::new(ConnectionStats::default());
+    let server = neuralis_mcp::listen::serve(listener, router, limits, stats, async move {
+        signalled.cancelled().await;
+    });
+    let mut server = tokio::spawn(server);
     wait_for_signal().await?;
     eprintln!("shutting down: finishing the calls in flight");
     stop_accepting.cancel();
