@@ -571,6 +571,61 @@ struct Limits {
     timeout: Option<std::time::Duration>,
     /// What `listen::serve` holds each connection to.
     connections: crate::listen::ConnectionLimits,
+    /// How many legacy sessions may be open, and for how long idle.
+    sessions: SessionLimits,
+}
+
+/// How many legacy sessions (`Mcp-Session-Id`, protocol versions before 2026-07-28) a
+/// hosted server keeps, and how long one may idle (see
+/// [`Hosted::with_session_limits`]). Each costs memory until it ends (about 70 KB with
+/// the example package), so a caller who opens them and never closes them would
+/// otherwise grow the server without bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionLimits {
+    per_caller: Option<usize>,
+    total: Option<usize>,
+    idle: std::time::Duration,
+}
+
+impl Default for SessionLimits {
+    /// 128 per verified caller, 1,024 in all, closed after 5 minutes without a request.
+    fn default() -> Self {
+        Self {
+            per_caller: Some(Self::DEFAULT_PER_CALLER),
+            total: Some(Self::DEFAULT_TOTAL),
+            idle: Self::DEFAULT_IDLE,
+        }
+    }
+}
+
+impl SessionLimits {
+    /// The default cap per verified caller.
+    pub const DEFAULT_PER_CALLER: usize = 128;
+    /// The default cap in all.
+    pub const DEFAULT_TOTAL: usize = 1024;
+    /// The default idle expiry (rmcp's own default).
+    pub const DEFAULT_IDLE: std::time::Duration = std::time::Duration::from_secs(300);
+
+    /// The most sessions one verified caller (by user id) may hold open (`None`: no cap).
+    #[must_use]
+    pub fn with_per_caller(mut self, max: Option<usize>) -> Self {
+        self.per_caller = max;
+        self
+    }
+
+    /// The most sessions open in all (`None`: no cap).
+    #[must_use]
+    pub fn with_total(mut self, max: Option<usize>) -> Self {
+        self.total = max;
+        self
+    }
+
+    /// How long a session may go without a request before it is closed.
+    #[must_use]
+    pub fn with_idle(mut self, idle: std::time::Duration) -> Self {
+        self.idle = idle;
+        self
+    }
 }
 
 impl fmt::Debug for Hosted {
@@ -712,6 +767,18 @@ impl Hosted {
         self
     }
 
+    /// How many legacy sessions may be open (per verified caller and in all) and how long
+    /// one may idle (default [`SessionLimits::default`]: 128, 1,024, 5 minutes). An
+    /// `initialize` that would open one past a cap runs nothing and is answered with a
+    /// JSON-RPC error (`429 Too Many Requests` past the caller's cap, `503 Service
+    /// Unavailable` past the total), saying to close a session (`DELETE` with its
+    /// `Mcp-Session-Id`) or let one expire; the operator sees the refusal.
+    #[must_use]
+    pub fn with_session_limits(mut self, limits: SessionLimits) -> Self {
+        self.limits.sessions = limits;
+        self
+    }
+
     /// The connection limits to serve this service with ([`listen::serve`](crate::listen::serve)).
     #[must_use]
     pub fn connection_limits(&self) -> crate::listen::ConnectionLimits {
@@ -770,6 +837,9 @@ pub struct HostedService {
     #[cfg(feature = "rate-limit")]
     limiter: Option<Arc<crate::limit::Limiter>>,
     timeout: Option<std::time::Duration>,
+    /// rmcp's legacy sessions (whose ids the owners map is pruned against).
+    sessions: Arc<LocalSessionManager>,
+    session_limits: SessionLimits,
 }
 
 impl fmt::Debug for HostedService {
@@ -788,13 +858,15 @@ impl HostedService {
         config: StreamableHttpServerConfig,
         limits: &Limits,
     ) -> Self {
-        let inner = StreamableHttpService::new(
-            move || Ok(server.fresh()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
+        let mut manager = LocalSessionManager::default();
+        manager.session_config.keep_alive = Some(limits.sessions.idle);
+        let sessions = Arc::new(manager);
+        let inner =
+            StreamableHttpService::new(move || Ok(server.fresh()), Arc::clone(&sessions), config);
         Self {
             inner,
+            sessions,
+            session_limits: limits.sessions,
             resolver,
             owners: Arc::default(),
             challenge: Arc::from(challenge),
@@ -813,6 +885,43 @@ impl HostedService {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .len()
+    }
+
+    /// The refusal of an `initialize` that would open a session past a cap, after the
+    /// sessions rmcp has closed (idle, or their connection gone) are forgotten.
+    async fn over_session_cap(&self, user: &str) -> Option<HttpResponse> {
+        let limits = self.session_limits;
+        if limits.per_caller.is_none() && limits.total.is_none() {
+            return None;
+        }
+        let live = self.sessions.sessions.read().await;
+        let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
+        owners.retain(|id, _| live.contains_key(id.as_str()));
+        drop(live);
+        let held = owners.values().filter(|owner| *owner == user).count();
+        let total = owners.len();
+        drop(owners);
+        if limits.per_caller.is_some_and(|max| held >= max) {
+            let max = limits.per_caller.unwrap_or_default();
+            return Some(refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                &format!(
+                    "too many open sessions: this caller holds {held}, the most this server keeps for one caller is {max}; end one (DELETE /mcp with its Mcp-Session-Id) or let one expire"
+                ),
+                &format!("session cap per caller ({max}) reached"),
+            ));
+        }
+        if limits.total.is_some_and(|max| total >= max) {
+            let max = limits.total.unwrap_or_default();
+            return Some(refusal(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "too many open sessions: this server keeps at most {max}; try again later, or use the stateless protocol (2026-07-28), which needs none"
+                ),
+                &format!("session cap in all ({max}) reached"),
+            ));
+        }
+        None
     }
 
     /// The `401` for a refused request.
@@ -945,6 +1054,14 @@ impl HostedService {
         let user = caller.user_id().to_owned();
         let closing = parts.method == Method::DELETE;
         let posted = parts.method == Method::POST;
+        if posted
+            && session.is_none()
+            && self.inner.config.legacy_session_mode
+            && opens_session(&bytes)
+            && let Some(refused) = self.over_session_cap(&user).await
+        {
+            return refused;
+        }
         let json_body = parts
             .headers
             .get(CONTENT_TYPE)
@@ -1014,6 +1131,23 @@ impl HostedService {
             Some(_) => {}
         }
         response
+    }
+}
+
+/// Whether a body with no session id is one that opens a legacy session: an
+/// `initialize` request (alone or in a batch). Parsed only when the text names it.
+fn opens_session(bytes: &[u8]) -> bool {
+    const NAME: &[u8] = b"\"initialize\"";
+    if !bytes.windows(NAME.len()).any(|w| w == NAME) {
+        return false;
+    }
+    let is_initialize = |m: &serde_json::Value| {
+        m.get("method").and_then(serde_json::Value::as_str) == Some("initialize")
+    };
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(is_initialize),
+        Ok(message) => is_initialize(&message),
+        Err(_) => false,
     }
 }
 

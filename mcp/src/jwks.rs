@@ -222,6 +222,7 @@ impl KeySet {
     }
 
     async fn get_json(&self, url: &str) -> Result<Value, KeyError> {
+        secure(url)?;
         let response = self
             .client
             .get(url)
@@ -389,4 +390,53 @@ fn verifying_key(entry: &Value) -> Result<Key, String> {
         algorithm,
         kid: jwk.common.key_id,
     })
+}
+
+/// An identity provider's metadata and keys decide who may call: they come over `https`.
+/// Plain `http` is allowed to a loopback address only (a test's provider), with a warning.
+///
+/// # Errors
+///
+/// [`KeyError`] for a URL that is not one, or `http` to any other host.
+pub(crate) fn secure(url: &str) -> Result<(), KeyError> {
+    let parsed =
+        reqwest::Url::parse(url).map_err(|e| KeyError(format!("`{url}` is not a URL: {e}")))?;
+    let host = parsed.host_str().unwrap_or_default();
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    match parsed.scheme() {
+        "https" => Ok(()),
+        "http" if loopback => {
+            tracing::warn!(
+                target: "neuralis_mcp::auth",
+                url,
+                "the identity provider is reached over plain http: allowed for a loopback address (tests) only"
+            );
+            Ok(())
+        }
+        scheme => Err(KeyError(format!(
+            "`{url}`: an identity provider's metadata and keys must come over https, not {scheme} (plain http is allowed to a loopback address only, for tests)"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod secure_tests {
+    use super::secure;
+
+    #[test]
+    fn only_https_or_loopback_http() {
+        assert!(secure("https://id.example.com/realms/a").is_ok());
+        assert!(secure("http://127.0.0.1:8080/jwks").is_ok());
+        assert!(secure("http://localhost/jwks").is_ok());
+        assert!(secure("http://[::1]:9000/").is_ok());
+        let refused = secure("http://id.example.com/jwks").expect_err("plain http");
+        assert!(refused.0.contains("must come over https"), "{}", refused.0);
+        assert!(secure("ftp://127.0.0.1/").is_err());
+        assert!(secure("not a url").is_err());
+    }
 }

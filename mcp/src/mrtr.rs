@@ -414,6 +414,19 @@ impl Round {
         }
     }
 
+    /// Whether the handler asks under `key` a question other than the one this round's
+    /// state answered, or asked and the client now answers: its text or form changed
+    /// between rounds (a handler that asks differently each time, replicas that differ).
+    /// Asking it again would loop until the client gives up.
+    fn changed(&self, key: &str, question: &Question) -> bool {
+        let d = digest(question);
+        let inner = self.lock();
+        let answered_other = inner.answered.get(key).is_some_and(|r| r.digest != d);
+        let asked_other =
+            inner.pending.get(key).is_some_and(|p| *p != d) && inner.responses.contains_key(key);
+        answered_other || asked_other
+    }
+
     /// Ends the round with `refusal` instead of its questions.
     fn refuse(&self, refusal: ErrorData) {
         self.lock().refused = Some(refusal);
@@ -431,6 +444,20 @@ impl Asker for RoundAsker {
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
         let round = &self.0;
+        if round.changed(key, &question) {
+            tracing::warn!(
+                target: "neuralis_mcp::mrtr",
+                key,
+                "a question changed between rounds: the call is refused rather than asked again"
+            );
+            round.refuse(ErrorData::internal_error(
+                format!(
+                    "the question `{key}` changed between rounds (its text or form is not the one the client answered): the call is refused; a question must be the same on every round and every replica"
+                ),
+                None,
+            ));
+            return Box::pin(std::future::pending());
+        }
         if let Some(answer) = round.answer(key, &question) {
             let confirms = matches!(question, Question::Approve(_))
                 && matches!(answer, Answer::Elicit(Elicited::Accept(_)));
@@ -605,6 +632,36 @@ mod tests {
             round.answer("neuralis.approval", &approve),
             Some(Answer::Elicit(Elicited::Accept(_)))
         ));
+    }
+
+    /// A question asked on one round and answered, then asked under its key with other
+    /// text on the retry (a replica that differs): refused, naming the key, not asked
+    /// again; the same question is answered as before.
+    #[test]
+    fn a_question_changed_between_rounds_is_refused_naming_its_key() {
+        let states = States::random();
+        let ada = SessionContext::builder("ada").build();
+        let asker = RoundAsker(Arc::new(
+            states.open(&call(json!({})), &ada, caps()).expect("round"),
+        ));
+        drop(asker.ask("name", form()));
+        let mut retry = call(json!({}));
+        retry.request_state = states.suspend(&asker.0).expect("round").request_state;
+        retry.input_responses = Some([("name".to_owned(), json!({"action": "decline"}))].into());
+        let other = Question::Elicit(Form::new(
+            "Your full name?",
+            json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+        ));
+        let round = RoundAsker(Arc::new(states.open(&retry, &ada, caps()).expect("round")));
+        drop(round.ask("name", other));
+        let refused = states.suspend(&round.0).expect_err("refused");
+        assert!(
+            refused.message.contains("`name` changed between rounds"),
+            "{}",
+            refused.message
+        );
+        let same = RoundAsker(Arc::new(states.open(&retry, &ada, caps()).expect("round")));
+        assert!(!same.0.changed("name", &form()));
     }
 
     #[test]

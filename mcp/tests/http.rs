@@ -363,3 +363,88 @@ async fn jwt_bearer_tokens() {
     let (status, _, _) = answer(&rs, list(&sign(good))).await;
     assert_eq!(status, 401, "another algorithm");
 }
+
+/// Legacy sessions are bounded: past its cap a caller's `initialize` runs nothing and is
+/// a JSON-RPC error (`429`) saying what to do, while another caller opens one; a session
+/// ended makes room; past the total, `503`; an idle session expires and is forgotten.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_sessions_are_capped_per_caller_and_in_all_and_expire() {
+    use neuralis_mcp::http::{SessionLimits, TokenTable};
+    let tokens = TokenTable::new()
+        .with("token-a", SessionContext::builder("ada").build())
+        .with("token-b", SessionContext::builder("bob").build())
+        .with("token-c", SessionContext::builder("cy").build());
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(true)
+        .with_json_response(true)
+        .with_sse_keep_alive(None);
+    let limits = SessionLimits::default()
+        .with_per_caller(Some(2))
+        .with_total(Some(3))
+        .with_idle(std::time::Duration::from_millis(600));
+    let service = McpServer::hosted(common::greeter(), tokens)
+        .with_session_limits(limits)
+        .service(config);
+    let post = |token: &str, session: Option<&str>, body: Value| {
+        let mut builder = http::Request::post("http://localhost/mcp")
+            .header("Host", "localhost")
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2025-06-18")
+            .header("Authorization", format!("Bearer {token}"));
+        if let Some(id) = session {
+            builder = builder.header("Mcp-Session-Id", id);
+        }
+        builder
+            .body(Full::new(Bytes::from(body.to_string())))
+            .unwrap()
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1.0"}}});
+    let open = |token: &'static str| {
+        let (service, init) = (service.clone(), init.clone());
+        async move {
+            let (status, headers, body) = answer(&service, post(token, None, init)).await;
+            let id = headers
+                .get("mcp-session-id")
+                .map(|v| v.to_str().unwrap().to_owned());
+            (status, id, body)
+        }
+    };
+    let (s1, a1, _) = open("token-a").await;
+    let (s2, _, _) = open("token-a").await;
+    assert_eq!((s1, s2), (200, 200));
+    let (status, id, body) = open("token-a").await;
+    assert_eq!(status, 429, "{body}");
+    assert!(id.is_none(), "no session opened");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("holds 2") && message.contains("DELETE"),
+        "{message}"
+    );
+    // Another caller is not held back by ada's.
+    let (status, _, body) = open("token-b").await;
+    assert_eq!(status, 200, "{body}");
+    // Three open: the total.
+    let (status, _, body) = open("token-c").await;
+    assert_eq!(status, 503, "{body}");
+    // Ending one of ada's makes room.
+    let a1 = a1.unwrap();
+    let delete = http::Request::delete("http://localhost/mcp")
+        .header("Host", "localhost")
+        .header("MCP-Protocol-Version", "2025-06-18")
+        .header("Mcp-Session-Id", a1.as_str())
+        .header("Authorization", "Bearer token-a")
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    assert_eq!(answer(&service, delete).await.0, 204);
+    let (status, _, body) = open("token-c").await;
+    assert_eq!(status, 200, "{body}");
+    // Idle past 600 ms, every session expires and is forgotten: room for all again.
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    for token in ["token-a", "token-a", "token-b"] {
+        let (status, _, body) = open(token).await;
+        assert_eq!(status, 200, "{token}: {body}");
+    }
+}

@@ -22,6 +22,10 @@ passes on and each replica accepts with `--allow-host`).
    through the other (nginx's log says which replica answered each); two clients writing
    at once through both replicas lose nothing (every escalation counted, every incident
    opened listed, ids distinct).
+3. `neuralis-example-serve` in session mode (legacy clients) behind the docs' sticky
+   upstream (`hash $remote_addr consistent`): legacy sessions of the Python `mcp` 2.x
+   client from six loopback addresses at once; every call answered, each session's
+   requests (nginx's log has their `Mcp-Session-Id`) on one replica, both replicas used.
 """
 
 import argparse
@@ -45,7 +49,12 @@ from wire import MODERN, check, report_failure
 
 ROUNDS = 4
 UPSTREAM_HOST = "mcp.internal"
-LOG_FORMAT = "$upstream_addr $status $upstream_status $http_mcp_method $request_time"
+LOG_FORMAT = ("$upstream_addr $status $upstream_status $http_mcp_method $request_time "
+              "$http_mcp_session_id")
+# Legacy sessions at once, each from its own loopback address (127.0.0.2...), each
+# listing and calling this many times.
+SESSIONS = 6
+SESSION_CALLS = 4
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOCS = os.path.join(HERE, "..", "..", "docs", "hosting.md")
@@ -69,13 +78,20 @@ http {{
 """
 
 
-def documented_config(port, upstreams):
-    """The nginx configuration of docs/hosting.md, with the test's addresses."""
+def documented_config(port, upstreams, sessions=False):
+    """The nginx configuration of docs/hosting.md, with the test's addresses; with
+    `sessions`, its legacy-session upstream too (the page's second block), which the
+    `location /mcp` then proxies to, as the page says."""
     with open(DOCS, encoding="utf-8") as f:
         page = f.read()
-    found = re.search(r"```nginx\n(.*?)```", page, re.S)
-    check(found, "docs/hosting.md has no ```nginx block")
-    text = found.group(1)
+    blocks = re.findall(r"```nginx\n(.*?)```", page, re.S)
+    check(len(blocks) >= 2, "docs/hosting.md has not its two ```nginx blocks")
+    text = blocks[0]
+    if sessions:
+        proxied = "proxy_pass http://mcp_replicas;\n        # Streamed"
+        check(proxied in text, "the docs' `location /mcp` lost its proxy_pass")
+        text = text.replace(proxied, "proxy_pass http://mcp_sessions;\n        # Streamed", 1)
+        text += blocks[1]
     for placeholder, actual in (("server 127.0.0.1:8081;", f"server {upstreams[0]};"),
                                 ("server 127.0.0.1:8082;", f"server {upstreams[1]};"),
                                 ("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{port};")):
@@ -98,7 +114,7 @@ class Nginx:
     """nginx in the foreground (`daemon off`) with a generated config; stopped with
     SIGQUIT (graceful), after which its logs are complete."""
 
-    def __init__(self, binary, work, upstreams):
+    def __init__(self, binary, work, upstreams, sessions=False):
         self.work = work = os.path.abspath(work)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(os.path.join(work, "tmp"))
@@ -106,7 +122,7 @@ class Nginx:
             self.port = free_port()
             with open(os.path.join(work, "nginx.conf"), "w", encoding="utf-8") as f:
                 f.write(CONFIG.format(work=work, log_format=LOG_FORMAT,
-                                      documented=documented_config(self.port, upstreams)))
+                                      documented=documented_config(self.port, upstreams, sessions)))
             self.proc = subprocess.Popen(
                 [binary, "-p", work, "-c", os.path.join(work, "nginx.conf"),
                  "-e", os.path.join(work, "error.log"), "-g", "daemon off;"],
@@ -144,8 +160,8 @@ class Nginx:
     def access(self):
         with open(os.path.join(self.work, "access.log"), encoding="utf-8") as f:
             rows = [line.split() for line in f if line.strip()]
-        return [{"upstream": r[0], "status": r[1], "upstream_status": r[2], "method": r[3]}
-                for r in rows]
+        return [{"upstream": r[0], "status": r[1], "upstream_status": r[2], "method": r[3],
+                 "session": r[5] if len(r) > 5 else "-"} for r in rows]
 
 
 async def drive(url, token):
@@ -410,6 +426,76 @@ def incidents_scenario(args, tmp):
           f"{len(rows)} requests, all 200; calls per replica {served}")
 
 
+async def drive_legacy(url, token, source):
+    """One legacy session (the Python `mcp` 2.x client in its legacy mode, `initialize`
+    and `Mcp-Session-Id`) from the loopback address `source`: lists and calls; how many
+    calls were answered."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}", "Host": UPSTREAM_HOST}
+    transport = httpx2.AsyncHTTPTransport(local_address=source)
+    answered = 0
+    async with httpx2.AsyncClient(headers=headers, transport=transport,
+                                  timeout=httpx2.Timeout(30.0, read=120.0)) as http:
+        async with Client(streamable_http_client(url, http_client=http), mode="legacy",
+                          cache=None) as client:
+            check(client.protocol_version != MODERN, f"a legacy session: {client.protocol_version}")
+            for i in range(SESSION_CALLS):
+                listed = await client.list_tools()
+                check("notes_write" in [t.name for t in listed.tools], f"listed {listed}")
+                result = await client.call_tool(
+                    "notes_write", {"key": f"{source}-{i}", "text": "sticky"})
+                check(not result.is_error, f"a call failed from {source}: {result}")
+                answered += 1
+    return answered
+
+
+def legacy_scenario(args, tmp):
+    """Scenario 3: legacy sessions on two replicas behind the docs' sticky rule (hash on
+    the client's address): every call of every session answered, each session on one
+    replica from its `initialize` on, and both replicas used."""
+    tokens = hosted.token_file(tmp)
+    replica = ("--tokens", tokens, "--allow-host", UPSTREAM_HOST,
+               "--max-connections-per-peer", "0")
+    with hosted.server(args.bin, "neuralis-example-serve", *replica) as a, \
+            hosted.server(args.bin, "neuralis-example-serve", *replica) as b:
+        upstreams = [authority(a.url), authority(b.url)]
+        nginx = Nginx(args.nginx, os.path.join(args.work, "sessions"), upstreams, sessions=True)
+        try:
+            async def all_sessions():
+                answered = []
+
+                async def one(i):
+                    answered.append(await drive_legacy(nginx.url, hosted.ADA, f"127.0.0.{i + 2}"))
+
+                async with anyio.create_task_group() as group:
+                    for i in range(SESSIONS):
+                        group.start_soon(one, i)
+                return answered
+
+            answered = anyio.run(all_sessions)
+        finally:
+            nginx.stop()
+        rows = nginx.access()
+    check(answered == [SESSION_CALLS] * SESSIONS, f"calls answered per session: {answered}")
+    bad = [r for r in rows if r["status"] not in ("200", "202", "204")]
+    check(not bad, f"requests that did not succeed: {bad}")
+    by_session = {}
+    for r in rows:
+        if r["session"] not in ("-", ""):
+            by_session.setdefault(r["session"], set()).add(r["upstream"])
+    check(len(by_session) == SESSIONS, f"{len(by_session)} sessions in nginx's log")
+    check(all(len(u) == 1 for u in by_session.values()), f"a session on two replicas: {by_session}")
+    used = set().union(*by_session.values())
+    check(used == set(upstreams), f"replicas used: {used} of {upstreams}")
+    print(f"ok   nginx sticky on the client's address over 2 replicas in session mode: "
+          f"{SESSIONS} legacy sessions from {SESSIONS} addresses, {SESSIONS * SESSION_CALLS} "
+          f"calls all answered, each session on one replica, both replicas used; "
+          f"{len(rows)} requests")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -419,7 +505,8 @@ def main():
     args = parser.parse_args()
     status = 0
     for name, scenario in (("nginx scale-out", notes_scenario),
-                           ("nginx scale-out with PostgreSQL", incidents_scenario)):
+                           ("nginx scale-out with PostgreSQL", incidents_scenario),
+                           ("nginx sticky legacy sessions", legacy_scenario)):
         try:
             check(os.access(args.nginx, os.X_OK), f"no nginx at {args.nginx} (apt-get install nginx)")
             with tempfile.TemporaryDirectory() as tmp:

@@ -32,7 +32,9 @@ use axum::Router;
 use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis_mcp::McpServer;
-use neuralis_mcp::http::{GrantMapping, Hosted, JwtResolver, ProtectedResource, TokenTable};
+use neuralis_mcp::http::{
+    GrantMapping, Hosted, JwtResolver, ProtectedResource, SessionLimits, TokenTable,
+};
 use neuralis_mcp::listen::{ConnectionLimits, ConnectionStats};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
@@ -165,9 +167,44 @@ pub struct Options {
         default_value_t = 64
     )]
     pub max_connections_per_peer: usize,
+    /// At most N legacy sessions (Mcp-Session-Id) open per caller (0: no cap); an
+    /// `initialize` past it is refused (429).
+    #[arg(
+        long,
+        value_name = "N",
+        env = "NEURALIS_MAX_SESSIONS_PER_CALLER",
+        default_value_t = 128
+    )]
+    pub max_sessions_per_caller: usize,
+    /// At most N legacy sessions open in all (0: no cap); an `initialize` past it is
+    /// refused (503).
+    #[arg(
+        long,
+        value_name = "N",
+        env = "NEURALIS_MAX_SESSIONS",
+        default_value_t = 1024
+    )]
+    pub max_sessions: usize,
+    /// Seconds a legacy session may go without a request before it is closed.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NEURALIS_SESSION_IDLE_TIMEOUT",
+        default_value_t = 300
+    )]
+    pub session_idle_timeout: u64,
 }
 
 impl Options {
+    /// The session limits the flags give.
+    fn session_limits(&self) -> SessionLimits {
+        let cap = |n: usize| (n > 0).then_some(n);
+        SessionLimits::default()
+            .with_per_caller(cap(self.max_sessions_per_caller))
+            .with_total(cap(self.max_sessions))
+            .with_idle(Duration::from_secs(self.session_idle_timeout))
+    }
+
     /// The connection limits the flags give.
     fn connection_limits(&self) -> ConnectionLimits {
         let cap = |n: usize| (n > 0).then_some(n);
@@ -312,7 +349,8 @@ pub async fn serve(
                     .with_server_info(name, version)
                     .with_approval(approval)
                     .with_served_dialect(asking.served())
-                    .with_connection_limits(limits),
+                    .with_connection_limits(limits)
+                    .with_session_limits(options.session_limits()),
             );
             if let Some((key, ttl)) = state_key {
                 hosted = hosted
