@@ -839,6 +839,9 @@ pub struct HostedService {
     timeout: Option<std::time::Duration>,
     /// rmcp's legacy sessions (whose ids the owners map is pruned against).
     sessions: Arc<LocalSessionManager>,
+    /// `initialize`s let through and not answered yet, by user: counted against the caps,
+    /// so that requests at once cannot all pass the same check.
+    opening: Arc<Mutex<HashMap<String, usize>>>,
     session_limits: SessionLimits,
 }
 
@@ -866,6 +869,7 @@ impl HostedService {
         Self {
             inner,
             sessions,
+            opening: Arc::default(),
             session_limits: limits.sessions,
             resolver,
             owners: Arc::default(),
@@ -888,40 +892,53 @@ impl HostedService {
     }
 
     /// The refusal of an `initialize` that would open a session past a cap, after the
-    /// sessions rmcp has closed (idle, or their connection gone) are forgotten.
-    async fn over_session_cap(&self, user: &str) -> Option<HttpResponse> {
+    /// sessions rmcp has closed (idle, or their connection gone) are forgotten; else the
+    /// room it takes until it is answered.
+    async fn open_session(&self, user: &str) -> Result<Opening, HttpResponse> {
         let limits = self.session_limits;
-        if limits.per_caller.is_none() && limits.total.is_none() {
-            return None;
-        }
         let live = self.sessions.sessions.read().await;
         let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
         owners.retain(|id, _| live.contains_key(id.as_str()));
         drop(live);
-        let held = owners.values().filter(|owner| *owner == user).count();
-        let total = owners.len();
+        let mut opening = self.opening.lock().unwrap_or_else(PoisonError::into_inner);
+        let held = owners.values().filter(|owner| *owner == user).count()
+            + opening.get(user).copied().unwrap_or(0);
+        let total = owners.len() + opening.values().sum::<usize>();
         drop(owners);
-        if limits.per_caller.is_some_and(|max| held >= max) {
+        let over_caller = limits.per_caller.is_some_and(|max| held >= max);
+        let over_total = limits.total.is_some_and(|max| total >= max);
+        if !over_caller && !over_total {
+            *opening.entry(user.to_owned()).or_insert(0) += 1;
+            return Ok(Opening {
+                opening: Arc::clone(&self.opening),
+                user: user.to_owned(),
+            });
+        }
+        drop(opening);
+        Err(self.session_refusal(over_caller, held))
+    }
+
+    /// The answer to an `initialize` past a cap.
+    fn session_refusal(&self, over_caller: bool, held: usize) -> HttpResponse {
+        let limits = self.session_limits;
+        if over_caller {
             let max = limits.per_caller.unwrap_or_default();
-            return Some(refusal(
+            return refusal(
                 StatusCode::TOO_MANY_REQUESTS,
                 &format!(
                     "too many open sessions: this caller holds {held}, the most this server keeps for one caller is {max}; end one (DELETE /mcp with its Mcp-Session-Id) or let one expire"
                 ),
                 &format!("session cap per caller ({max}) reached"),
-            ));
+            );
         }
-        if limits.total.is_some_and(|max| total >= max) {
-            let max = limits.total.unwrap_or_default();
-            return Some(refusal(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &format!(
-                    "too many open sessions: this server keeps at most {max}; try again later, or use the stateless protocol (2026-07-28), which needs none"
-                ),
-                &format!("session cap in all ({max}) reached"),
-            ));
-        }
-        None
+        let max = limits.total.unwrap_or_default();
+        refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "too many open sessions: this server keeps at most {max}; try again later, or use the stateless protocol (2026-07-28), which needs none"
+            ),
+            &format!("session cap in all ({max}) reached"),
+        )
     }
 
     /// The `401` for a refused request.
@@ -1054,14 +1071,19 @@ impl HostedService {
         let user = caller.user_id().to_owned();
         let closing = parts.method == Method::DELETE;
         let posted = parts.method == Method::POST;
-        if posted
+        // Held until the `initialize` is answered (and its session recorded below).
+        let _opening = if posted
             && session.is_none()
             && self.inner.config.legacy_session_mode
             && opens_session(&bytes)
-            && let Some(refused) = self.over_session_cap(&user).await
         {
-            return refused;
-        }
+            match self.open_session(&user).await {
+                Ok(opening) => Some(opening),
+                Err(refused) => return refused,
+            }
+        } else {
+            None
+        };
         let json_body = parts
             .headers
             .get(CONTENT_TYPE)
@@ -1131,6 +1153,24 @@ impl HostedService {
             Some(_) => {}
         }
         response
+    }
+}
+
+/// Room taken by an `initialize` until it is answered.
+struct Opening {
+    opening: Arc<Mutex<HashMap<String, usize>>>,
+    user: String,
+}
+
+impl Drop for Opening {
+    fn drop(&mut self) {
+        let mut opening = self.opening.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(n) = opening.get_mut(&self.user) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                opening.remove(&self.user);
+            }
+        }
     }
 }
 

@@ -40,6 +40,9 @@ status=0
 # default served dialect.
 echo "-- provider SDKs"
 "$venvs/providers/bin/python" "$here/providers.py" --bin "$bin" || status=1
+# A hosted server under idle, slowloris and session-flood traffic while calls go on (soak.py).
+echo "-- abuse"
+timeout 300 "$venvs/mcp2/bin/python" "$here/soak.py" --bin "$bin" || status=1
 # `neuralis lower --profile openai|anthropic|gemini` is a fixed point of each SDK (dialects.py).
 "$venvs/providers/bin/python" "$here/dialects.py" --neuralis "$bin/neuralis" --root "$root" || status=1
 # Approvals enforced when served: `notes_write`'s `delete` confirmed, declined and
