@@ -730,16 +730,7 @@ pub mod private {
         let Value::Object(mut inner) = schema else {
             return;
         };
-        let names: Vec<String> = inner
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| {
-                r.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let names = crate::schema::required_names(&inner);
         if let Some(Value::Object(props)) = inner.remove("properties") {
             for (name, schema) in props {
                 let req = required && names.contains(&name);

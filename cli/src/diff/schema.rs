@@ -514,15 +514,9 @@ impl<'a> Walk<'a> {
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let required = |m: &Map<String, Value>| -> BTreeSet<String> {
-            m.get("required")
-                .and_then(Value::as_array)
-                .map(|r| {
-                    r.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default()
+            neuralis_core::schema::required_names(m)
+                .into_iter()
+                .collect()
         };
         let (or, nr) = (required(o), required(n));
         let props = push(pointer, "properties");

@@ -408,7 +408,10 @@ fn hostile_requests_get_their_answers_and_the_server_stays_up() {
 #[test]
 fn a_thousand_concurrent_calls_are_each_answered_and_none_is_lost() {
     const CALLS: usize = 1000;
-    let server = Server::start(&[]);
+    // One client opening a thousand connections at once is what the per-peer cap (64
+    // by default) refuses, as `mcp/tests/listen.rs` shows; here it is off, as behind a
+    // proxy, and the thousand stay under the total cap (1,024).
+    let server = Server::start(&["--max-connections-per-peer", "0"]);
     let threads: Vec<_> = (0..CALLS)
         .map(|i| {
             let (head, body) = rpc(

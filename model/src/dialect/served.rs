@@ -173,16 +173,7 @@ impl Cx<'_> {
             }
         }
         clamp_integer_bounds(map);
-        let required: Vec<String> = map
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| {
-                r.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let required = crate::schema::required_names(map);
         if let Some(Value::Object(properties)) = map.get_mut("properties") {
             for (key, property) in properties.iter_mut() {
                 // Decided on the property as the tool file has it (its `$ref`s resolve
@@ -195,33 +186,12 @@ impl Cx<'_> {
                 }
             }
         }
-        for (key, child) in map.iter_mut() {
-            match key.as_str() {
-                "patternProperties" | "dependencies" => {
-                    if let Value::Object(children) = child {
-                        children.values_mut().for_each(|c| self.schema(c));
-                    }
-                }
-                "items" => match child {
-                    Value::Array(items) => items.iter_mut().for_each(|c| self.schema(c)),
-                    other => self.schema(other),
-                },
-                "additionalProperties"
-                | "additionalItems"
-                | "contains"
-                | "propertyNames"
-                | "not"
-                | "if"
-                | "then"
-                | "else" => self.schema(child),
-                "allOf" | "anyOf" | "oneOf" => {
-                    if let Value::Array(branches) = child {
-                        branches.iter_mut().for_each(|c| self.schema(c));
-                    }
-                }
-                _ => {}
+        crate::schema::for_each_subschema_mut(map, |keyword, child| {
+            // `properties` above; `$defs` and `definitions` are the root's, walked there.
+            if !matches!(keyword, "properties" | "definitions" | "$defs") {
+                self.schema(child);
             }
-        }
+        });
     }
 }
 

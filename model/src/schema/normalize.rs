@@ -137,32 +137,12 @@ fn walk_schema(value: &mut Value) {
     walk_children(schema);
 }
 
-/// Visits every schema position of `schema` (never `not`, `if`, or a value-holding keyword).
+/// Visits every schema position of `schema` but `not` and `if` (where a guard would be
+/// negated or change which branch applies) and `$defs` (not draft-07's).
 fn walk_children(schema: &mut Map<String, Value>) {
-    for (key, child) in schema.iter_mut() {
-        match key.as_str() {
-            "properties" | "patternProperties" | "definitions" | "dependencies" => {
-                if let Value::Object(map) = child {
-                    // A `dependencies` array of names is not an object: walk_schema skips it.
-                    map.values_mut().for_each(walk_schema);
-                }
-            }
-            "items" => match child {
-                Value::Array(items) => items.iter_mut().for_each(walk_schema),
-                other => walk_schema(other),
-            },
-            "additionalProperties"
-            | "additionalItems"
-            | "contains"
-            | "propertyNames"
-            | "then"
-            | "else" => walk_schema(child),
-            "allOf" | "anyOf" | "oneOf" => {
-                if let Value::Array(branches) = child {
-                    branches.iter_mut().for_each(walk_schema);
-                }
-            }
-            _ => {}
+    super::for_each_subschema_mut(schema, |keyword, child| {
+        if !matches!(keyword, "not" | "if" | "$defs") {
+            walk_schema(child);
         }
-    }
+    });
 }
