@@ -188,7 +188,12 @@ fn check<T: Serialize>(value: &T, caps: &BoundCaps, wrapped: bool) -> Result<(),
     }
     // Caps with room for the marker's block and its text.
     if !stats.is_empty() && caps.array_len >= 2 && caps.text_chars >= MARKER_RESERVE {
-        prop_assert!(marker, "cuts without a marker: {:?}", texts);
+        prop_assert!(
+            marker,
+            "cuts without a marker: {:?} in {}",
+            texts,
+            wire(&typed)
+        );
         prop_assert!(texts.last().is_some_and(|m| m.contains("`cursor`")));
     }
 

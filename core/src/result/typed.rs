@@ -256,8 +256,17 @@ fn typed_text(
             }
         }
     }
-    if !(tally.is_empty() && text_tally.is_empty()) {
-        let marker = marker(tally, &text_tally, how, reserve, value.is_none());
+    // The text was cut too when none of its JSON fit the room the marker leaves.
+    let text_left_out = value.is_some() && blocks.is_empty();
+    if !(tally.is_empty() && text_tally.is_empty()) || text_left_out {
+        let marker = marker(
+            tally,
+            &text_tally,
+            how,
+            reserve,
+            value.is_none(),
+            text_left_out,
+        );
         if !marker.is_empty() {
             blocks.push(ContentBlock::text(marker));
         }
@@ -284,6 +293,7 @@ fn marker(
     how: &TypedBound<'_>,
     room: usize,
     dropped: bool,
+    text_left_out: bool,
 ) -> String {
     let prefix = if how.wrapped {
         "/structuredContent/result"
@@ -335,6 +345,9 @@ fn marker(
     }
     if dropped {
         tail.push("the value is too large to send".to_owned());
+    }
+    if text_left_out {
+        tail.push("its JSON is too long for the text".to_owned());
     }
     let more = how
         .more
