@@ -203,20 +203,8 @@ async fn a_legacy_session_belongs_to_who_opened_it() {
         .with_sse_keep_alive(None);
     let service = McpServer::hosted(package, tokens).service(config);
 
-    let legacy = |body: Value, session: Option<&str>, token: &str| {
-        let mut builder = http::Request::post("http://localhost/mcp")
-            .header("Host", "localhost")
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .header("MCP-Protocol-Version", "2025-06-18")
-            .header("Authorization", format!("Bearer {token}"));
-        if let Some(id) = session {
-            builder = builder.header("Mcp-Session-Id", id);
-        }
-        builder
-            .body(Full::new(Bytes::from(body.to_string())))
-            .unwrap()
-    };
+    let legacy =
+        |body: Value, session: Option<&str>, token: &str| legacy_post(token, session, &body);
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "1.0"}}});
@@ -385,20 +373,7 @@ async fn legacy_sessions_are_capped_per_caller_and_in_all_and_expire() {
     let service = McpServer::hosted(common::greeter(), tokens)
         .with_session_limits(limits)
         .service(config);
-    let post = |token: &str, session: Option<&str>, body: Value| {
-        let mut builder = http::Request::post("http://localhost/mcp")
-            .header("Host", "localhost")
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .header("MCP-Protocol-Version", "2025-06-18")
-            .header("Authorization", format!("Bearer {token}"));
-        if let Some(id) = session {
-            builder = builder.header("Mcp-Session-Id", id);
-        }
-        builder
-            .body(Full::new(Bytes::from(body.to_string())))
-            .unwrap()
-    };
+    let post = |token: &str, session: Option<&str>, body: Value| legacy_post(token, session, &body);
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "1.0"}}});
@@ -447,4 +422,20 @@ async fn legacy_sessions_are_capped_per_caller_and_in_all_and_expire() {
         let (status, _, body) = open(token).await;
         assert_eq!(status, 200, "{token}: {body}");
     }
+}
+
+/// A 2025-06-18 (session) POST of `body` for the bearer `token`, in `session` once open.
+fn legacy_post(token: &str, session: Option<&str>, body: &Value) -> http::Request<Full<Bytes>> {
+    let mut builder = http::Request::post("http://localhost/mcp")
+        .header("Host", "localhost")
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2025-06-18")
+        .header("Authorization", format!("Bearer {token}"));
+    if let Some(id) = session {
+        builder = builder.header("Mcp-Session-Id", id);
+    }
+    builder
+        .body(Full::new(Bytes::from(body.to_string())))
+        .unwrap()
 }
