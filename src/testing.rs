@@ -61,6 +61,9 @@ use neuralis_core::dispatch::{
 use neuralis_core::result::{BOUND_META, Content, ContentBlock, ToolResult, iframe_payload};
 use neuralis_core::tool::ToolDescriptor;
 
+mod task;
+pub use task::{TaskState, TestTask};
+
 /// The descriptor of a `#[tool]` handler, by the handler's path: `descriptor!(pick)` for a
 /// function (`descriptor!(crate::search::pick)` from elsewhere), `descriptor!(Notes::notes_add)` for
 /// a method of a `#[neuralis::tools]` impl (from the module of the impl:

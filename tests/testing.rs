@@ -509,3 +509,166 @@ fn without_approving_the_gate_asks_the_tests_asker() {
     assert_eq!(r.refusal(), Some("approval-required"));
     assert_eq!(person.keys().len(), 1);
 }
+
+// Tasks: a tool that runs as a task, run to its end, answered one question at a time,
+// cancelled, failed by a panic, gated before it begins.
+
+#[derive(ToolInput, Deserialize)]
+pub struct Job {
+    /// The job's name.
+    pub name: String,
+    /// Wipe the target first.
+    pub wipe: Option<bool>,
+}
+
+/// Run a job that asks two things at once.
+#[tool(
+    annotations(destructive, category = "write", cancellable),
+    ask_on_keys(wipe),
+    task = "required"
+)]
+pub async fn job_run(
+    input: Job,
+    cx: &ToolContext,
+    abort: neuralis::AbortSignal,
+) -> Result<String, AskError> {
+    cx.progress(1.0, Some(3.0), Some("asking"));
+    let (first, second) = futures_lite_join(
+        cx.confirm("first", "First step?"),
+        cx.confirm("second", "Second step?"),
+    )
+    .await;
+    let (first, second) = (first?, second?);
+    cx.progress(2.0, Some(3.0), Some("running"));
+    if first && !second {
+        // Waits until cancelled.
+        abort.cancelled().await;
+        return Ok("stopped".to_owned());
+    }
+    if input.name == "boom" {
+        panic!("the job blew up");
+    }
+    Ok(format!("{} ran: {first} {second}", input.name))
+}
+
+/// Both futures polled together, as `tokio::join!` would (the kit needs no runtime).
+async fn futures_lite_join<A: std::future::Future, B: std::future::Future>(
+    a: A,
+    b: B,
+) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (Box::pin(a), Box::pin(b));
+    let (mut ra, mut rb) = (None, None);
+    std::future::poll_fn(|cx| {
+        if ra.is_none() {
+            ra = a.as_mut().poll(cx).map(Some).ready_or_none();
+        }
+        if rb.is_none() {
+            rb = b.as_mut().poll(cx).map(Some).ready_or_none();
+        }
+        if ra.is_some() && rb.is_some() {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    (ra.expect("ready"), rb.expect("ready"))
+}
+
+trait ReadyOrNone<T> {
+    fn ready_or_none(self) -> Option<T>;
+}
+
+impl<T> ReadyOrNone<T> for std::task::Poll<Option<T>> {
+    fn ready_or_none(self) -> Option<T> {
+        match self {
+            std::task::Poll::Ready(v) => v,
+            std::task::Poll::Pending => None,
+        }
+    }
+}
+
+fn jobs() -> TestClient {
+    TestClient::new(handlers!(job_run).build().expect("a valid package"))
+}
+
+#[test]
+fn a_task_waits_for_each_answer_and_ends_with_its_result() {
+    use neuralis::testing::TaskState;
+    let mut task = jobs().task("job_run", json!({"name": "nightly"}));
+    assert_eq!(task.state(), TaskState::Working, "nothing ran yet");
+    assert_eq!(task.run(), TaskState::InputRequired);
+    assert_eq!(task.questions(), ["first", "second"], "both asked at once");
+    assert_eq!(task.status_message().as_deref(), Some("asking"));
+    assert!(!task.accept("third", json!({})), "never asked");
+    assert!(task.accept("second", json!({})));
+    assert_eq!(task.run(), TaskState::InputRequired, "one still open");
+    assert_eq!(task.questions(), ["first"]);
+    assert!(task.answer("first", Answer::Elicit(Elicited::Decline)));
+    assert_eq!(task.run(), TaskState::Completed);
+    let result = task.result().expect("ended");
+    assert_eq!(result.text(), "nightly ran: false true");
+    assert_eq!(result.progress().len(), 2);
+    assert!(task.questions().is_empty());
+}
+
+#[test]
+fn a_cancelled_task_stops_and_stays_cancelled() {
+    use neuralis::testing::TaskState;
+    let mut task = jobs().task("job_run", json!({"name": "nightly"}));
+    task.run();
+    task.accept("first", json!({}));
+    task.answer("second", Answer::Elicit(Elicited::Decline));
+    assert_eq!(
+        task.step(),
+        TaskState::Working,
+        "waits for its abort signal"
+    );
+    assert_eq!(task.step(), TaskState::Working);
+    task.cancel();
+    assert_eq!(task.run(), TaskState::Cancelled);
+    assert_eq!(
+        task.result().expect("its handler returned").text(),
+        "stopped"
+    );
+}
+
+#[test]
+fn a_panicking_task_fails_and_a_tool_error_completes() {
+    use neuralis::testing::TaskState;
+    let mut task = jobs().task("job_run", json!({"name": "boom"}));
+    task.run();
+    task.accept("first", json!({}));
+    task.accept("second", json!({}));
+    assert_eq!(task.run(), TaskState::Failed);
+    let mut refused = jobs().task("job_run", json!({"name": 3}));
+    assert_eq!(
+        refused.run(),
+        TaskState::Completed,
+        "a tool error is a result"
+    );
+    assert!(refused.result().expect("ended").is_error());
+}
+
+#[test]
+fn the_gate_asks_before_the_task_begins() {
+    use neuralis::testing::TaskState;
+    let mut declined = jobs().task("job_run", json!({"name": "n", "wipe": true}));
+    assert_eq!(declined.run(), TaskState::Completed);
+    assert!(
+        declined.result().expect("ended").is_error(),
+        "nobody to confirm"
+    );
+    assert!(declined.questions().is_empty(), "the handler never ran");
+    let mut approved = jobs()
+        .approving(true)
+        .task("job_run", json!({"name": "n", "wipe": true}));
+    assert_eq!(approved.run(), TaskState::InputRequired);
+    assert!(approved.result().is_none());
+}
+
+#[test]
+#[should_panic(expected = "does not run as a task")]
+fn a_tool_that_never_runs_as_a_task_is_refused_by_the_kit() {
+    let _ = reports().task("reports_list", json!({}));
+}

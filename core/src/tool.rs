@@ -44,8 +44,8 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::catalog::ToolMeta;
-use crate::dispatch::Call;
 pub use crate::dispatch::{AbortSignal, Arguments, BoxFuture, ServiceType, ToolContext};
+use crate::dispatch::{Call, TaskMode};
 use crate::input::RootKey;
 use crate::result::{ToolBound, ToolResult};
 
@@ -151,6 +151,10 @@ impl crate::dispatch::Handler for ToolDescriptor {
         self.bound
     }
 
+    fn task(&self) -> TaskMode {
+        self.task
+    }
+
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         self.adapt(Arguments::from(args), cx)
             .unwrap_or_else(|e| Call::Ready(ToolResult::from(e)))
@@ -190,6 +194,9 @@ pub struct ToolDescriptor {
     /// `bound(...)`: the tool's own caps and the argument that asks for more (the
     /// toolkit's, so never in `x_neuralis`).
     pub bound: ToolBound,
+    /// `task = "..."` and `task_start = "..."`: how its calls run as tasks (the
+    /// toolkit's, so never in `x_neuralis`).
+    pub task: TaskMode,
     /// The call adapter.
     pub handler: Adapter,
 }
@@ -266,6 +273,7 @@ pub mod private {
         ViaWritten,
     };
     pub use crate::dispatch::{ElicitChoice, ElicitForm};
+    pub use crate::dispatch::{TaskMode, TaskStart, TaskSupport};
     pub use crate::input::root_schema;
     pub use crate::input::{reserved_key_message, reserved_root_key};
     pub use crate::result::{ToolBound, ToolResult};

@@ -101,6 +101,7 @@ pub(crate) fn stub(
             service: ::core::option::Option::None,
             output: #p::no_output,
             bound: #p::ToolBound::NONE,
+            task: #p::TaskMode::FORBIDDEN,
             handler: #p::Adapter::Sync(#p::unavailable),
         };
     }
@@ -160,6 +161,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
     let convert = convert(&p, &sig.output, handler.span());
     let output_fn = output_fn(&p, &sig.output);
     let bound = crate::bound::descriptor_bound(&p, tool);
+    let task = task_mode(&p, tool);
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
@@ -212,10 +214,27 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             service: #service_type,
             output: #output_fn,
             bound: #bound,
+            task: #task,
             handler: #adapter,
         };
         #asserts
     }
+}
+
+/// The descriptor's `task`: `TaskMode::FORBIDDEN` unless the attribute says otherwise.
+fn task_mode(p: &TokenStream, tool: &Tool) -> TokenStream {
+    use neuralis_model::task::{TaskStart, TaskSupport};
+    let mode = tool.task.mode();
+    let support = match mode.support {
+        TaskSupport::Optional => quote!(Optional),
+        TaskSupport::Required => quote!(Required),
+        _ => return quote!(#p::TaskMode::FORBIDDEN),
+    };
+    let start = match mode.start {
+        TaskStart::Handler => quote!(Handler),
+        _ => quote!(Call),
+    };
+    quote!(#p::TaskMode::new(#p::TaskSupport::#support).starting(#p::TaskStart::#start))
 }
 
 /// The descriptor's `output`: what the return type declares, decided by the type system

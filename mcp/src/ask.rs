@@ -83,6 +83,38 @@ pub(crate) fn read_answer(question: &Question, answer: &Value) -> Result<Answer,
     }
 }
 
+/// An answer as the client's result that [`read_answer`] reads back to it: what a task
+/// keeps of an answer given within the call's request.
+pub(crate) fn answer_json(answer: &Answer) -> Value {
+    match answer {
+        Answer::Elicit(Elicited::Accept(content)) => {
+            json!({"action": "accept", "content": content})
+        }
+        Answer::Elicit(other) => json!({"action": other.action()}),
+        Answer::Sample(s) => {
+            let mut v = json!({
+                "role": s.role.as_str(),
+                "content": {"type": "text", "text": s.text},
+                "model": s.model,
+            });
+            if let Some(reason) = &s.stop_reason {
+                v["stopReason"] = json!(reason);
+            }
+            v
+        }
+        Answer::Roots(roots) => json!({
+            "roots": roots
+                .iter()
+                .map(|r| match &r.name {
+                    Some(name) => json!({"uri": r.uri, "name": name}),
+                    None => json!({"uri": r.uri}),
+                })
+                .collect::<Vec<_>>(),
+        }),
+        _ => Value::Null,
+    }
+}
+
 fn read_elicited(answer: &Value) -> Result<Elicited, String> {
     let object = answer
         .as_object()
@@ -201,6 +233,44 @@ impl Asker for PeerAsker {
 mod tests {
     use super::*;
     use neuralis_core::dispatch::{ApprovalRequest, AskReason, Form, SamplingRequest};
+
+    #[test]
+    fn an_answer_kept_as_json_reads_back_as_itself() {
+        let form = Question::Elicit(Form::new(
+            "Who?",
+            json!({"type": "object", "properties": {}}),
+        ));
+        let sample = Question::Sample(SamplingRequest::user("Hi", 10));
+        let cases = [
+            (
+                &form,
+                json!({"action": "accept", "content": {"name": "Ada", "n": 2}}),
+            ),
+            (&form, json!({"action": "decline"})),
+            (&form, json!({"action": "cancel"})),
+            (
+                &sample,
+                json!({"role": "assistant", "content": {"type": "text", "text": "hello"}, "model": "m", "stopReason": "endTurn"}),
+            ),
+            (
+                &sample,
+                json!({"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "model": "m"}),
+            ),
+            (
+                &Question::Roots,
+                json!({"roots": [{"uri": "file:///a", "name": "a"}, {"uri": "file:///b"}]}),
+            ),
+        ];
+        for (question, wire) in cases {
+            let answer = read_answer(question, &wire).expect("reads");
+            let kept = answer_json(&answer);
+            assert_eq!(
+                read_answer(question, &kept).expect("reads back"),
+                answer,
+                "{wire}"
+            );
+        }
+    }
 
     #[test]
     fn every_question_is_an_mcp_request_rmcp_reads() {

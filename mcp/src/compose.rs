@@ -189,9 +189,6 @@ macro_rules! handed_over {
             fn listen(&self, context: ::rmcp::service::SubscriptionContext) -> Result<(), ::rmcp::ErrorData>;
             fn subscribe(&self, request: ::rmcp::model::SubscribeRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<(), ::rmcp::ErrorData>;
             fn unsubscribe(&self, request: ::rmcp::model::UnsubscribeRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<(), ::rmcp::ErrorData>;
-            fn get_task(&self, request: ::rmcp::model::GetTaskParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::GetTaskResult, ::rmcp::ErrorData>;
-            fn update_task(&self, request: ::rmcp::model::UpdateTaskParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<(), ::rmcp::ErrorData>;
-            fn cancel_task(&self, request: ::rmcp::model::CancelTaskParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<(), ::rmcp::ErrorData>;
             fn list_skills(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListSkillsResult, ::rmcp::ErrorData>;
             fn get_skill(&self, request: ::rmcp::model::GetSkillRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::GetSkillResult, ::rmcp::ErrorData>;
             fn read_resource_directory(&self, request: ::rmcp::model::ReadResourceDirectoryRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ReadResourceDirectoryResult, ::rmcp::ErrorData>;

@@ -38,6 +38,7 @@ mod logging;
 mod mrtr;
 mod serve;
 mod stdio;
+mod task;
 mod wire;
 
 use std::fmt;
@@ -54,6 +55,9 @@ pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
 pub use neuralis_core::dialect::Served;
 pub use serve::{DIGEST_META, McpServer, mcp_tool, mcp_tool_in, mcp_tool_with_output};
 pub use stdio::MAX_LINE_BYTES;
+pub use task::{
+    Answered, Asked, MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError, TaskTiming,
+};
 
 /// Why serving or importing failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

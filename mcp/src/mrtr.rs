@@ -211,7 +211,7 @@ impl States {
 
 /// `buf` filled with OS entropy, or, without it, std's per-process random hash keys
 /// (128 random bits).
-fn random_bytes(buf: &mut [u8]) {
+pub(crate) fn random_bytes(buf: &mut [u8]) {
     if getrandom::fill(buf).is_err() {
         use std::hash::{BuildHasher, Hasher};
         for (i, chunk) in buf.chunks_mut(8).enumerate() {
@@ -292,7 +292,7 @@ fn write_canonical(value: &Value, out: &mut String) {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() * 2);
     for b in bytes {
         let _ = write!(out, "{b:02x}");
@@ -301,7 +301,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// A question's digest: the first 16 bytes of the SHA-256 of its JSON.
-fn digest(question: &Question) -> String {
+pub(crate) fn digest(question: &Question) -> String {
     hex(&Sha256::digest(question.to_json().to_string().as_bytes())[..16])
 }
 

@@ -8,14 +8,16 @@ use neuralis_core::catalog::ToolEntry;
 use neuralis_core::dialect::{Served, served_schema};
 use neuralis_core::dispatch::{
     AbortController, ApprovalPolicy, Asker, CallOptions, LogMessage, LogSink, Package, Progress,
-    ProgressSink, SessionContext,
+    ProgressSink, SessionContext, TaskSupport,
 };
 use neuralis_core::result::ToolResult;
 use rmcp::model::{
-    CacheScope, CallToolRequestMethod, CallToolRequestParams, CallToolResponse,
-    CancelledNotificationParam, ConstString, CustomRequest, CustomResult, Implementation,
-    ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ProtocolVersion, RequestId, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CancelTaskParams,
+    CancelledNotificationParam, ClientCapabilities, ConstString, CreateTaskResult, CustomRequest,
+    CustomResult, GetTaskParams, GetTaskResult, Implementation, ListToolsRequestMethod,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion, RequestId, ServerCapabilities, ServerConfig, TASKS_EXTENSION_ID, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -28,6 +30,7 @@ use crate::compose::to_handler;
 use crate::logging::SessionLevel;
 use crate::mrtr::{Round, RoundAsker, States};
 use crate::stdio::LineTransport;
+use crate::task::{Answered, Foreground, TaskStore, TaskTiming, Tasks};
 
 /// The MCP `tools/list` entry of a tool: `name`, `title`, `description`, `inputSchema` and
 /// `annotations`.
@@ -229,6 +232,9 @@ pub struct McpServer {
     /// Whether each call's span records its arguments and result (off: they may hold
     /// what the operator's logs must not).
     trace_payloads: bool,
+    /// The tasks of the tools that run as tasks: their store and timing, and the runs of
+    /// this process.
+    tasks: Arc<Tasks>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -298,7 +304,45 @@ impl McpServer {
             states: States::random(),
             handler: crate::compose::Handler::default(),
             trace_payloads: false,
+            tasks: Arc::new(Tasks::default()),
         }
+    }
+
+    /// Where the tasks of the tools that run as tasks (`#[tool(task = "...")]`) are kept:
+    /// [`MemoryTaskStore`](crate::MemoryTaskStore) by default, which only this process
+    /// reads. Replicas behind a load balancer share one store (a database), so that any
+    /// of them answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task another
+    /// runs (see [`TaskStore`]).
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{Package, SessionContext};
+    /// use neuralis_mcp::{McpServer, MemoryTaskStore, TaskTiming};
+    /// use std::time::Duration;
+    ///
+    /// let package = Package::builder().build().expect("an empty package");
+    /// let server = McpServer::new(package, SessionContext::builder("u").build())
+    ///     .with_task_store(MemoryTaskStore::new())
+    ///     .with_task_timing(TaskTiming::default().with_ttl(Duration::from_secs(600)));
+    /// assert_eq!(server.task_timing().ttl, Duration::from_secs(600));
+    /// ```
+    #[must_use]
+    pub fn with_task_store(mut self, store: impl TaskStore) -> Self {
+        self.tasks = Arc::new(Tasks::new(Arc::new(store), self.tasks.timing));
+        self
+    }
+
+    /// How long tasks are kept, how often clients poll and runs read their task, and how
+    /// long a run's lease lasts (see [`TaskTiming`]).
+    #[must_use]
+    pub fn with_task_timing(mut self, timing: TaskTiming) -> Self {
+        self.tasks = Arc::new(Tasks::new(Arc::clone(&self.tasks.store), timing));
+        self
+    }
+
+    /// The server's task timing.
+    #[must_use]
+    pub fn task_timing(&self) -> TaskTiming {
+        self.tasks.timing
     }
 
     /// What a call whose approval posture asks gets (see [`ApprovalPolicy`]):
@@ -723,14 +767,16 @@ impl McpServer {
     }
 
     /// Runs one `tools/call` for `session`, relaying its progress reports and log
-    /// messages while it runs: its result (`None` when its round suspended, on a question
-    /// for the client), its round, and whether the client cancelled it.
+    /// messages while it runs: how it ended (its result, its round suspended on a
+    /// question for the client, or its task begun), its round, and whether the client
+    /// cancelled it. `as_task`: the call becomes a task where its tool's task starts.
     async fn run_call(
         &self,
         request: CallToolRequestParams,
         session: &SessionContext,
         context: &RequestContext<RoleServer>,
-    ) -> Result<(Option<ToolResult>, Option<Arc<Round>>, bool), ErrorData> {
+        as_task: bool,
+    ) -> Result<(Ended, Option<Arc<Round>>, bool), ErrorData> {
         let id = context.id.clone();
         // Questions: requests to the client during the call before 2026-07-28; on
         // 2026-07-28 a round that ends in an `InputRequiredResult` (see `mrtr`).
@@ -753,6 +799,14 @@ impl McpServer {
                 peer: context.peer.clone(),
                 capabilities,
             }),
+        };
+        // A call that becomes a task keeps the answers it was given for the task's run,
+        // and ends its request where the task starts.
+        let (asker, foreground): (Arc<dyn Asker>, _) = if as_task {
+            let foreground = Arc::new(Foreground::new(asker));
+            (Arc::clone(&foreground) as Arc<dyn Asker>, Some(foreground))
+        } else {
+            (asker, None)
         };
         // One channel for the call's progress reports and log messages, so that they go
         // out in the order the handler made them; none when the client asked for neither.
@@ -792,13 +846,19 @@ impl McpServer {
         let result = loop {
             tokio::select! {
                 biased;
-                result = &mut call => break Some(result),
+                result = &mut call => break Ended::Result(result),
                 () = async {
                     match &round {
                         Some(round) => round.suspended.notified().await,
                         None => std::future::pending().await,
                     }
-                } => break None,
+                } => break Ended::Suspended,
+                () = async {
+                    match &foreground {
+                        Some(foreground) => foreground.begun.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => break Ended::Task(foreground.as_ref().map(|f| f.answered()).unwrap_or_default()),
                 () = context.ct.cancelled(), if !aborted => {
                     aborted = true;
                     self.abort(&id);
@@ -821,6 +881,31 @@ impl McpServer {
         Ok((result, round, aborted))
     }
 
+    /// Creates the task of a call whose request ended where its task starts, and runs the
+    /// call in the background: the `CreateTaskResult`, once the task is kept (so that a
+    /// `tasks/get` right after resolves).
+    async fn start_task(
+        &self,
+        request: CallToolRequestParams,
+        session: SessionContext,
+        capabilities: Option<ClientCapabilities>,
+        answered: std::collections::BTreeMap<String, Answered>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let record = self
+            .tasks
+            .create(session.user_id(), &request.name, answered)
+            .await?;
+        let run = crate::task::Run {
+            package: Arc::clone(&self.package),
+            tasks: Arc::clone(&self.tasks),
+            session,
+            request,
+            capabilities,
+        };
+        tokio::spawn(run.run(record.task_id.clone()));
+        Ok(CreateTaskResult::new(record.task()).into())
+    }
+
     /// Fires the abort signal of the call `id`, if it is still running.
     fn abort(&self, id: &RequestId) {
         if let Some(controller) = self
@@ -832,6 +917,16 @@ impl McpServer {
             controller.abort();
         }
     }
+}
+
+/// How a call's request ended.
+enum Ended {
+    /// With the call's result.
+    Result(ToolResult),
+    /// With its round suspended on questions for the client (2026-07-28).
+    Suspended,
+    /// Where its task starts, with the answers it was given so far.
+    Task(std::collections::BTreeMap<String, Answered>),
 }
 
 /// What a call's sinks push into the channel that `call_tool` drains while the call runs:
@@ -908,10 +1003,21 @@ impl ServerHandler for McpServer {
             deprecated,
             reason = "MCP logging is deprecated by SEP-2577, not removed: 2026-07-28 still has it"
         )]
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_logging()
             .enable_tools()
             .build();
+        // The tasks extension, when a tool may run as a task.
+        if self.package.tools().any(|t| {
+            self.package
+                .task_mode(&t.name)
+                .is_some_and(|m| m.support.allows_task())
+        }) {
+            capabilities
+                .extensions
+                .get_or_insert_default()
+                .insert(TASKS_EXTENSION_ID.to_owned(), Map::new());
+        }
         let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         let config = match &self.instructions {
             Some(text) => config.with_instructions(text.clone()),
@@ -994,23 +1100,48 @@ impl ServerHandler for McpServer {
             span.record("arguments", args.unwrap_or(Value::Null).to_string());
         }
         let name = request.name.to_string();
-        let (result, round, aborted) = tracing::Instrument::instrument(
-            self.run_call(request, &session, &context),
+        // A tool that may run as a task, which the caller may call: a task when the client
+        // opted in to the extension (for the session or this request); refused, before
+        // anything runs, when it must be one and the client did not.
+        let mode = self.package.task_mode(&name).unwrap_or_default();
+        let capabilities = context.client_capabilities();
+        let opted_in = capabilities
+            .as_ref()
+            .is_some_and(ClientCapabilities::supports_tasks);
+        let may_task =
+            mode.support.allows_task() && self.package.catalog(&session).any(|e| e.name == name);
+        if may_task && mode.support == TaskSupport::Required && !opted_in {
+            span.record("outcome", "refused");
+            span.record(
+                "refusal",
+                "runs only as a task: the client did not opt in to tasks",
+            );
+            return Err(ErrorData::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            ));
+        }
+        let as_task = may_task && opted_in;
+        let task_request = as_task.then(|| request.clone());
+        let (ended, round, aborted) = tracing::Instrument::instrument(
+            self.run_call(request, &session, &context, as_task),
             span.clone(),
         )
         .await?;
-        let (outcome, refusal) = match &result {
-            None => ("input_required", None),
-            Some(r) if !r.is_error => ("ok", None),
-            Some(_) if aborted => ("aborted", None),
-            Some(_) if self.package.tool(&name).is_none() => ("refused", Some("unknown tool")),
-            Some(_) if !self.package.catalog(&session).any(|e| e.name == name) => (
+        let (outcome, refusal) = match &ended {
+            Ended::Suspended => ("input_required", None),
+            Ended::Task(_) => ("task", None),
+            Ended::Result(r) if !r.is_error => ("ok", None),
+            Ended::Result(_) if aborted => ("aborted", None),
+            Ended::Result(_) if self.package.tool(&name).is_none() => {
+                ("refused", Some("unknown tool"))
+            }
+            Ended::Result(_) if !self.package.catalog(&session).any(|e| e.name == name) => (
                 "refused",
                 Some(
                     "not granted: the caller's grants do not satisfy the tool's `requires.features`",
                 ),
             ),
-            Some(_) => ("error", None),
+            Ended::Result(_) => ("error", None),
         };
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         span.record("outcome", outcome);
@@ -1019,21 +1150,62 @@ impl ServerHandler for McpServer {
             span.record("refusal", refusal);
         }
         if self.trace_payloads
-            && let Some(result) = &result
+            && let Ended::Result(result) = &ended
         {
             span.record("result", serde_json::to_string(result).unwrap_or_default());
         }
         span.in_scope(|| {
             tracing::info!(target: "neuralis_mcp::call", outcome, duration_ms, refusal, "call");
         });
-        match (result, round) {
-            (Some(result), _) => Ok(crate::wire::call_tool_result(result).into()),
-            (None, Some(round)) => Ok(self.states.suspend(&round)?.into()),
-            (None, None) => Err(ErrorData::internal_error(
-                "a call suspended with no round",
+        match (ended, round, task_request) {
+            (Ended::Result(result), _, _) => Ok(crate::wire::call_tool_result(result).into()),
+            (Ended::Suspended, Some(round), _) => Ok(self.states.suspend(&round)?.into()),
+            (Ended::Task(answered), _, Some(request)) => {
+                self.start_task(request, session, capabilities, answered)
+                    .await
+            }
+            _ => Err(ErrorData::internal_error(
+                "a call suspended with no round, or began a task it could not be",
                 None,
             )),
         }
+    }
+
+    /// `tasks/get` (SEP-2663): the caller's task, with its questions, result or error.
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let session = self.caller(&context)?;
+        let task = self.tasks.get(&request.task_id, session.user_id()).await?;
+        Ok(GetTaskResult::new(task))
+    }
+
+    /// `tasks/update` (SEP-2663): answers to the caller's task's questions.
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let session = self.caller(&context)?;
+        self.tasks
+            .update(
+                &request.task_id,
+                session.user_id(),
+                &request.input_responses,
+            )
+            .await
+    }
+
+    /// `tasks/cancel` (SEP-2663): the caller's task stopped (a finished one stays).
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let session = self.caller(&context)?;
+        self.tasks.cancel(&request.task_id, session.user_id()).await
     }
 
     /// `logging/setLevel`: the connection's later calls send their log messages from this

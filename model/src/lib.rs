@@ -24,6 +24,7 @@
 //!   model's `null` read as a key not sent.
 //! - [`xn`]: the `x-neuralis` block: the one table of its keys, the typed block
 //!   (`ToolMeta` in `neuralis-core`'s catalog) and the section's predicates.
+//! - [`task`]: how a tool's calls run as tasks (`#[tool(task = "...")]`).
 //! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
 //!   checker's [`contract::Draft07`] without a general validator).
 
@@ -37,6 +38,7 @@ pub mod output;
 pub mod remote;
 pub mod schema;
 pub mod shape;
+pub mod task;
 pub mod types;
 pub mod validate;
 pub mod xn;

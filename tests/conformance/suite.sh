@@ -89,6 +89,38 @@ PY
   fi
 done
 
+# The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): its ten scenarios, which
+# no requirement set scores, each run alone; every check must pass. The one check the suite
+# itself skips (`tasks-status-notifications`, "pending subscriptions/listen rewrite",
+# whatever the server does) is the only skip allowed.
+echo "-- extension io.modelcontextprotocol/tasks"
+for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
+  tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
+  tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error \
+  tasks-mrtr-composition; do
+  run=0
+  timeout 180 "$node" "$suite" server --url "$url" --scenario "$scenario" \
+    --output-dir "$work/results-$scenario" >"$work/suite-$scenario.txt" 2>&1 || run=$?
+  verdict="$(python3 - "$work/results-$scenario" "$scenario" "$run" <<'PY'
+import glob, json, os, sys
+results, scenario, run = sys.argv[1], sys.argv[2], sys.argv[3]
+checks = [c for p in glob.glob(os.path.join(results, "*", "checks.json"))
+          for c in json.load(open(p, encoding="utf-8"))]
+bad = [c for c in checks if c.get("status") != "SUCCESS"
+       and not (scenario == "tasks-status-notifications" and c.get("status") == "SKIPPED")]
+passed = sum(c.get("status") == "SUCCESS" for c in checks)
+if not checks or bad or run != "0":
+    print(f"FAIL {scenario}: {passed}/{len(checks)} passed (exit {run})")
+    for c in bad:
+        print(f"  {c['id']}: {c.get('status')}: {c.get('errorMessage', '')}")
+else:
+    print(f"ok   {scenario}: {passed}/{len(checks)} passed")
+PY
+)"
+  echo "$verdict"
+  case "$verdict" in FAIL*) status=1; tail -5 "$work/suite-$scenario.txt" ;; esac
+done
+
 # The server stops cleanly on SIGTERM (its calls are over).
 kill -TERM "$pid"
 server_status=0

@@ -139,6 +139,14 @@ pub trait Asker: Send + Sync + 'static {
         let _ = capability;
         true
     }
+
+    /// The call reached the point where it becomes a task (see
+    /// [`TaskMode`](super::TaskMode)): a host that runs it as a task from here ends the
+    /// call's request at this point and never lets the future finish; any other asker
+    /// returns at once, which is the default.
+    fn begin_task(&self) -> BoxFuture<'_, ()> {
+        Box::pin(std::future::ready(()))
+    }
 }
 
 /// The key of the approval gate's [`Question::Approve`] (see [`Asker`]); a handler's own

@@ -294,6 +294,7 @@ impl PackageBuilder {
             };
             index.push((Box::from(entry.name.as_str()), tools.len()));
             let bound = handler.bound();
+            let task = handler.task();
             let reads_text = matches!(&validator,
                 Checker::Builtin(v) if defaults_pass(v, &entry.meta.defaults));
             tools.push(Slot {
@@ -303,6 +304,7 @@ impl PackageBuilder {
                 root_members: root_members(&entry.schema),
                 name: Arc::from(entry.name.as_str()),
                 cancellable: entry.meta.annotations.cancellable == Some(true),
+                task,
                 entry,
                 handler,
                 validator,

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::TaskMode;
 use super::abort::AbortSignal;
 use super::ask::{
     self, AskError, Asker, Capability, ElicitForm, Elicited, Form, Question, Root, Sampled,
@@ -89,6 +90,12 @@ pub trait Handler: Send + Sync + 'static {
     /// (see [`ToolBound`]); none by default. `#[tool(bound(...))]` fills it.
     fn bound(&self) -> ToolBound {
         ToolBound::NONE
+    }
+
+    /// How the tool's calls run as tasks (see [`TaskMode`]); never, by default.
+    /// `#[tool(task = "...")]` fills it.
+    fn task(&self) -> TaskMode {
+        TaskMode::FORBIDDEN
     }
 }
 
@@ -515,6 +522,25 @@ impl ToolContext {
             serde_json::json!({"type": "object", "properties": {}, "required": []}),
         );
         Ok(self.elicit_form(key, form).await?.is_accepted())
+    }
+
+    /// Where the call becomes a task, for a tool declared `#[tool(task = "...",
+    /// task_start = "handler")]`: what the handler asked before was asked within the
+    /// call's request, what it asks after is the task's (see
+    /// [`TaskStart::Handler`](super::TaskStart::Handler)). Returns at once when the call
+    /// does not run as a task (the client did not opt in, or the host makes no tasks) and
+    /// inside the task itself; a tool whose task starts with the call never needs it.
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{SessionContext, ToolContext, block_on};
+    ///
+    /// let cx = ToolContext::new("export", SessionContext::builder("u").build());
+    /// block_on(cx.begin_task()); // no host that makes tasks: goes on at once
+    /// ```
+    pub async fn begin_task(&self) {
+        if let Some(asker) = &self.asker {
+            asker.begin_task().await;
+        }
     }
 
     /// Asks the client's model for a completion (MCP sampling).

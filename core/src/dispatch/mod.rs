@@ -130,3 +130,4 @@ use self::package::Slot;
 pub use self::progress::{CallOptions, Progress, ProgressSink};
 pub use self::session::{SessionBuilder, SessionContext};
 pub use self::state::{DuplicateState, ServiceType, StateMap};
+pub use neuralis_model::task::{TaskMode, TaskStart, TaskSupport};

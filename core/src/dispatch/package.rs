@@ -32,6 +32,8 @@ pub(super) struct Slot {
     pub(super) name: Arc<str>,
     pub(super) handler: Box<dyn Handler>,
     pub(super) cancellable: bool,
+    /// How its calls run as tasks (`Handler::task`).
+    pub(super) task: super::TaskMode,
     pub(super) validator: Checker,
     /// Whether a text call may be read straight into the input: the built-in validator,
     /// and defaults that pass where they go (`de::defaults_pass`).
@@ -175,6 +177,28 @@ impl Package {
     #[must_use]
     pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
         self.index.get(name).map(|&i| &self.tools[i].entry)
+    }
+
+    /// How the tool `name` runs as a task (`#[tool(task = "...")]`, or its handler's
+    /// [`Handler::task`](super::Handler::task)); `None` for a tool the package does not
+    /// have. Ungated, as [`tool`](Self::tool) is.
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{Package, TaskSupport, sync_fn};
+    ///
+    /// let file = br#"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    ///   "additionalProperties": false, "description": "Say hello.", "properties": {},
+    ///   "x-neuralis": {"annotations": {"category": "read"}}}"#;
+    /// let package = Package::builder()
+    ///     .tool("hello", &file[..], sync_fn(|_: serde_json::Value| "hello"))
+    ///     .build()
+    ///     .expect("a valid package");
+    /// assert_eq!(package.task_mode("hello").map(|m| m.support), Some(TaskSupport::Forbidden));
+    /// assert_eq!(package.task_mode("nope"), None);
+    /// ```
+    #[must_use]
+    pub fn task_mode(&self, name: &str) -> Option<super::TaskMode> {
+        self.index.get(name).map(|&i| self.tools[i].task)
     }
 
     /// Every tool of the package, ungated, in load order (for the host's own listings).

@@ -19,7 +19,7 @@ use super::validation::Checker;
 use super::{
     APPROVAL_KEY, AbortSignal, Approval, ApprovalPolicy, ApprovalRequest, Arguments, AskError,
     Asker, BoxFuture, Call, CallOptions, Elicited, LogSink, Package, ProgressSink, Question,
-    SessionContext, ToolContext, block_on,
+    SessionContext, TaskStart, ToolContext, block_on,
 };
 use crate::contract::json;
 use crate::dialect::absent_nulls;
@@ -307,6 +307,7 @@ impl Package {
                 return not_approved_result(&request, &why);
             }
         }
+        Self::task_point(slot, asker.as_deref()).await;
         let cx = self.context(slot, session, &abort, progress, log, asker);
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
             Ok(call) => call,
@@ -358,6 +359,7 @@ impl Package {
         if abort.is_aborted() {
             return Ok(cancelled_result());
         }
+        Self::task_point(slot, asker.as_deref()).await;
         let cx = self.context(slot, session, &abort, progress, log, asker);
         let args = Arguments::text(text, fields);
         let started = match catch_unwind(AssertUnwindSafe(|| slot.handler.call_text(args, &cx))) {
@@ -383,6 +385,18 @@ impl Package {
                     asker,
                 })
             }
+        }
+    }
+
+    /// Where a call of a tool whose task starts with the call becomes a task, after the
+    /// gate and before the handler: a host that runs it as a task ends the request here
+    /// (see [`TaskMode`](super::TaskMode)).
+    async fn task_point(slot: &Slot, asker: Option<&dyn Asker>) {
+        if slot.task.support.allows_task()
+            && slot.task.start == TaskStart::Call
+            && let Some(asker) = asker
+        {
+            asker.begin_task().await;
         }
     }
 

@@ -22,6 +22,7 @@ mod extras;
 #[path = "../../serve/src/http.rs"]
 mod http;
 mod questions;
+mod tasks;
 mod tools;
 
 use std::process::ExitCode;
@@ -115,6 +116,12 @@ mod tests {
         assert_eq!(
             names,
             [
+                "confirm_delete",
+                "failing_job",
+                "greet",
+                "multi_input",
+                "protocol_error_job",
+                "slow_compute",
                 "test_audio_content",
                 "test_elicitation",
                 "test_elicitation_sep1034_defaults",
@@ -136,6 +143,7 @@ mod tests {
                 "test_simple_text",
                 "test_tool_with_logging",
                 "test_tool_with_progress",
+                "test_tool_with_task",
             ]
         );
     }

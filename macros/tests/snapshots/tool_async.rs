@@ -27,6 +27,7 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
     bound: ::neuralis::__private::ToolBound {
         ..::neuralis::__private::ToolBound::NONE
     },
+    task: ::neuralis::__private::TaskMode::FORBIDDEN,
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Arguments<'_>,

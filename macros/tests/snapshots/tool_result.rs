@@ -29,6 +29,7 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
     bound: ::neuralis::__private::ToolBound {
         ..::neuralis::__private::ToolBound::NONE
     },
+    task: ::neuralis::__private::TaskMode::FORBIDDEN,
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Arguments<'_>,

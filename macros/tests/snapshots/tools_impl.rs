@@ -38,6 +38,7 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
     bound: ::neuralis::__private::ToolBound {
         ..::neuralis::__private::ToolBound::NONE
     },
+    task: ::neuralis::__private::TaskMode::FORBIDDEN,
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Arguments<'_>,
@@ -116,6 +117,7 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
     bound: ::neuralis::__private::ToolBound {
         ..::neuralis::__private::ToolBound::NONE
     },
+    task: ::neuralis::__private::TaskMode::FORBIDDEN,
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Arguments<'_>,

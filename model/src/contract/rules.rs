@@ -292,6 +292,14 @@ rules! {
     ElicitationForm = "elicitation-form", Error, 7,
         "an elicitation form is a flat object of primitive fields",
         "keep to strings (`format` email, uri, date or date-time; `min_length`, `max_length`), numbers and integers (`minimum`, `maximum`), booleans, and unit enums marked `#[schema(elicitation)]`: clients show nothing else";
+    /// A malformed `task` or `task_start` in `#[tool]`.
+    TaskAttr = "task-attr", Error, 7,
+        "malformed `task` or `task_start` argument of `#[tool]`",
+        "give `task = \"optional\"` (a task when the client opted in), `\"required\"` (only as a task) or `\"forbidden\"`, and `task_start = \"handler\"` only beside a `task` the handler begins with `cx.begin_task()`";
+    /// A tool that must run as a task cannot be cancelled.
+    TaskCancellable = "task-cancellable", Error, 7,
+        "a tool whose calls run only as tasks must be cancellable",
+        "declare `annotations(cancellable)` and take an `AbortSignal` (a client stops a task with `tasks/cancel`), or make the task `optional`";
     // 8. Provider dialects
     /// A construct a provider's dialect cannot carry.
     DialectRefused = "dialect-refused", Error, 8,

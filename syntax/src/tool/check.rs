@@ -4,6 +4,7 @@
 
 use neuralis_model::RuleId;
 use neuralis_model::name::NameProblem;
+use neuralis_model::task::{TaskStart, TaskSupport};
 use neuralis_model::xn::verdict::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, Posture, Scan};
 use neuralis_model::xn::{CATEGORIES, keys};
 
@@ -20,6 +21,8 @@ pub fn check_tool(cx: &Ctxt, tool: &Tool) {
     check_askonkeys_duplicate(cx, tool);
     check_askonkeys_too_many(cx, tool);
     check_cancellable_signal(cx, tool);
+    check_task_attr(cx, tool);
+    check_task_cancellable(cx, tool);
 }
 
 // tool-name: the name is the file stem of `tools/<name>.json` and the name on the wire,
@@ -177,5 +180,48 @@ fn check_cancellable_signal(cx: &Ctxt, tool: &Tool) {
             "declare `annotations(cancellable)`: only a cancellable handler is given a signal that can fire",
         ),
         _ => {}
+    }
+}
+
+// task-attr: `task_start` says where a task starts, so it needs a tool whose calls may run
+// as tasks, and a handler that can await `cx.begin_task()`. (A malformed value is judged
+// as it is read.)
+fn check_task_attr(cx: &Ctxt, tool: &Tool) {
+    let Some(start) = &tool.task.start else {
+        return;
+    };
+    if start.value != TaskStart::Handler {
+        return;
+    }
+    if !tool.task.mode().support.allows_task() {
+        cx.error_at(
+            RuleId::TaskAttr,
+            start.span,
+            "`task_start` is given but the tool's calls never run as tasks",
+            "add `task = \"optional\"` or `task = \"required\"`, or remove `task_start`",
+        );
+    } else if !tool.is_async {
+        cx.error_at(
+            RuleId::TaskAttr,
+            start.span,
+            "`task_start = \"handler\"` needs an `async fn`: the handler begins its task with `cx.begin_task().await`",
+            "make the handler `async`, or remove `task_start` to start the task with the call",
+        );
+    }
+}
+
+// task-cancellable: a client stops a task with `tasks/cancel`; a tool whose calls run only
+// as tasks promises to stop when asked, so it takes the abort signal.
+fn check_task_cancellable(cx: &Ctxt, tool: &Tool) {
+    let Some(support) = &tool.task.support else {
+        return;
+    };
+    if support.value == TaskSupport::Required && !tool.is_cancellable() {
+        cx.error_at(
+            RuleId::TaskCancellable,
+            support.span,
+            "the tool's calls run only as tasks (`task = \"required\"`) but it does not declare `cancellable`",
+            RuleId::TaskCancellable.rule().hint,
+        );
     }
 }

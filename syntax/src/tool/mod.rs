@@ -32,6 +32,7 @@ mod parse;
 mod render;
 mod service;
 mod sig;
+pub mod task;
 
 use neuralis_model::contract::push_pointer;
 use neuralis_model::xn::{Key, XNeuralis, keys};
@@ -84,6 +85,9 @@ pub struct Tool {
     /// `bound(...)`: the tool's own caps and the argument that asks for more (the
     /// toolkit's, never in the block).
     pub bound: bound::Bound,
+    /// `task = "..."`, `task_start = "..."`: how its calls run as tasks (the toolkit's,
+    /// never in the block).
+    pub task: task::Task,
 }
 
 /// One `defaults(key = value)` entry.

@@ -36,6 +36,8 @@ fn accepted(level: Level) -> Vec<&'static str> {
     if level == Level::Block {
         keys.insert(0, NAME);
         keys.push(super::bound::BOUND);
+        keys.push(super::task::TASK);
+        keys.push(super::task::TASK_START);
         keys.push(CRATE);
     }
     keys
@@ -126,6 +128,7 @@ pub(super) fn parse(cx: &Ctxt, args: TokenStream, item: &syn::ItemFn, mode: sig:
         xn: XNeuralis::default(),
         written: Written::default(),
         bound: super::bound::Bound::default(),
+        task: super::task::Task::default(),
     };
     let mut block = Block::default();
     let parser = syn::meta::parser(|meta| top(cx, &mut tool, &mut block, &meta));
@@ -252,6 +255,9 @@ fn top(cx: &Ctxt, tool: &mut Tool, block: &mut Block, meta: &ParseNestedMeta) ->
             }
         }
         super::bound::BOUND => super::bound::parse(cx, meta, &mut tool.bound)?,
+        super::task::TASK | super::task::TASK_START => {
+            super::task::parse(cx, meta, &key, &mut tool.task)?;
+        }
         _ => entry(cx, &mut tool.written, block, Level::Block, meta)?,
     }
     Ok(())
