@@ -696,6 +696,22 @@ impl Hosted {
         self
     }
 
+    /// Where the tasks of the tools that run as tasks are kept, for every replica that
+    /// shares `store` (see [`McpServer::with_task_store`]).
+    #[must_use]
+    pub fn with_task_store(mut self, store: impl crate::TaskStore) -> Self {
+        self.server = self.server.with_task_store(store);
+        self
+    }
+
+    /// How long tasks are kept and how their runs are watched (see
+    /// [`McpServer::with_task_timing`]).
+    #[must_use]
+    pub fn with_task_timing(mut self, timing: crate::TaskTiming) -> Self {
+        self.server = self.server.with_task_timing(timing);
+        self
+    }
+
     /// Composes the package with an rmcp handler for everything that is not a tool
     /// (prompts, resources, completion...): see [`McpServer::with_handler`]. The handler
     /// serves only requests whose caller the resolver accepted, and sees the HTTP

@@ -872,9 +872,16 @@ impl Run {
         let args = request.arguments.map_or(Value::Null, Value::Object);
         let call = package.dispatch_with(&request.name, args, &session, options);
         tokio::pin!(call);
-        let mut tick = tokio::time::interval(tasks.timing.poll);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Often enough to see a cancel within a poll and renew the lease thrice in it.
         let renew_every = tasks.timing.lease / 3;
+        let mut tick = tokio::time::interval(
+            tasks
+                .timing
+                .poll
+                .min(renew_every)
+                .max(Duration::from_millis(10)),
+        );
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut renewed = tokio::time::Instant::now();
         let result = loop {
             tokio::select! {
@@ -931,5 +938,159 @@ impl Run {
             }
         }
         drop(running);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tasks(lease: Duration) -> Arc<Tasks> {
+        Arc::new(Tasks::new(
+            Arc::new(MemoryTaskStore::new()),
+            TaskTiming::default()
+                .with_lease(lease)
+                .with_poll(Duration::from_millis(20)),
+        ))
+    }
+
+    fn asked(method: &str) -> Asked {
+        Asked {
+            digest: "d".into(),
+            request: json!({"method": method, "params": {"message": "ok?", "requestedSchema": {"type": "object", "properties": {}}}}),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_task_is_seen_by_its_owner_only_and_reads_as_mcp_says() {
+        let tasks = tasks(Duration::from_secs(30));
+        let record = tasks
+            .create("ada", "export", BTreeMap::new())
+            .await
+            .expect("kept");
+        assert_eq!(record.task_id.len(), 32, "128 bits, hex");
+        let task = tasks.get(&record.task_id, "ada").await.expect("hers");
+        let wire = serde_json::to_value(rmcp::model::GetTaskResult::new(task)).expect("writes");
+        assert_eq!(wire["status"], "working");
+        assert_eq!(wire["ttlMs"], 3_600_000);
+        assert_eq!(wire["pollIntervalMs"], 20);
+        assert!(
+            wire["createdAt"]
+                .as_str()
+                .is_some_and(|t| t.ends_with('Z') && t.contains('T')),
+            "{wire}"
+        );
+        for field in ["result", "error", "inputRequests", "requestState"] {
+            assert!(wire.get(field).is_none(), "{field} in {wire}");
+        }
+        let other = tasks
+            .get(&record.task_id, "bob")
+            .await
+            .expect_err("not his");
+        assert_eq!(other.code, ErrorCode::INVALID_PARAMS);
+        let unknown = tasks.get("nope", "ada").await.expect_err("no such task");
+        assert_eq!(unknown.code, ErrorCode::INVALID_PARAMS);
+    }
+
+    #[tokio::test]
+    async fn answers_are_taken_one_at_a_time_and_the_task_works_once_none_is_open() {
+        let tasks = tasks(Duration::from_secs(30));
+        let id = tasks
+            .create("ada", "t", BTreeMap::new())
+            .await
+            .expect("kept")
+            .task_id;
+        tasks
+            .ask(&id, "first", &asked("elicitation/create"))
+            .await
+            .expect("asked");
+        tasks
+            .ask(&id, "second", &asked("elicitation/create"))
+            .await
+            .expect("asked");
+        let read = |tasks: Arc<Tasks>, id: String| async move {
+            tasks.store.load(&id).await.expect("reads").expect("there")
+        };
+        let detailed =
+            serde_json::to_value(tasks.get(&id, "ada").await.expect("there")).expect("writes");
+        assert_eq!(detailed["status"], "input_required");
+        assert_eq!(
+            detailed["inputRequests"].as_object().map(|m| m.len()),
+            Some(2),
+            "{detailed}"
+        );
+        let answer = json!({"action": "accept", "content": {}});
+        let partial = BTreeMap::from([
+            ("first".to_owned(), answer.clone()),
+            ("stray".to_owned(), answer.clone()),
+        ]);
+        tasks.update(&id, "ada", &partial).await.expect("acked");
+        let r = read(Arc::clone(&tasks), id.clone()).await;
+        assert_eq!(r.status, TaskStatus::InputRequired);
+        assert_eq!(r.asked.keys().collect::<Vec<_>>(), ["second"]);
+        assert_eq!(
+            r.answered.keys().collect::<Vec<_>>(),
+            ["first"],
+            "the stray key ignored"
+        );
+        tasks
+            .update(&id, "ada", &BTreeMap::from([("second".to_owned(), answer)]))
+            .await
+            .expect("acked");
+        assert_eq!(
+            read(Arc::clone(&tasks), id.clone()).await.status,
+            TaskStatus::Working
+        );
+    }
+
+    #[tokio::test]
+    async fn a_task_whose_lease_ran_out_fails_and_a_finished_one_stays() {
+        let tasks = tasks(Duration::from_millis(50));
+        let id = tasks
+            .create("ada", "t", BTreeMap::new())
+            .await
+            .expect("kept")
+            .task_id;
+        tokio::time::sleep(Duration::from_millis(80)).await;
+        let r = serde_json::to_value(tasks.get(&id, "ada").await.expect("there")).expect("writes");
+        assert_eq!(r["status"], "failed", "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("lease")),
+            "{r}"
+        );
+        assert!(r.get("result").is_none());
+        // Cancelling a finished task changes nothing; finishing it again neither.
+        tasks.cancel(&id, "ada").await.expect("acked");
+        tasks
+            .finish(
+                &id,
+                TaskStatus::Completed,
+                Some(json!({"content": []})),
+                None,
+            )
+            .await;
+        let again = tasks.store.load(&id).await.expect("reads").expect("there");
+        assert_eq!(again.status, TaskStatus::Failed);
+    }
+
+    #[tokio::test]
+    async fn expired_tasks_are_unknown_and_swept() {
+        let store = Arc::new(MemoryTaskStore::new());
+        let tasks = Tasks::new(
+            Arc::clone(&store) as Arc<dyn TaskStore>,
+            TaskTiming::default().with_ttl(Duration::from_millis(30)),
+        );
+        let id = tasks
+            .create("ada", "t", BTreeMap::new())
+            .await
+            .expect("kept")
+            .task_id;
+        assert!(tasks.get(&id, "ada").await.is_ok(), "within its ttl");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(tasks.get(&id, "ada").await.is_err(), "past its ttl");
+        assert_eq!(store.sweep(now_ms()).await.expect("swept"), 1);
+        assert!(store.is_empty());
     }
 }

@@ -26,6 +26,15 @@ passes on and each replica accepts with `--allow-host`).
    upstream (`hash $remote_addr consistent`): legacy sessions of the Python `mcp` 2.x
    client from six loopback addresses at once; every call answered, each session's
    requests (nginx's log has their `Mcp-Session-Id`) on one replica, both replicas used.
+4. Tasks (MCP's tasks extension) shared by `neuralis-example-incidents` replicas through
+   PostgreSQL, on the raw wire (JSON-RPC over HTTP as 2026-07-28 frames it: the Python SDK
+   has no tasks client): `incidents_report` runs as a task on the replica that created
+   it, and through the other replica (nginx's log says which answered) it is polled
+   (`working` with its progress message, then `input_required` with its question),
+   answered with `tasks/update`, read `completed` with its result from both replicas;
+   another is cancelled through the other replica and reads `cancelled` from both; a
+   third's replica is killed (SIGKILL) while it runs, and the survivor reads it `failed`
+   within the lease (`--task-lease 2`) plus a poll, never `working` forever.
 """
 
 import argparse
@@ -426,6 +435,191 @@ def incidents_scenario(args, tmp):
           f"{len(rows)} requests, all 200; calls per replica {served}")
 
 
+TASKS = "io.modelcontextprotocol/tasks"
+TASK_LEASE = 2
+
+
+class TaskWire:
+    """JSON-RPC requests of 2026-07-28 through nginx, each with the routing headers and the
+    `_meta` envelope, declaring the tasks extension; answers read off the wire (a JSON
+    body, or the SSE event that carries the response)."""
+
+    def __init__(self, http, url):
+        self.http, self.url, self.next_id = http, url, 0
+
+    async def rpc(self, method, params, name):
+        import json as json_
+        self.next_id += 1
+        meta = {"io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientInfo": {"name": "scale-out-tasks", "version": "1"},
+                "io.modelcontextprotocol/clientCapabilities": {
+                    "elicitation": {}, "extensions": {TASKS: {}}}}
+        body = {"jsonrpc": "2.0", "id": self.next_id, "method": method,
+                "params": {**params, "_meta": meta}}
+        headers = {"Mcp-Method": method, "Mcp-Name": name, "MCP-Protocol-Version": MODERN,
+                   "Accept": "application/json, text/event-stream"}
+        response = await self.http.post(self.url, json=body, headers=headers)
+        check(response.status_code == 200, f"{method}: HTTP {response.status_code} {response.text[:300]}")
+        if response.headers.get("content-type", "").startswith("text/event-stream"):
+            messages = [json_.loads(line[5:]) for line in response.text.splitlines()
+                        if line.startswith("data:") and line[5:].strip()]
+            answer = [m for m in messages if m.get("id") == self.next_id]
+            check(answer, f"{method}: no response in the stream: {response.text[:300]}")
+            message = answer[0]
+        else:
+            message = response.json()
+        check("error" not in message, f"{method} failed: {message.get('error')}")
+        return message["result"]
+
+    async def call(self, tool, arguments):
+        return await self.rpc("tools/call", {"name": tool, "arguments": arguments}, tool)
+
+    async def get(self, task_id):
+        return await self.rpc("tasks/get", {"taskId": task_id}, task_id)
+
+
+async def drive_tasks(url, nginx, replicas):
+    """Scenario 4's requests: see the module's docs."""
+    import httpx2
+
+    seen, last = [0], [None]
+
+    def upstream_of_last():
+        """The replica that answered the request just sent (nginx logs it once answered)."""
+        deadline = time.monotonic() + 5
+        while True:
+            rows = [r for r in nginx.access() if r["method"] != "-"]
+            if len(rows) > seen[0]:
+                seen[0] = len(rows)
+                last[0] = rows[-1]["upstream"]
+                return last[0]
+            check(time.monotonic() < deadline, "nginx did not log the request")
+            time.sleep(0.02)
+
+    headers = {"Authorization": f"Bearer {hosted.ADA}", "Host": UPSTREAM_HOST}
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0)) as http:
+        w = TaskWire(http, url)
+
+        async def on_other(than, request):
+            """`request()` answered by the replica other than `than`: a `tasks/get` first
+            whenever the next request would reach `than` (round robin alternates)."""
+            for _ in range(4):
+                if last[0] == than:
+                    answer = await request()
+                    answered_on = upstream_of_last()
+                    check(answered_on != than, f"round robin sent it to {than} twice")
+                    return answer
+                # The last request went elsewhere: the next goes to `than`; spend it.
+                await w.get(task_id)
+                upstream_of_last()
+            check(False, "nginx did not alternate between the replicas")
+
+        # 1. Created on one replica, polled, answered and read through the other.
+        created = await w.call("incidents_report", {"seconds": 2})
+        ran_on = upstream_of_last()
+        check(created.get("resultType") == "task" and created.get("taskId"), f"not a task: {created}")
+        check(created.get("status") == "working" and "result" not in created, f"{created}")
+        task_id = created["taskId"]
+        states, other_reads, message = [], 0, None
+        deadline = time.monotonic() + 30
+        while True:
+            task = await w.get(task_id)
+            on = upstream_of_last()
+            other_reads += on != ran_on
+            states.append(task["status"])
+            message = message or task.get("statusMessage")
+            check(task.get("resultType") == "complete", f"tasks/get: {task}")
+            if task["status"] == "input_required":
+                break
+            check(task["status"] == "working", f"the report went {task['status']}: {task}")
+            check(time.monotonic() < deadline, "the report never asked")
+            await anyio.sleep(0.3)
+        check(other_reads > 0, "every tasks/get reached the replica that runs the task")
+        check(message and "compiling" in message, f"no progress message while working: {states}")
+        asks = task["inputRequests"]
+        check(list(asks) == ["publish"] and asks["publish"]["method"] == "elicitation/create",
+              f"inputRequests {asks}")
+        ack = await on_other(ran_on, lambda: w.rpc(
+            "tasks/update", {"taskId": task_id,
+                             "inputResponses": {"publish": {"action": "accept", "content": {}}}},
+            task_id))
+        check(ack == {"resultType": "complete"}, f"tasks/update ack {ack}")
+        deadline = time.monotonic() + 15
+        while (task := await w.get(task_id))["status"] != "completed":
+            check(task["status"] in ("working", "input_required") and time.monotonic() < deadline,
+                  f"after the answer: {task}")
+            await anyio.sleep(0.2)
+        report = task["result"]["structuredContent"]
+        check(report["published"] is True and report["by"] == "ada", f"{task['result']}")
+        readers = set()
+        for _ in range(2):
+            again = await w.get(task_id)
+            readers.add(upstream_of_last())
+            check(again["status"] == "completed" and again["result"] == task["result"], f"{again}")
+        check(len(readers) == 2, f"the finished task was read from {readers} only")
+
+        # 2. Cancelled through the other replica; cancelled on both.
+        created = await w.call("incidents_report", {"seconds": 60})
+        task_id = created["taskId"]
+        cancel_on = upstream_of_last()
+        ack = await on_other(cancel_on, lambda: w.rpc("tasks/cancel", {"taskId": task_id}, task_id))
+        check(ack == {"resultType": "complete"}, f"tasks/cancel ack {ack}")
+        for _ in range(2):
+            check((await w.get(task_id))["status"] == "cancelled", "not cancelled")
+
+        # 3. The replica that runs a task killed: the survivor fails it within its lease.
+        created = await w.call("incidents_report", {"seconds": 60})
+        task_id = created["taskId"]
+        victim = upstream_of_last()
+        check((await w.get(task_id))["status"] == "working", "the third report is not working")
+        replicas[victim].proc.kill()
+        replicas[victim].proc.wait()
+        killed = time.monotonic()
+        while True:
+            task = await w.get(task_id)
+            if task["status"] != "working":
+                break
+            check(time.monotonic() - killed < TASK_LEASE + 10,
+                  f"still working {time.monotonic() - killed:.1f} s after its replica died")
+            await anyio.sleep(0.25)
+        failed_after = time.monotonic() - killed
+        check(task["status"] == "failed" and "lease" in task["error"]["message"]
+              and "result" not in task, f"after its replica died: {task}")
+    return states, failed_after, victim
+
+
+def tasks_scenario(args, tmp):
+    """Scenario 4: tasks in PostgreSQL, answered for by any replica."""
+    bindir = postgres_bindir(args.postgres)
+    check(bindir, "PostgreSQL is not installed (apt-get install postgresql)")
+    tokens = hosted.token_file(tmp)
+    with Postgres(bindir) as db:
+        replica = ("--stateless", "--tokens", tokens, "--allow-host", UPSTREAM_HOST,
+                   "--database", db.connection, "--task-lease", str(TASK_LEASE))
+        a = hosted.server(args.bin, "neuralis-example-incidents", *replica)
+        b = None
+        try:
+            b = hosted.server(args.bin, "neuralis-example-incidents", *replica)
+            replicas = {authority(a.url): a, authority(b.url): b}
+            nginx = Nginx(args.nginx, os.path.join(args.work, "tasks"), list(replicas))
+            try:
+                states, failed_after, victim = anyio.run(drive_tasks, nginx.url, nginx, replicas)
+            finally:
+                nginx.stop()
+            rows = nginx.access()
+        finally:
+            for p in (a, b):
+                if p is not None:
+                    p.stop()
+    served = {u: sum(1 for r in rows if r["upstream"].startswith(u)) for u in replicas}
+    check(all(n > 0 for n in served.values()), f"requests per replica: {served}")
+    print(f"ok   tasks shared by 2 replicas through PostgreSQL: created on one, polled "
+          f"({len(states)} tasks/get: {' -> '.join(dict.fromkeys(states))}), answered, read "
+          f"completed from both; cancelled through the other; the replica running one "
+          f"killed, the task failed {failed_after:.1f} s later (lease {TASK_LEASE} s); "
+          f"{len(rows)} requests, per replica {served}")
+
+
 async def drive_legacy(url, token, source):
     """One legacy session (the Python `mcp` 2.x client in its legacy mode, `initialize`
     and `Mcp-Session-Id`) from the loopback address `source`: lists and calls; how many
@@ -506,7 +700,8 @@ def main():
     status = 0
     for name, scenario in (("nginx scale-out", notes_scenario),
                            ("nginx scale-out with PostgreSQL", incidents_scenario),
-                           ("nginx sticky legacy sessions", legacy_scenario)):
+                           ("nginx sticky legacy sessions", legacy_scenario),
+                           ("tasks shared by replicas", tasks_scenario)):
         try:
             check(os.access(args.nginx, os.X_OK), f"no nginx at {args.nginx} (apt-get install nginx)")
             with tempfile.TemporaryDirectory() as tmp:

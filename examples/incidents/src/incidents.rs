@@ -2,7 +2,7 @@
 //! incidents: every call reads and writes the shared table, so a write through one
 //! replica is read through any other.
 
-use neuralis::{ToolContext, ToolInput, ToolOutput, tool, tools};
+use neuralis::{AbortSignal, ToolContext, ToolInput, ToolOutput, tool, tools};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -10,9 +10,10 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, NoTls, Row};
 
 /// The tables, created when missing (under an advisory lock, so that replicas starting
-/// together do not race): the incidents, and the confirms already used
+/// together do not race): the incidents, the confirms already used
 /// ([`crate::consumed`]: one row per nonce, with the unix milliseconds after which its
-/// `requestState` no longer opens).
+/// `requestState` no longer opens), and the tasks ([`crate::tasks`]: one row per task,
+/// its record as JSON).
 const SCHEMA: &str = "
     SELECT pg_advisory_xact_lock(7231);
     CREATE TABLE IF NOT EXISTS incidents (
@@ -27,7 +28,14 @@ const SCHEMA: &str = "
         nonce   TEXT PRIMARY KEY,
         expires BIGINT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS consumed_states_expires ON consumed_states (expires);";
+    CREATE INDEX IF NOT EXISTS consumed_states_expires ON consumed_states (expires);
+    CREATE TABLE IF NOT EXISTS tasks (
+        id      TEXT PRIMARY KEY,
+        expires BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        record  TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS tasks_expires ON tasks (expires);";
 
 /// The columns of an [`Incident`], in its order.
 const COLUMNS: &str = "id, title, status, escalations, opened_by, closed_by";
@@ -146,6 +154,31 @@ pub struct ListIncidents {
     pub status: Option<String>,
 }
 
+/// The input of [`Incidents::incidents_report`].
+#[derive(ToolInput, Deserialize)]
+#[schema(root, title = "Report")]
+pub struct ReportInput {
+    /// How long compiling the report takes, in seconds (a report of a large history takes
+    /// minutes).
+    #[schema(minimum = 0, maximum = 3600)]
+    pub seconds: u32,
+}
+
+/// What [`Incidents::incidents_report`] returns.
+#[derive(Serialize, ToolOutput)]
+pub struct Report {
+    /// How many incidents there are.
+    pub total: i64,
+    /// How many are open.
+    pub open: i64,
+    /// How many times incidents were escalated, in all.
+    pub escalations: i64,
+    /// Whether the person published it.
+    pub published: bool,
+    /// Who asked for it.
+    pub by: String,
+}
+
 /// What [`Incidents::incidents_list`] returns.
 #[derive(Serialize, ToolOutput)]
 pub struct Listed {
@@ -236,6 +269,70 @@ impl Incidents {
     pub async fn incidents_delete(&self, input: ById) -> Result<Incident, String> {
         let sql = format!("DELETE FROM incidents WHERE id = $1 RETURNING {COLUMNS}");
         self.one(&sql, &[&input.id], input.id).await
+    }
+
+    /// Compile a report of every incident: it takes `seconds`, then a person decides
+    /// whether to publish it. Runs as a task for a client that supports them (any replica
+    /// answers for it); a cancelled report stops.
+    #[tool(
+        family = "incidents",
+        operation = "incidents.report",
+        transport = "embedded",
+        annotations(title = "Incident Report", read_only, category = "read", cancellable),
+        ui(presentation = "inline", icon = "report"),
+        task = "optional"
+    )]
+    pub async fn incidents_report(
+        &self,
+        input: ReportInput,
+        cx: &ToolContext,
+        abort: AbortSignal,
+    ) -> Result<Report, String> {
+        for second in 0..input.seconds {
+            let left = input.seconds - second;
+            cx.progress(
+                f64::from(second),
+                Some(f64::from(input.seconds)),
+                Some(&format!("compiling: {left} s left")),
+            );
+            tokio::select! {
+                () = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+                _ = abort.cancelled() => return Err("the report was cancelled".to_owned()),
+            }
+        }
+        let row = self
+            .db
+            .query_one(
+                "SELECT count(*), count(*) FILTER (WHERE status = 'open'),                  COALESCE(sum(escalations), 0)::BIGINT FROM incidents",
+                &[],
+            )
+            .await
+            .map_err(|e| failed(&e))?;
+        let read = |e: tokio_postgres::Error| failed(&e);
+        let (total, open, escalations): (i64, i64, i64) = (
+            row.try_get(0).map_err(read)?,
+            row.try_get(1).map_err(read)?,
+            row.try_get(2).map_err(read)?,
+        );
+        cx.progress(
+            f64::from(input.seconds),
+            Some(f64::from(input.seconds)),
+            Some("waiting for a decision"),
+        );
+        let published = cx
+            .confirm(
+                "publish",
+                format!("Publish the report of {total} incidents?"),
+            )
+            .await
+            .map_err(|e| format!("the report was not published: {e}"))?;
+        Ok(Report {
+            total,
+            open,
+            escalations,
+            published,
+            by: cx.session().user_id().to_owned(),
+        })
     }
 
     /// List the incidents, newest first, optionally only the open or the closed ones.

@@ -23,6 +23,12 @@
 //! database (`consumed.rs`, table `consumed_states`, on the service's connection), so a
 //! confirmed deletion runs once on whichever replica its retry reaches
 //! (`--consumed-states-dir` records them in a directory instead).
+//!
+//! `incidents_report` takes as long as it is told and then asks whether to publish: for a
+//! client that supports MCP's tasks extension it runs as a task, kept in the same database
+//! (`tasks.rs`, table `tasks`), so any replica answers `tasks/get`, `tasks/update` and
+//! `tasks/cancel` for it, and a task whose replica died reads as failed once its lease
+//! runs out.
 
 // `examples/serve`'s HTTP server and its options, compiled in here as well (as in
 // `examples/conformance`).
@@ -32,6 +38,7 @@ mod consumed;
 #[path = "../../serve/src/http.rs"]
 mod http;
 mod incidents;
+mod tasks;
 
 use neuralis::dispatch::SessionContext;
 use neuralis_mcp::McpServer;
@@ -75,8 +82,11 @@ async fn main() -> std::process::ExitCode {
     };
     // The confirms used, in the database unless `--consumed-states-dir` is given.
     let confirms = match cli.asking.consumed_states() {
-        Ok(Some(_)) => Confirms(None),
-        Ok(None) => Confirms(Some(consumed::PgConsumedStates::new(service.database()))),
+        Ok(Some(_)) => Confirms(None, tasks::PgTaskStore::new(service.database())),
+        Ok(None) => Confirms(
+            Some(consumed::PgConsumedStates::new(service.database())),
+            tasks::PgTaskStore::new(service.database()),
+        ),
         Err(e) => {
             eprintln!("error: {e}");
             return std::process::ExitCode::FAILURE;
@@ -100,11 +110,13 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-/// The server with the database's ledger of used confirms, when it has one.
-struct Confirms(Option<consumed::PgConsumedStates>);
+/// The server with the database's ledger of used confirms, when it has one, and its
+/// tasks in the database.
+struct Confirms(Option<consumed::PgConsumedStates>, tasks::PgTaskStore);
 
 impl http::Compose for Confirms {
     fn local(self, server: McpServer) -> McpServer {
+        let server = server.with_task_store(self.1);
         match self.0 {
             Some(ledger) => server.with_consumed_states(ledger),
             None => server,
@@ -112,6 +124,7 @@ impl http::Compose for Confirms {
     }
 
     fn hosted(self, hosted: Hosted) -> Hosted {
+        let hosted = hosted.with_task_store(self.1);
         match self.0 {
             Some(ledger) => hosted.with_consumed_states(ledger),
             None => hosted,

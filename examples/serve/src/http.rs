@@ -31,11 +31,11 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
-use neuralis_mcp::McpServer;
 use neuralis_mcp::http::{
     GrantMapping, Hosted, JwtResolver, ProtectedResource, SessionLimits, TokenTable,
 };
 use neuralis_mcp::listen::{ConnectionLimits, ConnectionStats};
+use neuralis_mcp::{McpServer, TaskTiming};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -193,6 +193,23 @@ pub struct Options {
         default_value_t = 300
     )]
     pub session_idle_timeout: u64,
+    /// Seconds a task (of a tool that runs as one) is kept after its last change.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NEURALIS_TASK_TTL",
+        default_value_t = 3600
+    )]
+    pub task_ttl: u64,
+    /// Seconds a replica's hold on a task it runs lasts unrenewed: a task whose replica
+    /// died reads as failed this long after.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "NEURALIS_TASK_LEASE",
+        default_value_t = 30
+    )]
+    pub task_lease: u64,
 }
 
 impl Options {
@@ -203,6 +220,13 @@ impl Options {
             .with_per_caller(cap(self.max_sessions_per_caller))
             .with_total(cap(self.max_sessions))
             .with_idle(Duration::from_secs(self.session_idle_timeout))
+    }
+
+    /// The task timing the flags give.
+    fn task_timing(&self) -> TaskTiming {
+        TaskTiming::default()
+            .with_ttl(Duration::from_secs(self.task_ttl.max(1)))
+            .with_lease(Duration::from_secs(self.task_lease.max(1)))
     }
 
     /// The connection limits the flags give.
@@ -350,7 +374,8 @@ pub async fn serve(
                     .with_approval(approval)
                     .with_served_dialect(asking.served())
                     .with_connection_limits(limits)
-                    .with_session_limits(options.session_limits()),
+                    .with_session_limits(options.session_limits())
+                    .with_task_timing(options.task_timing()),
             );
             if let Some((key, ttl)) = state_key {
                 hosted = hosted
@@ -386,7 +411,9 @@ pub async fn serve(
                     "`--rate-limit` counts each caller's calls: give callers an identity with `--tokens`, `--issuer` or `--jwks-url`".into(),
                 );
             }
-            let server = McpServer::new(package, session).with_server_info(name, version);
+            let server = McpServer::new(package, session)
+                .with_server_info(name, version)
+                .with_task_timing(options.task_timing());
             let server = compose.local(asking.apply(server)?);
             router = router.nest_service("/mcp", server.http_service_with(config));
         }
