@@ -1028,3 +1028,52 @@ where
         })))
     }
 }
+
+/// `handler`, its calls run as tasks as `mode` says: what `#[tool(task = "...")]` gives a
+/// macro-built tool, for a handler registered by hand. Everything else is `handler`'s.
+///
+/// ```
+/// use neuralis_core::dispatch::{Handler, TaskMode, TaskSupport, async_fn, with_task};
+///
+/// async fn export(_: serde_json::Value) -> &'static str {
+///     "exported"
+/// }
+/// let handler = with_task(async_fn(export), TaskMode::new(TaskSupport::Optional));
+/// assert_eq!(handler.task().support, TaskSupport::Optional);
+/// ```
+pub fn with_task<H: Handler>(handler: H, mode: TaskMode) -> WithTask<H> {
+    WithTask { handler, mode }
+}
+
+/// A handler with its own [`TaskMode`] (see [`with_task`]).
+#[derive(Debug, Clone)]
+pub struct WithTask<H> {
+    handler: H,
+    mode: TaskMode,
+}
+
+impl<H: Handler> Handler for WithTask<H> {
+    fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
+        self.handler.call(args, cx)
+    }
+
+    fn call_text<'a>(&'a self, args: Arguments<'_>, cx: &'a ToolContext) -> Option<Call<'a>> {
+        self.handler.call_text(args, cx)
+    }
+
+    fn output(&self) -> Option<Output> {
+        self.handler.output()
+    }
+
+    fn service(&self) -> Option<ServiceType> {
+        self.handler.service()
+    }
+
+    fn bound(&self) -> ToolBound {
+        self.handler.bound()
+    }
+
+    fn task(&self) -> TaskMode {
+        self.mode
+    }
+}

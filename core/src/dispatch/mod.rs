@@ -120,8 +120,8 @@ pub use self::builder::{BuildError, BuildProblem, PackageBuilder};
 pub use self::failed::Refusal;
 pub(crate) use self::failed::{ArgumentError, arguments_result, panic_message, panic_result};
 pub use self::handler::{
-    Arguments, AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, async_fn,
-    async_fn_cx, deserialize_input, sync_fn, sync_fn_cx,
+    Arguments, AsyncFnCx, BoxFuture, Call, Handler, IntoToolResult, Json, ToolContext, WithTask,
+    async_fn, async_fn_cx, deserialize_input, sync_fn, sync_fn_cx, with_task,
 };
 pub use self::log::{LogLevel, LogMessage, LogSink};
 pub use self::output::{Output, OutputMismatch};

@@ -8,7 +8,9 @@
 use bytes::Bytes;
 use http_body_util::Full;
 use neuralis_core::dispatch::{Package, sync_fn};
+use neuralis_mcp::McpServer;
 use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 
 /// A stateless server (no legacy sessions) answering with plain JSON, no keep-alive.
 #[cfg(feature = "http")]
@@ -109,4 +111,76 @@ pub fn greet_and_purge() -> Package {
 
 fn greet() -> impl neuralis_core::dispatch::Handler {
     sync_fn(|g: Value| format!("hello, {}", g["name"].as_str().unwrap_or_default()))
+}
+
+/// A client over stdio-like line I/O to a server run in this process: JSON-RPC lines
+/// written and read as they go over the wire.
+pub struct Lines {
+    pub reader: BufReader<ReadHalf<DuplexStream>>,
+    pub writer: WriteHalf<DuplexStream>,
+    pub next: u64,
+}
+
+impl Lines {
+    pub fn start(server: McpServer) -> Self {
+        let (client, server_io) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_io);
+        tokio::spawn(server.serve_io(read, write));
+        let (reader, writer) = tokio::io::split(client);
+        Self {
+            reader: BufReader::new(reader),
+            writer,
+            next: 100,
+        }
+    }
+
+    pub async fn write(&mut self, message: Value) {
+        let line = format!("{message}\n");
+        self.writer.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    /// Sends `method` with `params`; answers every request of the server on the way with
+    /// `answer` (it sees the request); the requests and the response.
+    pub async fn send(
+        &mut self,
+        method: &str,
+        params: Value,
+        answer: &dyn Fn(&Value) -> Value,
+    ) -> (Vec<Value>, Value) {
+        self.next += 1;
+        let id = self.next;
+        self.write(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        let mut asked = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert_ne!(self.reader.read_line(&mut line).await.unwrap(), 0);
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message.get("method").is_some() && message.get("id").is_some() {
+                let result = answer(&message);
+                self.write(json!({"jsonrpc": "2.0", "id": message["id"], "result": result}))
+                    .await;
+                asked.push(message);
+            } else if message["id"] == json!(id) {
+                return (asked, message);
+            }
+        }
+    }
+
+    pub async fn legacy(server: McpServer, capabilities: Value) -> Self {
+        let mut lines = Self::start(server);
+        let (_, init) = lines
+            .send(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": capabilities,
+                       "clientInfo": {"name": "test", "version": "0"}}),
+                &|_| json!({}),
+            )
+            .await;
+        assert!(init.get("result").is_some(), "{init}");
+        lines
+            .write(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        lines
+    }
 }
