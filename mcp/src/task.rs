@@ -954,6 +954,15 @@ mod tests {
         ))
     }
 
+    /// A new task of `ada`'s: its id.
+    async fn created(tasks: &Tasks) -> String {
+        tasks
+            .create("ada", "t", BTreeMap::new())
+            .await
+            .expect("kept")
+            .task_id
+    }
+
     fn asked(method: &str) -> Asked {
         Asked {
             digest: "d".into(),
@@ -995,11 +1004,7 @@ mod tests {
     #[tokio::test]
     async fn answers_are_taken_one_at_a_time_and_the_task_works_once_none_is_open() {
         let tasks = tasks(Duration::from_secs(30));
-        let id = tasks
-            .create("ada", "t", BTreeMap::new())
-            .await
-            .expect("kept")
-            .task_id;
+        let id = created(&tasks).await;
         tasks
             .ask(&id, "first", &asked("elicitation/create"))
             .await
@@ -1046,11 +1051,7 @@ mod tests {
     #[tokio::test]
     async fn a_task_whose_lease_ran_out_fails_and_a_finished_one_stays() {
         let tasks = tasks(Duration::from_millis(50));
-        let id = tasks
-            .create("ada", "t", BTreeMap::new())
-            .await
-            .expect("kept")
-            .task_id;
+        let id = created(&tasks).await;
         tokio::time::sleep(Duration::from_millis(80)).await;
         let r = serde_json::to_value(tasks.get(&id, "ada").await.expect("there")).expect("writes");
         assert_eq!(r["status"], "failed", "{r}");
@@ -1082,11 +1083,7 @@ mod tests {
             Arc::clone(&store) as Arc<dyn TaskStore>,
             TaskTiming::default().with_ttl(Duration::from_millis(30)),
         );
-        let id = tasks
-            .create("ada", "t", BTreeMap::new())
-            .await
-            .expect("kept")
-            .task_id;
+        let id = created(&tasks).await;
         assert!(tasks.get(&id, "ada").await.is_ok(), "within its ttl");
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert!(tasks.get(&id, "ada").await.is_err(), "past its ttl");
