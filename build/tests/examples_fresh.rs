@@ -98,6 +98,7 @@ fn incidents() {
             "incidents_escalate",
             "incidents_list",
             "incidents_open",
+            "incidents_report",
         ],
     );
 }
@@ -107,6 +108,12 @@ fn conformance() {
     fresh(
         "conformance",
         &[
+            "confirm_delete",
+            "failing_job",
+            "greet",
+            "multi_input",
+            "protocol_error_job",
+            "slow_compute",
             "test_audio_content",
             "test_elicitation",
             "test_elicitation_sep1034_defaults",
@@ -128,6 +135,7 @@ fn conformance() {
             "test_simple_text",
             "test_tool_with_logging",
             "test_tool_with_progress",
+            "test_tool_with_task",
         ],
     );
 }
