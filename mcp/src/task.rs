@@ -55,7 +55,7 @@ pub struct TaskRecord {
     pub tool: String,
     /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
     pub status: TaskStatus,
-    /// The handler's last progress message.
+    /// The handler's last progress message, while the task runs (cleared when it ends).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status_message: Option<String>,
     /// When it was created, unix milliseconds.
@@ -149,6 +149,8 @@ impl TaskRecord {
         self.result = result;
         self.error = error;
         self.asked.clear();
+        // The handler's progress described the run; an ended task says only how it ended.
+        self.status_message = None;
         self.updated_ms = now;
     }
 

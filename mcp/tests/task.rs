@@ -163,6 +163,10 @@ async fn legacy_a_session_that_declared_tasks_gets_one_and_one_that_did_not_is_a
     let task = wait_for(&mut lines, &meta, &id, "completed").await;
     assert_eq!(task["status"], "completed", "{task}");
     assert_eq!(task["result"]["content"][0]["text"], "exported", "{task}");
+    assert!(
+        task.get("statusMessage").is_none(),
+        "an ended task keeps no progress message: {task}"
+    );
     assert_eq!(
         counts.export.load(Ordering::SeqCst),
         1,

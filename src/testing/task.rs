@@ -330,7 +330,8 @@ impl TestTask {
         }
     }
 
-    /// The handler's last progress message (the task's `statusMessage`).
+    /// The handler's last progress message: the task's `statusMessage` while it runs, kept
+    /// here after it ended (a server drops it from an ended task).
     #[must_use]
     pub fn status_message(&self) -> Option<String> {
         let last = |reports: &[neuralis_core::dispatch::Progress]| {

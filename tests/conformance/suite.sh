@@ -121,6 +121,12 @@ PY
   case "$verdict" in FAIL*) status=1; tail -5 "$work/suite-$scenario.txt" ;; esac
 done
 
+# The extension's own client, `@modelcontextprotocol/ext-tasks` over the TypeScript SDK, runs
+# the task tools to their end in both eras: completed, answered, cancelled, failed
+# (ts_task_client.mjs). The Python SDK (`mcp` 2.3.0) has no client for the extension.
+echo "-- the tasks extension's client (@modelcontextprotocol/ext-tasks)"
+timeout 300 "$node" "$here/ts_task_client.mjs" "$url" || status=1
+
 # The server stops cleanly on SIGTERM (its calls are over).
 kill -TERM "$pid"
 server_status=0
