@@ -155,6 +155,10 @@ impl crate::dispatch::Handler for ToolDescriptor {
         self.task
     }
 
+    fn headers(&self) -> &'static [crate::header::Header] {
+        self.headers
+    }
+
     fn call<'a>(&'a self, args: Value, cx: &'a ToolContext) -> Call<'a> {
         self.adapt(Arguments::from(args), cx)
             .unwrap_or_else(|e| Call::Ready(ToolResult::from(e)))
@@ -197,6 +201,9 @@ pub struct ToolDescriptor {
     /// `task = "..."` and `task_start = "..."`: how its calls run as tasks (the
     /// toolkit's, so never in `x_neuralis`).
     pub task: TaskMode,
+    /// The input's root properties mirrored in HTTP headers (`ToolInput::HEADERS`; the
+    /// MCP server's, so never in `x_neuralis` or the file).
+    pub headers: &'static [crate::header::Header],
     /// The call adapter.
     pub handler: Adapter,
 }
@@ -283,6 +290,9 @@ pub mod private {
     };
     pub use neuralis_model::checks::{
         Given, default_value_message, root_key_message, tool_input_message,
+    };
+    pub use neuralis_model::header::{
+        Header, header_shape_message, nested_header_message, repeated_header_message,
     };
 
     /// The handler's input from the call's arguments.

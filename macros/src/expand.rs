@@ -236,6 +236,7 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
         quote!(const ROOT_KEYS: &'static [#p::RootKey] = &[#(#keys),*];)
     });
     let root_shapes = root_shapes(&p, cont, root_keys.is_some());
+    let headers = headers(&p, cont);
     let shape = container_shape(&p, cont);
     let reserved_checked = cont.is_root() && !is_generic;
     let inner_ty = match &is_object {
@@ -299,6 +300,7 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
             }));
         }
         asserts.extend(literal_asserts(&p, cont));
+        asserts.extend(header_asserts(&p, cont));
         asserts
     };
     let elicitation = elicitation(&p, cont, &generics);
@@ -330,6 +332,7 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
                 #root_keys
                 #root_shapes
                 #root_keys_of_inner
+                #headers
                 const SHAPE: #p::Shape = #shape;
                 const RESERVED_CHECKED: bool = #reserved_checked;
                 const IS_OBJECT: bool = #is_object;
@@ -500,11 +503,7 @@ fn literal_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
             continue;
         }
         let ty = &f.ty;
-        let label = quote!(#ty)
-            .to_string()
-            .replace(" < ", "<")
-            .replace(" >", ">")
-            .replace(" ,", ",");
+        let label = crate::tool::type_text(ty);
         let mut literals: Vec<(&str, &Spanned<serde_json::Value>)> = Vec::new();
         if let Some(d) = &f.schema.default {
             literals.push(("`default`", d));
@@ -535,6 +534,63 @@ fn literal_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
                     }
                 };
             });
+        }
+    }
+    out
+}
+
+/// `HEADERS`: the struct's fields marked `#[schema(header = "...")]` and its flattened
+/// types' (none for a type without either, which keeps the trait's empty default).
+fn headers(p: &TokenStream, cont: &Container) -> Option<TokenStream> {
+    let Data::Struct(Style::Named, fields) = &cont.data else {
+        return None;
+    };
+    let entries: Vec<TokenStream> = fields
+        .iter()
+        .filter(|f| !f.is_skipped())
+        .filter_map(|f| {
+            let ty = &f.ty;
+            if f.serde.flatten.is_some() {
+                Some(quote!(#p::Header::Flatten(<#ty as #p::ToolInput>::HEADERS)))
+            } else {
+                let header = f.schema.header.as_ref()?;
+                let (name, header) = (&f.name.value, &header.value);
+                Some(quote!(#p::Header::Field(#name, #header)))
+            }
+        })
+        .collect();
+    let marks = fields.iter().any(|f| f.schema.header.is_some());
+    (marks || !entries.is_empty())
+        .then(|| quote!(const HEADERS: &'static [#p::Header] = &[#(#entries),*];))
+}
+
+/// `header-attr`'s checks on types (the name and the field were checked when parsed): a
+/// marked field's type is one a header carries, and a field's type (a list's item, a
+/// map's value) marks no property of its own, since a header mirrors a root one.
+fn header_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
+    use crate::tool::const_check;
+    let mut out = Vec::new();
+    for f in neuralis_syntax::check::all_fields(cont) {
+        if f.is_skipped() || f.serde.flatten.is_some() {
+            continue;
+        }
+        let ty = &f.ty;
+        let label = crate::tool::type_text(ty);
+        let name = &f.name.value;
+        if let Some(header) = &f.schema.header {
+            let shape = field_shape(p, f);
+            out.push(const_check(
+                p,
+                header.span,
+                quote!(header_shape_message(#shape, #name, #label)),
+            ));
+        }
+        if f.kind.has_named() {
+            out.push(const_check(
+                p,
+                ty.span(),
+                quote!(nested_header_message(<#ty as #p::ToolInput>::HEADERS, #name, #label)),
+            ));
         }
     }
     out

@@ -102,6 +102,7 @@ pub(crate) fn stub(
             output: #p::no_output,
             bound: #p::ToolBound::NONE,
             task: #p::TaskMode::FORBIDDEN,
+            headers: &[],
             handler: #p::Adapter::Sync(#p::unavailable),
         };
     }
@@ -215,6 +216,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             output: #output_fn,
             bound: #bound,
             task: #task,
+            headers: <#input as #p::ToolInput>::HEADERS,
             handler: #adapter,
         };
         #asserts
@@ -329,12 +331,7 @@ fn result_args(ty: &syn::Type) -> Option<(&syn::Type, &syn::Type)> {
 /// the input type is defined in another module or crate. Each is one `const` calling a
 /// generic helper of `__private` (see [`const_check`]).
 fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) -> TokenStream {
-    let ty_name = input
-        .to_token_stream()
-        .to_string()
-        .replace(" < ", "<")
-        .replace(" >", ">")
-        .replace(" ,", ",");
+    let ty_name = type_text(input);
     // The input need not be marked `#[schema(root)]`: being a tool's input makes it one.
     let mut out = vec![const_check(
         p,
@@ -371,8 +368,22 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
         ));
     }
     out.extend(crate::bound::more_assert(p, tool, input, &ty_name));
+    out.push(const_check(
+        p,
+        input.span(),
+        quote!(repeated_header_message(<#input as #p::ToolInput>::HEADERS, #ty_name)),
+    ));
     let asserts = out.into_iter().map(|a| quote!(#(#cfgs)* #a));
     quote!(#(#asserts)*)
+}
+
+/// A type as its messages print it (`Vec<Item>`, not the tokens' `Vec < Item >`).
+pub(crate) fn type_text(ty: &syn::Type) -> String {
+    ty.to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
 }
 
 /// One compile-time check: `const _` calling `message` (a generic `const fn` of

@@ -596,13 +596,22 @@ impl McpServer {
     fn tool_list_for(&self, session: &SessionContext, output_schemas: bool) -> Vec<Value> {
         self.package
             .catalog(session)
-            .map(|entry| {
-                let output = output_schemas
-                    .then(|| self.package.output_schema(&entry.name))
-                    .flatten();
-                mcp_tool_in(entry, output, self.served)
-            })
+            .map(|entry| self.served_tool(entry, output_schemas))
             .collect()
+    }
+
+    /// A tool as this server serves it: [`mcp_tool_in`] in the served dialect, its
+    /// properties mirrored in HTTP headers marked `x-mcp-header` (SEP-2243).
+    fn served_tool(&self, entry: &ToolEntry, output_schemas: bool) -> Value {
+        let output = output_schemas
+            .then(|| self.package.output_schema(&entry.name))
+            .flatten();
+        let mut tool = mcp_tool_in(entry, output, self.served);
+        let headers = self.package.headers(&entry.name).unwrap_or_default();
+        if let Some(Value::Object(schema)) = tool.get_mut("inputSchema") {
+            neuralis_core::header::annotate(schema, headers);
+        }
+        tool
     }
 
     /// How many calls are running now.
@@ -1034,6 +1043,18 @@ impl ServerHandler for McpServer {
         requested: &rmcp::model::SubscriptionFilter,
     ) -> Option<rmcp::model::SubscriptionFilter> {
         self.handler.other().accepted_subscription_filter(requested)
+    }
+
+    // What rmcp's HTTP transport checks a `tools/call`'s `Mcp-Param-*` headers against
+    // (SEP-2243: refused with -32020 when a header and the body disagree): the tool as
+    // served, whoever calls (the call itself is gated as any other). Only a tool that
+    // mirrors an argument has one to check, so the others cost a call nothing here.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        if !neuralis_core::header::has_headers(self.package.headers(name)?) {
+            return None;
+        }
+        let entry = self.package.tools().find(|t| t.name == name)?;
+        serde_json::from_value(self.served_tool(entry, true)).ok()
     }
 
     async fn list_tools(

@@ -62,6 +62,11 @@ pub trait ToolInput {
     /// passes every literal.
     const SHAPE: Shape = Shape::Any;
 
+    /// The root properties mirrored in HTTP headers (`#[schema(header = "...")]`, see
+    /// [`crate::header`]); a wrapper's, a collection's and a map's are its item's, so that
+    /// a field of such a type can be refused when they are not empty (`header-attr`).
+    const HEADERS: &'static [crate::header::Header] = &[];
+
     /// Whether `#[derive(ToolInput)]` already refuses reserved root keys of this type
     /// (a `#[schema(root)]` type), so `#[tool]` does not report them a second time.
     #[doc(hidden)]
@@ -413,6 +418,7 @@ macro_rules! pointer {
             const ROOT_SHAPES: &'static [crate::shape::KeyShape] = <$inner>::ROOT_SHAPES;
             const SHAPE: Shape = <$inner>::SHAPE;
             const RESERVED_CHECKED: bool = <$inner>::RESERVED_CHECKED;
+            const HEADERS: &'static [crate::header::Header] = <$inner>::HEADERS;
             fn schema_in(cx: &mut Composer) -> Value {
                 cx.subschema::<$inner>()
             }
@@ -442,6 +448,7 @@ macro_rules! seq {
     ($($ty:ident $(: $bound:path)? => $unique:expr),*) => {$(
         impl<T: ToolInput $(+ $bound)?> ToolInput for $ty<T> {
             const SHAPE: Shape = Shape::Array(&T::SHAPE);
+            const HEADERS: &'static [crate::header::Header] = T::HEADERS;
             fn schema_name() -> Cow<'static, str> {
                 Cow::Owned(generic_name(stringify!($ty), &[T::schema_name()]))
             }
@@ -462,6 +469,7 @@ impl<T: Written, S> Written for HashSet<T, S> {}
 
 impl<T: ToolInput, S> ToolInput for HashSet<T, S> {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    const HEADERS: &'static [crate::header::Header] = T::HEADERS;
     fn schema_name() -> Cow<'static, str> {
         Cow::Owned(generic_name("HashSet", &[T::schema_name()]))
     }
@@ -477,6 +485,7 @@ impl<T: Written> Written for [T] {}
 
 impl<T: ToolInput> ToolInput for [T] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    const HEADERS: &'static [crate::header::Header] = T::HEADERS;
     fn schema_name() -> Cow<'static, str> {
         Cow::Owned(format!("[{}]", T::schema_name()))
     }
@@ -492,6 +501,7 @@ impl<T: Written, const N: usize> Written for [T; N] {}
 
 impl<T: ToolInput, const N: usize> ToolInput for [T; N] {
     const SHAPE: Shape = Shape::Array(&T::SHAPE);
+    const HEADERS: &'static [crate::header::Header] = T::HEADERS;
     fn schema_name() -> Cow<'static, str> {
         Cow::Owned(format!("[{}; {N}]", T::schema_name()))
     }
@@ -531,6 +541,7 @@ impl<K: StringKey, V: Written, S> Written for HashMap<K, V, S> {}
 
 impl<K: StringKey, V: ToolInput, S> ToolInput for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Object;
+    const HEADERS: &'static [crate::header::Header] = V::HEADERS;
     fn schema_name() -> Cow<'static, str> {
         Cow::Owned(generic_name("HashMap", &[K::NAME.into(), V::schema_name()]))
     }
@@ -546,6 +557,7 @@ impl<K: StringKey, V: Written> Written for BTreeMap<K, V> {}
 
 impl<K: StringKey, V: ToolInput> ToolInput for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Object;
+    const HEADERS: &'static [crate::header::Header] = V::HEADERS;
     fn schema_name() -> Cow<'static, str> {
         Cow::Owned(generic_name(
             "BTreeMap",

@@ -25,6 +25,7 @@
 //! - [`xn`]: the `x-neuralis` block: the one table of its keys, the typed block
 //!   (`ToolMeta` in `neuralis-core`'s catalog) and the section's predicates.
 //! - [`task`]: how a tool's calls run as tasks (`#[tool(task = "...")]`).
+//! - [`header`]: arguments mirrored in HTTP headers (`#[schema(header = "...")]`).
 //! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
 //!   checker's [`contract::Draft07`] without a general validator).
 
@@ -32,6 +33,7 @@ pub mod checks;
 pub mod contract;
 pub mod dialect;
 pub mod doc;
+pub mod header;
 pub mod input;
 pub mod name;
 pub mod output;

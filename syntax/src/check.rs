@@ -20,6 +20,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_reserved_input_key(cx, cont);
     check_elicitation_form(cx, cont);
     check_shape(cx, cont);
+    check_header_attr(cx, cont);
     for field in all_fields(cont) {
         check_unsupported_type(cx, field);
         check_serde_with(cx, field);
@@ -31,6 +32,16 @@ pub fn check(cx: &Ctxt, cont: &Container) {
 /// [`Direction::Serialize`]): the root-input rules do not.
 pub fn check_output(cx: &Ctxt, cont: &Container) {
     check_shape(cx, cont);
+    for field in all_fields(cont) {
+        if let Some(header) = &field.schema.header {
+            cx.error_at(
+                RuleId::HeaderAttr,
+                header.span,
+                "`header` mirrors an argument of a tool's input, not a field of its output",
+                "leave `header` off an output's field",
+            );
+        }
+    }
     for field in all_fields(cont) {
         check_unsupported_type(cx, field);
         check_serde_with(cx, field);
@@ -252,6 +263,58 @@ fn check_reserved_input_key(cx: &Ctxt, cont: &Container) {
             format_args!("root property `{name}`{how} uses a reserved session-context name"),
             RuleId::ReservedInputKey.rule().hint,
         );
+    }
+}
+
+// header-attr: `#[schema(header = "Name")]` mirrors a root property in an HTTP header, so
+// it marks a named field serde reads from the object itself (not a flattened or skipped
+// one, not a variant's), and no two of a type's header names are equal ignoring case
+// (HTTP header names are). The name itself is checked where it is parsed; its type, and
+// that the type is not nested in another, by generated `const` assertions.
+fn check_header_attr(cx: &Ctxt, cont: &Container) {
+    let named = matches!(cont.data, Data::Struct(Style::Named, _))
+        && cont.serde.transparent.is_none()
+        && cont.schema.elicitation.is_none();
+    let mut seen: Vec<&str> = Vec::new();
+    for field in all_fields(cont) {
+        let Some(header) = &field.schema.header else {
+            continue;
+        };
+        let refusal = if !named {
+            Some((
+                "`header` marks a property of a tool's input: a named field of a struct (not a variant's, a transparent struct's or a form's)",
+                "move `header` to the field of the tool's input that holds the value",
+            ))
+        } else if field.is_skipped() {
+            Some((
+                "`header` on a field serde never reads",
+                "leave `header` off a skipped field",
+            ))
+        } else if field.serde.flatten.is_some() {
+            Some((
+                "`header` on a flattened field: its properties are the root's own",
+                "mark the properties in the flattened type, each with its own `header`",
+            ))
+        } else {
+            None
+        };
+        if let Some((message, help)) = refusal {
+            cx.error_at(RuleId::HeaderAttr, header.span, message, help);
+            continue;
+        }
+        if let Some(first) = seen.iter().find(|h| h.eq_ignore_ascii_case(&header.value)) {
+            cx.error_at(
+                RuleId::HeaderAttr,
+                header.span,
+                format_args!(
+                    "the header `{}` mirrors two properties (`{first}` is the same name: header names ignore case)",
+                    header.value
+                ),
+                "give each property its own header name",
+            );
+            continue;
+        }
+        seen.push(&header.value);
     }
 }
 

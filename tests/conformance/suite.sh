@@ -89,15 +89,16 @@ PY
   fi
 done
 
-# The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): its ten scenarios, which
-# no requirement set scores, each run alone; every check must pass. The one check the suite
-# itself skips (`tasks-status-notifications`, "pending subscriptions/listen rewrite",
-# whatever the server does) is the only skip allowed.
-echo "-- extension io.modelcontextprotocol/tasks"
+# Scenarios no requirement set scores, held to anyway, each run alone; every check must
+# pass. The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): its ten scenarios;
+# the one check the suite itself skips (`tasks-status-notifications`, "pending
+# subscriptions/listen rewrite", whatever the server does) is the only skip allowed.
+# Arguments mirrored in headers (SEP-2243): `http-custom-header-server-validation`.
+echo "-- extension io.modelcontextprotocol/tasks, and the unscored scenarios held to"
 for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
   tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
   tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error \
-  tasks-mrtr-composition; do
+  tasks-mrtr-composition http-custom-header-server-validation; do
   run=0
   timeout 180 "$node" "$suite" server --url "$url" --scenario "$scenario" \
     --output-dir "$work/results-$scenario" >"$work/suite-$scenario.txt" 2>&1 || run=$?

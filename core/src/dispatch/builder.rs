@@ -295,6 +295,7 @@ impl PackageBuilder {
             index.push((Box::from(entry.name.as_str()), tools.len()));
             let bound = handler.bound();
             let task = handler.task();
+            let headers = handler.headers();
             let reads_text = matches!(&validator,
                 Checker::Builtin(v) if defaults_pass(v, &entry.meta.defaults));
             tools.push(Slot {
@@ -305,6 +306,7 @@ impl PackageBuilder {
                 name: Arc::from(entry.name.as_str()),
                 cancellable: entry.meta.annotations.cancellable == Some(true),
                 task,
+                headers,
                 entry,
                 handler,
                 validator,

@@ -97,6 +97,13 @@ pub trait Handler: Send + Sync + 'static {
     fn task(&self) -> TaskMode {
         TaskMode::FORBIDDEN
     }
+
+    /// The input's root properties an MCP server mirrors in HTTP headers (see
+    /// [`neuralis_model::header`]); none by default. `#[schema(header = "...")]` on the
+    /// input's fields fills it.
+    fn headers(&self) -> &'static [neuralis_model::header::Header] {
+        &[]
+    }
 }
 
 /// What a handler gets besides its input: the verified session, the abort signal (only
@@ -1075,5 +1082,9 @@ impl<H: Handler> Handler for WithTask<H> {
 
     fn task(&self) -> TaskMode {
         self.mode
+    }
+
+    fn headers(&self) -> &'static [neuralis_model::header::Header] {
+        self.handler.headers()
     }
 }

@@ -34,6 +34,8 @@ pub(super) struct Slot {
     pub(super) cancellable: bool,
     /// How its calls run as tasks (`Handler::task`).
     pub(super) task: super::TaskMode,
+    /// The input's properties mirrored in HTTP headers (`Handler::headers`).
+    pub(super) headers: &'static [neuralis_model::header::Header],
     pub(super) validator: Checker,
     /// Whether a text call may be read straight into the input: the built-in validator,
     /// and defaults that pass where they go (`de::defaults_pass`).
@@ -199,6 +201,14 @@ impl Package {
     #[must_use]
     pub fn task_mode(&self, name: &str) -> Option<super::TaskMode> {
         self.index.get(name).map(|&i| self.tools[i].task)
+    }
+
+    /// The root properties of tool `name`'s input that an MCP server mirrors in HTTP
+    /// headers (`#[schema(header = "...")]`; see [`neuralis_model::header`]), or `None` for
+    /// no such tool.
+    #[must_use]
+    pub fn headers(&self, name: &str) -> Option<&'static [neuralis_model::header::Header]> {
+        self.index.get(name).map(|&i| self.tools[i].headers)
     }
 
     /// Every tool of the package, ungated, in load order (for the host's own listings).

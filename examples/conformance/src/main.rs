@@ -19,6 +19,7 @@
 #[path = "../../serve/src/asking.rs"]
 mod asking;
 mod extras;
+mod headers;
 #[path = "../../serve/src/http.rs"]
 mod http;
 mod questions;
@@ -123,6 +124,7 @@ mod tests {
                 "protocol_error_job",
                 "slow_compute",
                 "test_audio_content",
+                "test_custom_headers",
                 "test_elicitation",
                 "test_elicitation_sep1034_defaults",
                 "test_elicitation_sep1330_enums",

@@ -300,6 +300,10 @@ rules! {
     TaskCancellable = "task-cancellable", Error, 7,
         "a tool whose calls run only as tasks must be cancellable",
         "declare `annotations(cancellable)` and take an `AbortSignal` (a client stops a task with `tasks/cancel`), or make the task `optional`";
+    /// A malformed `#[schema(header = "...")]`: an argument mirrored in an HTTP header.
+    HeaderAttr = "header-attr", Error, 7,
+        "malformed `header` argument of `#[schema]`",
+        "mirror a root property of a tool's input whose type is a string, an integer or a boolean in a header named by an HTTP token, for example `#[schema(header = \"Region\")]`, each name once in a tool";
     // 8. Provider dialects
     /// A construct a provider's dialect cannot carry.
     DialectRefused = "dialect-refused", Error, 8,

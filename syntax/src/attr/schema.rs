@@ -40,6 +40,7 @@ pub const SCHEMA_KEYS: &[(&str, &[Scope])] = &[
     ("default", &[Scope::Field]),
     ("with", &[Scope::Field]),
     ("allow_weakened", &[Scope::Field]),
+    ("header", &[Scope::Field]),
 ];
 
 /// The `#[schema]` keys of one item. Each value keeps the span of its key.
@@ -73,6 +74,9 @@ pub struct SchemaAttrs {
     /// The field's constraints that a provider's dialect moves into words are fine as
     /// words: the build script's `dialect-weakened` says nothing of them.
     pub allow_weakened: Option<Span>,
+    /// `header = "Name"`: the property is mirrored in the HTTP header `Mcp-Param-Name`
+    /// (MCP's SEP-2243; rule `header-attr`), at the name's literal.
+    pub header: Option<Spanned<String>>,
 }
 
 impl SchemaAttrs {
@@ -303,6 +307,29 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
                             &expr,
                             "`examples` takes an array, for example `examples = [\"Lisbon\"]`",
                         );
+                    }
+                }
+                "header" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    let name = s.value();
+                    if out.header.is_some() {
+                        cx.error_at(
+                            RuleId::HeaderAttr,
+                            span,
+                            "duplicate key `header` in `#[schema(...)]`",
+                            "mirror a property in one header",
+                        );
+                    } else if !neuralis_model::header::is_header_name(&name) {
+                        cx.error_at(
+                            RuleId::HeaderAttr,
+                            s.span(),
+                            format_args!(
+                                "`{name}` is not an HTTP header name (a token of ASCII letters, digits and ``!#$%&'*+-.^_`|~``)"
+                            ),
+                            "name the header with a token, for example `header = \"Region\"`: the client sends the value in `Mcp-Param-Region`",
+                        );
+                    } else {
+                        out.header = Some(Spanned::new(name, s.span()));
                     }
                 }
                 "with" => {
