@@ -131,6 +131,7 @@ fn conformance() {
             "test_input_required_result_tampered_state",
             "test_missing_capability",
             "test_multiple_content_types",
+            "test_reconnection",
             "test_sampling",
             "test_simple_text",
             "test_tool_with_logging",

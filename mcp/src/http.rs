@@ -70,6 +70,8 @@ use serde_json::{Value, json};
 use tracing::Instrument as _;
 
 use crate::McpServer;
+use crate::call_stream::Sessions;
+pub use crate::call_stream::close_call_stream;
 #[cfg(feature = "introspection")]
 pub use crate::introspect::Introspection;
 #[cfg(feature = "jwt")]
@@ -845,7 +847,7 @@ pub(crate) fn single_identity(
 /// alone answers `415`. Mount it where MCP is served (`/mcp`).
 #[derive(Clone)]
 pub struct HostedService {
-    inner: StreamableHttpService<McpServer, LocalSessionManager>,
+    inner: StreamableHttpService<McpServer, Sessions>,
     resolver: Arc<dyn Resolve>,
     /// The user who opened each legacy session, by its `Mcp-Session-Id`.
     owners: Arc<Mutex<HashMap<String, String>>>,
@@ -853,8 +855,9 @@ pub struct HostedService {
     #[cfg(feature = "rate-limit")]
     limiter: Option<Arc<crate::limit::Limiter>>,
     timeout: Option<std::time::Duration>,
-    /// rmcp's legacy sessions (whose ids the owners map is pruned against).
-    sessions: Arc<LocalSessionManager>,
+    /// rmcp's legacy sessions (whose ids the owners map is pruned against), each call's
+    /// event stream reachable from the call.
+    sessions: Arc<Sessions>,
     /// `initialize`s let through and not answered yet, by user: counted against the caps,
     /// so that requests at once cannot all pass the same check.
     opening: Arc<Mutex<HashMap<String, usize>>>,
@@ -879,7 +882,9 @@ impl HostedService {
     ) -> Self {
         let mut manager = LocalSessionManager::default();
         manager.session_config.keep_alive = Some(limits.sessions.idle);
-        let sessions = Arc::new(manager);
+        // The retry interval of a call's stream (its first event) is the configured one.
+        manager.session_config.sse_retry = config.sse_retry;
+        let sessions = Arc::new(Sessions::new(manager));
         let inner =
             StreamableHttpService::new(move || Ok(server.fresh()), Arc::clone(&sessions), config);
         Self {
@@ -912,7 +917,7 @@ impl HostedService {
     /// room it takes until it is answered.
     async fn open_session(&self, user: &str) -> Result<Opening, HttpResponse> {
         let limits = self.session_limits;
-        let live = self.sessions.sessions.read().await;
+        let live = self.sessions.local.sessions.read().await;
         let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
         owners.retain(|id, _| live.contains_key(id.as_str()));
         drop(live);

@@ -18,6 +18,8 @@
 //! tokio lives here, never in `neuralis-core`.
 
 mod ask;
+#[cfg(feature = "http")]
+mod call_stream;
 mod compose;
 mod consumed;
 mod forward;

@@ -1143,11 +1143,22 @@ impl ServerHandler for McpServer {
         }
         let as_task = may_task && opted_in;
         let task_request = as_task.then(|| request.clone());
-        let (ended, round, aborted) = tracing::Instrument::instrument(
+        let run = tracing::Instrument::instrument(
             self.run_call(request, &session, &context, as_task),
             span.clone(),
-        )
-        .await?;
+        );
+        // A call's event stream in a legacy HTTP session, which the call may close
+        // (`http::close_call_stream`); none for a call that may become a task.
+        #[cfg(feature = "http")]
+        let stream = crate::call_stream::of(&context).filter(|_| !as_task);
+        #[cfg(feature = "http")]
+        let run = async {
+            match &stream {
+                Some(stream) => Arc::clone(stream).scope(run).await,
+                None => run.await,
+            }
+        };
+        let (ended, round, aborted) = run.await?;
         let (outcome, refusal) = match &ended {
             Ended::Suspended => ("input_required", None),
             Ended::Task(_) => ("task", None),
@@ -1178,9 +1189,9 @@ impl ServerHandler for McpServer {
         span.in_scope(|| {
             tracing::info!(target: "neuralis_mcp::call", outcome, duration_ms, refusal, "call");
         });
-        match (ended, round, task_request) {
+        let response = match (ended, round, task_request) {
             (Ended::Result(result), _, _) => Ok(crate::wire::call_tool_result(result).into()),
-            (Ended::Suspended, Some(round), _) => Ok(self.states.suspend(&round)?.into()),
+            (Ended::Suspended, Some(round), _) => self.states.suspend(&round).map(Into::into),
             (Ended::Task(answered), _, Some(request)) => {
                 self.start_task(request, session, capabilities, answered)
                     .await
@@ -1189,7 +1200,14 @@ impl ServerHandler for McpServer {
                 "a call suspended with no round, or began a task it could not be",
                 None,
             )),
+        };
+        // rmcp delivers a result to a connected stream only: a call that closed its
+        // stream answers once the client is back on it (or gave up waiting).
+        #[cfg(feature = "http")]
+        if let Some(stream) = stream {
+            stream.until_resumed(&context.ct).await;
         }
+        response
     }
 
     /// `tasks/get` (SEP-2663): the caller's task, with its questions, result or error.

@@ -439,3 +439,201 @@ fn legacy_post(token: &str, session: Option<&str>, body: &Value) -> http::Reques
         .body(Full::new(Bytes::from(body.to_string())))
         .unwrap()
 }
+
+/// A package of one tool, `reconnect`, that closes its call's event stream (retry
+/// 200 ms) and returns at once, saying whether there was a stream to close.
+fn reconnecting() -> neuralis_core::dispatch::Package {
+    let schema = r#"{"type": "object", "additionalProperties": false, "properties": {},
+        "x-neuralis": {"annotations": {"category": "read", "readOnlyHint": true}}}"#;
+    let close = |_: Value| async {
+        let closed =
+            neuralis_mcp::http::close_call_stream(Some(std::time::Duration::from_millis(200)))
+                .await;
+        format!("closed: {closed}")
+    };
+    neuralis_core::dispatch::Package::builder()
+        .tool(
+            "reconnect",
+            schema,
+            neuralis_core::dispatch::async_fn(close),
+        )
+        .build()
+        .unwrap()
+}
+
+/// One server-sent event as it came over the wire: its `id`, `retry` and `data` fields.
+#[derive(Debug, Default)]
+struct Event {
+    id: Option<String>,
+    retry: Option<String>,
+    data: String,
+}
+
+/// The events of an event stream's text.
+fn events(text: &str) -> Vec<Event> {
+    text.replace("\r\n", "\n")
+        .split("\n\n")
+        .filter(|block| !block.trim().is_empty())
+        .map(|block| {
+            let mut event = Event::default();
+            for line in block.lines() {
+                let (field, value) = line.split_once(':').unwrap_or((line, ""));
+                let value = value.strip_prefix(' ').unwrap_or(value).to_owned();
+                match field {
+                    "id" => event.id = Some(value),
+                    "retry" => event.retry = Some(value),
+                    "data" => event.data.push_str(&value),
+                    _ => {}
+                }
+            }
+            event
+        })
+        .collect()
+}
+
+/// The whole body of `response`, read as it arrives; panics past 5 s (a stream that
+/// does not end).
+async fn to_end(mut response: reqwest::Response) -> String {
+    let mut text = String::new();
+    let read = async {
+        while let Some(chunk) = response.chunk().await.unwrap() {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(5), read)
+        .await
+        .expect("the stream ends within 5 s");
+    text
+}
+
+/// SEP-1699 on the wire, a server on 127.0.0.1: a legacy session's `tools/call` of a
+/// tool that closes its stream gets a priming event (an id, no data) first and a
+/// `retry:`, and its `POST` stream ends without the result; 300 ms later (the call
+/// returned long before) a `GET` with the `Last-Event-ID` it saw delivers the result.
+/// The same tool on a stateless request has no stream to close.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_that_closes_its_stream_is_resumed_with_last_event_id() {
+    use std::time::Duration;
+    let session = SessionContext::builder("ada").build();
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(true)
+        .with_sse_retry(Some(Duration::from_millis(1500)))
+        .with_sse_keep_alive(None);
+    let service = McpServer::new(reconnecting(), session.clone()).http_service_with(config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(neuralis_mcp::listen::serve(
+        listener,
+        service,
+        neuralis_mcp::listen::ConnectionLimits::default(),
+        std::sync::Arc::default(),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+
+    let run = async {
+        let client = reqwest::Client::new();
+        let post = |body: Value, session: Option<&str>| {
+            let mut request = client
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2025-11-25")
+                .body(body.to_string());
+            if let Some(id) = session {
+                request = request.header("Mcp-Session-Id", id);
+            }
+            request.send()
+        };
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1.0"}}});
+        let response = post(init, None).await.unwrap();
+        assert_eq!(response.status(), 200);
+        let id = response.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let response = post(initialized, Some(&id)).await.unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
+
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "reconnect", "arguments": {}}});
+        let response = post(call, Some(&id)).await.unwrap();
+        assert_eq!(response.status(), 200);
+        let content_type = response.headers()["content-type"].to_str().unwrap();
+        assert!(
+            content_type.starts_with("text/event-stream"),
+            "{content_type}"
+        );
+        let text = to_end(response).await;
+        let posted = events(&text);
+        let first = posted.first().expect("an event");
+        assert!(
+            first.id.is_some() && first.data.is_empty(),
+            "a priming event first: {text:?}"
+        );
+        assert!(
+            posted.iter().any(|e| e.retry.is_some()),
+            "a retry: {text:?}"
+        );
+        assert_eq!(
+            posted.last().and_then(|e| e.retry.as_deref()),
+            Some("200"),
+            "the closing event says when to come back: {text:?}"
+        );
+        assert!(
+            posted.iter().all(|e| !e.data.contains("result")),
+            "no result on the closed stream: {text:?}"
+        );
+        let last = posted
+            .iter()
+            .rev()
+            .find_map(|e| e.id.clone())
+            .expect("an event id");
+
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let response = client
+            .get(&url)
+            .header("Accept", "text/event-stream")
+            .header("MCP-Protocol-Version", "2025-11-25")
+            .header("Mcp-Session-Id", &id)
+            .header("Last-Event-ID", &last)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let text = to_end(response).await;
+        let result = events(&text)
+            .iter()
+            .filter_map(|e| serde_json::from_str::<Value>(&e.data).ok())
+            .find(|m| m["id"] == 2)
+            .unwrap_or_else(|| panic!("the result on the resumed stream: {text:?}"));
+        assert_eq!(
+            result["result"]["content"][0]["text"], "closed: true",
+            "{result}"
+        );
+    };
+    tokio::time::timeout(Duration::from_secs(20), run)
+        .await
+        .expect("within 20 s");
+    let _ = stop.send(());
+    let _ = server.await;
+
+    // Stateless (2026-07-28): no stream to close; the call answers as ever.
+    let service = McpServer::new(reconnecting(), session).http_service_with(common::stateless());
+    let call = request(
+        2,
+        "tools/call",
+        json!({"name": "reconnect", "arguments": {}}),
+    );
+    let (status, _, answered) = answer(&service, call).await;
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "closed: false",
+        "{answered}"
+    );
+}

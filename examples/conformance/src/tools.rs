@@ -126,3 +126,19 @@ pub async fn test_tool_with_logging(input: Nothing, cx: &ToolContext) -> ToolRes
     cx.info("Tool execution completed");
     ToolResult::text("Logging test completed")
 }
+
+/// Close the call's event stream mid-call; the client resumes it and gets the result (SEP-1699).
+#[tool(
+    annotations(read_only, destructive = false, category = "read"),
+    ui(presentation = "inline")
+)]
+pub async fn test_reconnection(input: Nothing) -> ToolResult {
+    let Nothing {} = input;
+    // `false` where there is no stream to close (stdio, stateless): the call just returns.
+    let _closed = neuralis_mcp::http::close_call_stream(Some(RECONNECT_AFTER)).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    ToolResult::text("Reconnection test completed successfully")
+}
+
+/// How long `test_reconnection`'s client is told to wait before it resumes.
+const RECONNECT_AFTER: Duration = Duration::from_millis(500);
