@@ -115,6 +115,7 @@ fn conformance() {
             "protocol_error_job",
             "slow_compute",
             "test_audio_content",
+            "test_custom_headers",
             "test_elicitation",
             "test_elicitation_sep1034_defaults",
             "test_elicitation_sep1330_enums",

@@ -291,9 +291,7 @@ pub mod private {
     pub use neuralis_model::checks::{
         Given, default_value_message, root_key_message, tool_input_message,
     };
-    pub use neuralis_model::header::{
-        Header, header_shape_message, nested_header_message, repeated_header_message,
-    };
+    pub use neuralis_model::header::{Header, header_shape_message, nested_header_message};
 
     /// The handler's input from the call's arguments.
     ///

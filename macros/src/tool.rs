@@ -368,11 +368,6 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
         ));
     }
     out.extend(crate::bound::more_assert(p, tool, input, &ty_name));
-    out.push(const_check(
-        p,
-        input.span(),
-        quote!(repeated_header_message(<#input as #p::ToolInput>::HEADERS, #ty_name)),
-    ));
     let asserts = out.into_iter().map(|a| quote!(#(#cfgs)* #a));
     quote!(#(#asserts)*)
 }

@@ -23,7 +23,8 @@ use crate::shape::{Lit, Message, default_message, undeclared_key_message};
 use crate::xn::keys;
 
 /// `input-not-struct`, then `reserved-input-key` on `T`'s root keys unless `T`'s own derive
-/// refused them already (`ToolInput::RESERVED_CHECKED`). `ty` is the input type as written.
+/// refused them already (`ToolInput::RESERVED_CHECKED`), then `header-attr` on its headers
+/// (no name twice, a flattened type's too). `ty` is the input type as written.
 #[must_use]
 pub const fn tool_input_message<T: ToolInput + ?Sized>(ty: &str) -> Message {
     if !T::IS_OBJECT {
@@ -36,24 +37,21 @@ pub const fn tool_input_message<T: ToolInput + ?Sized>(ty: &str) -> Message {
             .push(HELP)
             .push(rule.rule().hint);
     }
-    if T::RESERVED_CHECKED {
-        return Message::new();
+    if !T::RESERVED_CHECKED
+        && let Some(key) = reserved_root_key(T::ROOT_KEYS)
+    {
+        let rule = RuleId::ReservedInputKey;
+        return Message::new()
+            .push(rule.as_str())
+            .push(": root property `")
+            .push(key)
+            .push("` of `")
+            .push(ty)
+            .push("` uses a reserved session-context name")
+            .push(HELP)
+            .push(rule.rule().hint);
     }
-    match reserved_root_key(T::ROOT_KEYS) {
-        Some(key) => {
-            let rule = RuleId::ReservedInputKey;
-            Message::new()
-                .push(rule.as_str())
-                .push(": root property `")
-                .push(key)
-                .push("` of `")
-                .push(ty)
-                .push("` uses a reserved session-context name")
-                .push(HELP)
-                .push(rule.rule().hint)
-        }
-        None => Message::new(),
-    }
+    crate::header::repeated_header_message(T::HEADERS, ty)
 }
 
 /// The attribute that names a root property of a tool's input.

@@ -28,6 +28,7 @@ pub(crate) static __neuralis_tool_weather_forecast: ::neuralis::__private::ToolD
         ..::neuralis::__private::ToolBound::NONE
     },
     task: ::neuralis::__private::TaskMode::FORBIDDEN,
+    headers: <WeatherForecast as ::neuralis::__private::ToolInput>::HEADERS,
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Arguments<'_>,

@@ -28,6 +28,7 @@ pub static __neuralis_tool_run_job: ::neuralis::__private::ToolDescriptor = ::ne
         ..::neuralis::__private::ToolBound::NONE
     },
     task: ::neuralis::__private::TaskMode::FORBIDDEN,
+    headers: <Job as ::neuralis::__private::ToolInput>::HEADERS,
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Arguments<'_>,

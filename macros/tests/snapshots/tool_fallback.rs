@@ -18,5 +18,6 @@ pub(crate) static __neuralis_tool_broken: ::neuralis::__private::ToolDescriptor 
     output: ::neuralis::__private::no_output,
     bound: ::neuralis::__private::ToolBound::NONE,
     task: ::neuralis::__private::TaskMode::FORBIDDEN,
+    headers: &[],
     handler: ::neuralis::__private::Adapter::Sync(::neuralis::__private::unavailable),
 };

@@ -30,6 +30,7 @@ pub static __neuralis_tool_search: ::neuralis::__private::ToolDescriptor = ::neu
         ..::neuralis::__private::ToolBound::NONE
     },
     task: ::neuralis::__private::TaskMode::FORBIDDEN,
+    headers: <Search as ::neuralis::__private::ToolInput>::HEADERS,
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Arguments<'_>,

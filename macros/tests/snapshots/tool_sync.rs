@@ -28,6 +28,7 @@ pub static __neuralis_tool_delete_note: ::neuralis::__private::ToolDescriptor = 
         ..::neuralis::__private::ToolBound::NONE
     },
     task: ::neuralis::__private::TaskMode::FORBIDDEN,
+    headers: <DeleteNote as ::neuralis::__private::ToolInput>::HEADERS,
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Arguments<'_>,

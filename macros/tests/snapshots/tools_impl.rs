@@ -39,6 +39,7 @@ pub static __neuralis_tool_Notes__notes_list: ::neuralis::__private::ToolDescrip
         ..::neuralis::__private::ToolBound::NONE
     },
     task: ::neuralis::__private::TaskMode::FORBIDDEN,
+    headers: <ListNotes as ::neuralis::__private::ToolInput>::HEADERS,
     handler: ::neuralis::__private::Adapter::Async({
         fn __neuralis_call<'a>(
             __args: ::neuralis::__private::Arguments<'_>,
@@ -118,6 +119,7 @@ pub(crate) static __neuralis_tool_Notes__notes_reindex: ::neuralis::__private::T
         ..::neuralis::__private::ToolBound::NONE
     },
     task: ::neuralis::__private::TaskMode::FORBIDDEN,
+    headers: <Reindex as ::neuralis::__private::ToolInput>::HEADERS,
     handler: ::neuralis::__private::Adapter::Sync({
         fn __neuralis_call(
             __args: ::neuralis::__private::Arguments<'_>,
