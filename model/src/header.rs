@@ -121,21 +121,6 @@ const fn first_header(list: &[Header]) -> Option<(&'static str, &'static str)> {
     None
 }
 
-const fn eq_ignore_ascii_case(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if !a[i].eq_ignore_ascii_case(&b[i]) {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// How many header names of `list` equal `name` ignoring ASCII case.
 const fn count_named(list: &[Header], name: &str) -> usize {
     let mut n = 0;
@@ -143,7 +128,7 @@ const fn count_named(list: &[Header], name: &str) -> usize {
     while i < list.len() {
         match list[i] {
             Header::Field(_, other) => {
-                if eq_ignore_ascii_case(other, name) {
+                if crate::suggest::eq_ignore_ascii_case(other, name) {
                     n += 1;
                 }
             }

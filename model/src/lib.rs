@@ -19,6 +19,7 @@
 //! - [`schema`]: open-bag normalization and the canonical writer.
 //! - [`doc`]: doc comments as the model reads them (joined, links as plain text).
 //! - [`name`]: the wire-safe tool name.
+//! - [`suggest`]: the one "did you mean" rule, `const` for the macros' checks.
 //! - [`remote`]: the `mcp-remote` profile.
 //! - [`dialect`]: provider dialects: the `inputSchema` an MCP server serves, and a strict
 //!   model's `null` read as a key not sent.
@@ -40,6 +41,7 @@ pub mod output;
 pub mod remote;
 pub mod schema;
 pub mod shape;
+pub mod suggest;
 pub mod task;
 pub mod types;
 pub mod validate;

@@ -350,9 +350,39 @@ pub const fn undeclared_key_message(
             .push("`, one level down: mark the field `")
             .push(field)
             .push("` `#[serde(flatten)]` to make its properties root properties)"),
-        None => m,
+        None => match closest_key(keys, name) {
+            Some((key, _)) => m.push(" (did you mean `").push(key).push("`?)"),
+            None => m,
+        },
     };
     m.push(tail)
+}
+
+/// The root key of `keys` (flattened ones included) closest to `name` by the toolkit's
+/// suggestion rule ([`crate::suggest::suggestion_distance`]), with its distance.
+const fn closest_key(keys: &[KeyShape], name: &str) -> Option<(&'static str, usize)> {
+    let mut best: Option<(&'static str, usize)> = None;
+    let mut i = 0;
+    while i < keys.len() {
+        let found = match keys[i] {
+            KeyShape::Key(key, ..) => match crate::suggest::suggestion_distance(name, key) {
+                Some(d) => Some((key, d)),
+                None => None,
+            },
+            KeyShape::Flatten(inner) => closest_key(inner, name),
+        };
+        if let Some((key, d)) = found {
+            let better = match best {
+                Some((_, b)) => d < b,
+                None => true,
+            };
+            if better {
+                best = Some((key, d));
+            }
+        }
+        i += 1;
+    }
+    best
 }
 
 /// Characters (code points) in a string, as JSON Schema counts `minLength`.
