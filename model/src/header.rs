@@ -11,7 +11,8 @@
 //!
 //! What rule `header-attr` asks, in one place: a header name is an HTTP token
 //! ([`is_header_name`]); a header carries a string, an integer or a boolean, so the
-//! property's type is one of those (or a unit enum, which is a string), optional or not;
+//! property's type is one of those (or a unit enum, which is a string), and required (a
+//! strict model sends `null` for an optional key, and no header carries it);
 //! the property is a root one, so a type that declares headers is not a field's type (nor
 //! a list's item) anywhere but flattened into the root; no two header names of a tool are
 //! equal ignoring ASCII case.

@@ -295,6 +295,11 @@ fn check_header_attr(cx: &Ctxt, cont: &Container) {
                 "`header` on a flattened field: its properties are the root's own",
                 "mark the properties in the flattened type, each with its own `header`",
             ))
+        } else if !field.is_required(cont.serde.default.is_some()) {
+            Some((
+                "`header` on a property a call may leave out: a strict model sends every key, `null` for nothing, and a header carries no `null` (SEP-2243 wants the property's own `type`)",
+                "mirror a required property (no `Option`, no serde `default`) in the header, or leave `header` off",
+            ))
         } else {
             None
         };

@@ -1,4 +1,4 @@
-//! header-attr near-miss: strings, integers, booleans and unit enums, optional or not, at
+//! header-attr near-miss: strings, integers, booleans and unit enums, required, at
 //! the root or flattened into it, each name once; the mark reaches the descriptor and the
 //! served schema, never the tool file.
 use neuralis::header::{Header, header_names};
@@ -14,7 +14,7 @@ pub enum Tier {
 #[derive(ToolInput, serde::Deserialize)]
 pub struct Common {
     #[schema(header = "Trace-Id")]
-    pub trace: Option<String>,
+    pub trace: String,
 }
 
 #[derive(ToolInput, serde::Deserialize)]
@@ -23,11 +23,12 @@ pub struct Routed {
     #[schema(header = "Region")]
     pub region_name: String,
     #[schema(header = "Urgency")]
-    pub urgency: Option<u8>,
+    pub urgency: u8,
     #[schema(header = "Dry-Run")]
     pub dry_run: bool,
     #[schema(header = "Tier")]
-    pub tier: Option<Tier>,
+    pub tier: Tier,
+    pub note: Option<String>,
     #[serde(flatten)]
     pub common: Common,
     pub query: String,

@@ -15,10 +15,10 @@ pub struct Routed {
     pub region: String,
     /// How urgent the query is, 0 (whenever) to 9 (now).
     #[schema(header = "Urgency", minimum = 0, maximum = 9)]
-    pub urgency: Option<u8>,
+    pub urgency: u8,
     /// Whether to explain the answer.
     #[schema(header = "Verbose")]
-    pub verbose: Option<bool>,
+    pub verbose: bool,
     /// The question (in the body only).
     pub query: String,
 }
@@ -30,16 +30,9 @@ pub struct Routed {
     ui(presentation = "inline")
 )]
 pub fn test_custom_headers(input: Routed) -> String {
-    let urgency = input
-        .urgency
-        .map_or_else(String::new, |u| format!(", urgency {u}"));
-    let verbose = if input.verbose == Some(true) {
-        ", explained"
-    } else {
-        ""
-    };
+    let verbose = if input.verbose { ", explained" } else { "" };
     format!(
-        "answered `{}` in {}{urgency}{verbose}",
-        input.query, input.region
+        "answered `{}` in {}, urgency {}{verbose}",
+        input.query, input.region, input.urgency
     )
 }
