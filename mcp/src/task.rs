@@ -594,6 +594,7 @@ impl Tasks {
             tasks: Arc::clone(self),
             id: id.to_owned(),
             notify,
+            message: Mutex::default(),
         }
     }
 
@@ -652,13 +653,23 @@ impl Tasks {
         }
     }
 
-    /// Opens the question `key` of a run's task (no-op once finished).
-    async fn ask(&self, id: &str, key: &str, asked: &Asked) -> Result<(), TaskStoreError> {
+    /// Opens the question `key` of a run's task (no-op once finished), with the handler's
+    /// progress `message` reported before it, in the same change.
+    async fn ask(
+        &self,
+        id: &str,
+        key: &str,
+        asked: &Asked,
+        message: Option<String>,
+    ) -> Result<(), TaskStoreError> {
         let now = now_ms();
         self.store
             .modify(id, &|r| {
                 if r.is_terminal() || r.asked.contains_key(key) {
                     return;
+                }
+                if let Some(message) = &message {
+                    r.status_message = Some(message.clone());
                 }
                 r.asked.insert(key.to_owned(), asked.clone());
                 r.status = TaskStatus::InputRequired;
@@ -674,6 +685,9 @@ pub(crate) struct Running {
     tasks: Arc<Tasks>,
     pub(crate) id: String,
     notify: Arc<Notify>,
+    /// The handler's last progress message, which a question it opens records with it:
+    /// what it reported before it asked is on the task when the task asks.
+    message: Mutex<Option<String>>,
 }
 
 impl Drop for Running {
@@ -736,8 +750,14 @@ impl Asker for TaskAsker {
                         digest: digest.clone(),
                         request: request.clone(),
                     };
+                    let message = self
+                        .run
+                        .message
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .clone();
                     tasks
-                        .ask(id, key, &asked)
+                        .ask(id, key, &asked, message)
                         .await
                         .map_err(|e| AskError::Failed(format!("the task store failed: {e}")))?;
                     opened = true;
@@ -860,8 +880,13 @@ impl Run {
         });
         let controller = AbortController::new();
         let (tx, mut messages) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let reported = Arc::clone(&running);
         let sink = ProgressSink::new(move |report| {
             if let Some(message) = report.message {
+                *reported
+                    .message
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner) = Some(message.clone());
                 let _ = tx.send(message);
             }
         });
@@ -1008,11 +1033,16 @@ mod tests {
         let tasks = tasks(Duration::from_secs(30));
         let id = created(&tasks).await;
         tasks
-            .ask(&id, "first", &asked("elicitation/create"))
+            .ask(
+                &id,
+                "first",
+                &asked("elicitation/create"),
+                Some("exporting".into()),
+            )
             .await
             .expect("asked");
         tasks
-            .ask(&id, "second", &asked("elicitation/create"))
+            .ask(&id, "second", &asked("elicitation/create"), None)
             .await
             .expect("asked");
         let read = |tasks: Arc<Tasks>, id: String| async move {
@@ -1021,6 +1051,10 @@ mod tests {
         let detailed =
             serde_json::to_value(tasks.get(&id, "ada").await.expect("there")).expect("writes");
         assert_eq!(detailed["status"], "input_required");
+        assert_eq!(
+            detailed["statusMessage"], "exporting",
+            "the progress reported before a question is on the task that asks it"
+        );
         assert_eq!(
             detailed["inputRequests"].as_object().map(|m| m.len()),
             Some(2),
