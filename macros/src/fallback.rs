@@ -1,5 +1,6 @@
 //! Error output: the errors, plus a stub impl so that one mistake does not cascade into
-//! "`ToolInput` is not implemented" errors wherever the type is used, nor into
+//! "`ToolInput` is not implemented" errors wherever the type is used (nor `ElicitForm`,
+//! for a form a handler asks for), nor into
 //! `input-not-struct`, `askonkeys-undeclared` or `defaults-undeclared` at a `#[tool]`
 //! that takes the type: the stub carries the root keys the source declares.
 
@@ -69,9 +70,25 @@ pub(crate) fn expand(
     } else {
         root_keys(&p, cont)
     };
+    // A form's mistake is reported on its field; the form stays one, so the handler that
+    // asks for it (`cx.elicit::<T>()`) gets no second error.
+    let form = match cont {
+        Some(c) if c.schema.elicitation.is_some() => match c.data {
+            Data::Enum(_) => quote! {
+                #[automatically_derived]
+                impl #impl_generics #p::ElicitChoice for #ident #ty_generics #where_clause {}
+            },
+            Data::Struct(..) => quote! {
+                #[automatically_derived]
+                impl #impl_generics #p::ElicitForm for #ident #ty_generics #where_clause {}
+            },
+        },
+        _ => TokenStream::new(),
+    };
     quote! {
         #errors
         const _: () = {
+            #form
             #[automatically_derived]
             impl #impl_generics #p::ToolInput for #ident #ty_generics #where_clause {
                 #keys
