@@ -160,6 +160,8 @@ pub struct TestClient {
     grants: Vec<String>,
     approving: Option<bool>,
     asker: Option<Arc<dyn Asker>>,
+    /// The capabilities this client did not declare ([`without`](Self::without)).
+    missing: Vec<Capability>,
 }
 
 impl std::fmt::Debug for TestClient {
@@ -169,6 +171,7 @@ impl std::fmt::Debug for TestClient {
             .field("user", &self.user)
             .field("grants", &self.grants)
             .field("approving", &self.approving)
+            .field("missing", &self.missing)
             .field("asker", &self.asker.is_some())
             .finish()
     }
@@ -192,7 +195,42 @@ impl TestClient {
             grants: Vec::new(),
             approving: None,
             asker: None,
+            missing: Vec::new(),
         }
+    }
+
+    /// Plays a client that did not declare `capability` (MCP: `elicitation`, `sampling`,
+    /// `roots`): a question that needs it is an `AskError::Unsupported` to the handler,
+    /// whatever [`asker`](Self::asker) and [`approving`](Self::approving) would answer, and
+    /// `cx.supports(capability)` is `false`, as on every MCP era (a call that then fails
+    /// is what a 2026-07-28 server turns into `-32021`). Calls and tasks alike.
+    ///
+    /// ```
+    /// # use neuralis::dispatch::{AskError, Capability, SamplingRequest};
+    /// # use neuralis::testing::{TestClient, handlers};
+    /// # use neuralis::{ToolContext, ToolInput, tool};
+    /// # use serde_json::json;
+    /// # #[derive(ToolInput, serde::Deserialize)]
+    /// # pub struct Nothing {}
+    /// /// Name the capital, with the client's model when it has one.
+    /// #[tool(annotations(read_only, category = "read"))]
+    /// pub async fn capital(_: Nothing, cx: &ToolContext) -> Result<String, AskError> {
+    ///     match cx.sample("capital", SamplingRequest::user("Capital of France?", 10)).await {
+    ///         Ok(sampled) => Ok(sampled.text),
+    ///         Err(AskError::Unsupported(Capability::Sampling)) => Ok("Paris, I believe".into()),
+    ///         Err(e) => Err(e),
+    ///     }
+    /// }
+    ///
+    /// let client = TestClient::new(handlers!(capital).build().expect("a valid package"));
+    /// let r = client.without(Capability::Sampling).call("capital", json!({}));
+    /// assert_eq!(r.text(), "Paris, I believe");
+    /// ```
+    pub fn without(mut self, capability: Capability) -> Self {
+        if !self.missing.contains(&capability) {
+            self.missing.push(capability);
+        }
+        self
     }
 
     /// Grants the caller these features (`grantedFeatures`, added to those granted
@@ -465,6 +503,7 @@ impl TestClient {
                 approving: self.approving,
                 inner: self.asker.clone(),
                 approval: Mutex::new(None),
+                missing: self.missing.clone(),
             };
             let asker = Arc::new(asker);
             let options = CallOptions::new()
@@ -498,6 +537,8 @@ struct TestAsker {
     inner: Option<Arc<dyn Asker>>,
     /// Why the gate asked, once it did.
     approval: Mutex<Option<AskReason>>,
+    /// What the client did not declare ([`TestClient::without`]).
+    missing: Vec<Capability>,
 }
 
 impl Asker for TestAsker {
@@ -506,6 +547,13 @@ impl Asker for TestAsker {
         key: &'a str,
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
+        if let Question::Approve(request) = &question {
+            *lock(&self.approval) = Some(request.reason.clone());
+        }
+        let capability = question.capability();
+        if self.missing.contains(&capability) {
+            return Box::pin(std::future::ready(Err(AskError::Unsupported(capability))));
+        }
         if let Question::Approve(request) = &question {
             *lock(&self.approval) = Some(request.reason.clone());
             if let Some(confirm) = self.approving {
@@ -527,8 +575,9 @@ impl Asker for TestAsker {
     }
 
     fn supports(&self, capability: Capability) -> bool {
-        self.inner.as_ref().is_some_and(|a| a.supports(capability))
-            || (capability == Capability::Elicitation && self.approving.is_some())
+        !self.missing.contains(&capability)
+            && (self.inner.as_ref().is_some_and(|a| a.supports(capability))
+                || (capability == Capability::Elicitation && self.approving.is_some()))
     }
 }
 

@@ -159,19 +159,13 @@ impl States {
         })
     }
 
-    /// What a suspended round answers: its refusal (a confirm already used), `-32021`
-    /// when a question needs a capability the client did not declare, otherwise the
+    /// What a suspended round answers: its refusal (a confirm already used), otherwise the
     /// `InputRequiredResult` of its open questions with the state of the answers so far
     /// and a fresh nonce.
     pub(crate) fn suspend(&self, round: &Round) -> Result<InputRequiredResult, ErrorData> {
         let mut inner = round.lock();
         if let Some(refused) = inner.refused.take() {
             return Err(refused);
-        }
-        if !inner.missing.is_empty() {
-            return Err(ErrorData::missing_required_client_capability(required(
-                &inner.missing,
-            )));
         }
         let mut requests = InputRequests::new();
         let mut pending = BTreeMap::new();
@@ -363,6 +357,16 @@ impl Round {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// `-32021` naming what the client lacks, for a call of this round that ended in
+    /// error after a question of its handler needed a capability the client did not
+    /// declare (the handler let the `AskError` through, or failed without the answer);
+    /// `None` when no question did, or the call ended well (its fallback ran).
+    pub(crate) fn unanswerable(&self, ended_in_error: bool) -> Option<ErrorData> {
+        let inner = self.lock();
+        (ended_in_error && !inner.missing.is_empty())
+            .then(|| ErrorData::missing_required_client_capability(required(&inner.missing)))
+    }
+
     /// The answer to `question` under `key`, if this round has one.
     fn answer(&self, key: &str, question: &Question) -> Option<Answer> {
         let d = digest(question);
@@ -473,15 +477,16 @@ impl Asker for RoundAsker {
         }
         let capability = question.capability();
         if !self.supports(capability) {
-            // The gate's confirm, unanswerable, refuses the call; a handler's question
-            // ends it with `-32021`.
-            if matches!(question, Question::Approve(_)) {
-                return Box::pin(async move { Err(AskError::Unsupported(capability)) });
+            // The handler gets the `AskError` it gets on every era, and its fallback
+            // runs; only a call that then ends in error ends with `-32021`
+            // (`Round::unanswerable`). The gate's confirm, unanswerable, refuses the call.
+            if !matches!(question, Question::Approve(_)) {
+                let mut inner = round.lock();
+                if !inner.missing.contains(&capability) {
+                    inner.missing.push(capability);
+                }
             }
-            let mut inner = round.lock();
-            if !inner.missing.contains(&capability) {
-                inner.missing.push(capability);
-            }
+            return Box::pin(async move { Err(AskError::Unsupported(capability)) });
         } else if let Err(e) = input_request(&question) {
             return Box::pin(async move { Err(e) });
         } else {
@@ -707,13 +712,19 @@ mod tests {
     }
 
     #[test]
-    fn a_question_the_client_cannot_answer_is_minus_32021() {
+    fn a_question_the_client_cannot_answer_is_an_ask_error_then_minus_32021_if_the_call_fails() {
         let states = States::random();
         let ada = SessionContext::builder("ada").build();
         let round = states.open(&call(json!({})), &ada, caps()).expect("round");
         let asker = RoundAsker(Arc::new(round));
-        drop(asker.ask("roots", Question::Roots));
-        let err = states.suspend(&asker.0).expect_err("-32021");
+        let answer = neuralis_core::dispatch::block_on(asker.ask("roots", Question::Roots))
+            .expect("answered at once");
+        assert_eq!(answer, Err(AskError::Unsupported(Capability::Roots)));
+        assert!(
+            asker.0.unanswerable(false).is_none(),
+            "a call whose fallback ran ends as it ended"
+        );
+        let err = asker.0.unanswerable(true).expect("-32021");
         assert_eq!(err.code.0, -32021);
         assert_eq!(
             err.data.expect("data")["requiredCapabilities"],

@@ -1189,17 +1189,26 @@ impl ServerHandler for McpServer {
         span.in_scope(|| {
             tracing::info!(target: "neuralis_mcp::call", outcome, duration_ms, refusal, "call");
         });
-        let response = match (ended, round, task_request) {
-            (Ended::Result(result), _, _) => Ok(crate::wire::call_tool_result(result).into()),
-            (Ended::Suspended, Some(round), _) => self.states.suspend(&round).map(Into::into),
-            (Ended::Task(answered), _, Some(request)) => {
-                self.start_task(request, session, capabilities, answered)
-                    .await
-            }
-            _ => Err(ErrorData::internal_error(
-                "a call suspended with no round, or began a task it could not be",
-                None,
-            )),
+        // A handler's question the client could not answer was an `AskError` to it; a
+        // call that then failed ends with `-32021` naming what the client lacks.
+        let unanswerable = match (&ended, &round) {
+            (Ended::Result(result), Some(round)) => round.unanswerable(result.is_error),
+            _ => None,
+        };
+        let response = match unanswerable {
+            Some(refusal) => Err(refusal),
+            None => match (ended, round, task_request) {
+                (Ended::Result(result), _, _) => Ok(crate::wire::call_tool_result(result).into()),
+                (Ended::Suspended, Some(round), _) => self.states.suspend(&round).map(Into::into),
+                (Ended::Task(answered), _, Some(request)) => {
+                    self.start_task(request, session, capabilities, answered)
+                        .await
+                }
+                _ => Err(ErrorData::internal_error(
+                    "a call suspended with no round, or began a task it could not be",
+                    None,
+                )),
+            },
         };
         // rmcp delivers a result to a connected stream only: a call that closed its
         // stream answers once the client is back on it (or gave up waiting).

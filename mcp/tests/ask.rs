@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use neuralis_core::dispatch::{
-    ApprovalPolicy, ElicitForm, Elicited, Package, SamplingRequest, SessionContext, ToolContext,
-    async_fn_cx, sync_fn,
+    ApprovalPolicy, AskError, ElicitForm, Elicited, Package, SamplingRequest, SessionContext,
+    ToolContext, async_fn_cx, sync_fn,
 };
 use neuralis_core::input::{Composer, ToolInput};
 use neuralis_mcp::McpServer;
@@ -65,6 +65,22 @@ async fn ask_llm(_: Value, cx: &ToolContext) -> Result<String, String> {
     Ok(format!("LLM said: {}", sampled.text))
 }
 
+/// Asks the client's model, and guesses when the client has none: the fallback runs on
+/// every era.
+async fn ask_or_guess(_: Value, cx: &ToolContext) -> Result<String, String> {
+    let asked = cx
+        .sample(
+            "capital",
+            SamplingRequest::user("What is the capital of France?", 20),
+        )
+        .await;
+    match asked {
+        Ok(sampled) => Ok(format!("LLM said: {}", sampled.text)),
+        Err(AskError::Unsupported(capability)) => Ok(format!("guessed Paris (no {capability})")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 async fn ask_twice(_: Value, cx: &ToolContext) -> Result<String, String> {
     let first = cx
         .confirm("first", "Step 1?")
@@ -108,6 +124,11 @@ fn package(runs: &Arc<AtomicUsize>) -> Package {
         )
         .tool("ask_name", tool(read.clone()), async_fn_cx(ask_name))
         .tool("ask_llm", tool(read.clone()), async_fn_cx(ask_llm))
+        .tool(
+            "ask_or_guess",
+            tool(read.clone()),
+            async_fn_cx(ask_or_guess),
+        )
         .tool("ask_twice", tool(read.clone()), async_fn_cx(ask_twice))
         .tool("ask_both", tool(read), async_fn_cx(ask_both))
         .tool(
@@ -284,7 +305,41 @@ async fn legacy_handlers_elicit_sample_and_ask_twice() {
     assert_eq!(asked.len(), 2);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_a_handlers_fallback_for_a_missing_capability_runs() {
+    let runs = Arc::default();
+    let mut client = Lines::legacy(server(&runs), json!({"elicitation": {}})).await;
+    let (asked, response) = client
+        .send("tools/call", call("ask_or_guess", json!({})), &no_requests)
+        .await;
+    assert!(asked.is_empty(), "nothing asked: {asked:?}");
+    assert_eq!(text(&response), "guessed Paris (no sampling)", "{response}");
+    let (_, response) = client
+        .send("tools/call", call("ask_llm", json!({})), &no_requests)
+        .await;
+    assert_eq!(response["result"]["isError"], true, "{response}");
+}
+
 // ---- 2026-07-28 ----
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_a_handlers_fallback_for_a_missing_capability_runs() {
+    let runs = Arc::default();
+    let mut client = Lines::start(server(&runs));
+    let (asked, response) = client
+        .send(
+            "tools/call",
+            modern_call("ask_or_guess", json!({}), json!({"elicitation": {}})),
+            &no_requests,
+        )
+        .await;
+    assert!(asked.is_empty(), "nothing asked: {asked:?}");
+    assert_eq!(
+        response["result"]["resultType"], "complete",
+        "the call completes, no -32021: {response}"
+    );
+    assert_eq!(text(&response), "guessed Paris (no sampling)", "{response}");
+}
 
 fn modern_call(name: &str, args: Value, capabilities: Value) -> Value {
     json!({"name": name, "arguments": args, "_meta": common::meta(capabilities)})

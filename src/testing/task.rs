@@ -59,6 +59,8 @@ struct Questions {
 /// [`TestTask::answer`].
 struct TaskAsker {
     approving: Option<bool>,
+    /// What the client did not declare ([`TestClient::without`]).
+    missing: Vec<Capability>,
     questions: Arc<Mutex<Questions>>,
     approval: Mutex<Option<AskReason>>,
 }
@@ -69,8 +71,14 @@ impl Asker for TaskAsker {
         key: &'a str,
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
+        let capability = question.capability();
         if let Question::Approve(request) = &question {
             *lock(&self.approval) = Some(request.reason.clone());
+        }
+        if self.missing.contains(&capability) {
+            return Box::pin(std::future::ready(Err(AskError::Unsupported(capability))));
+        }
+        if let Question::Approve(_) = &question {
             let answer = match self.approving {
                 Some(true) => Ok(Answer::Elicit(Elicited::Accept(Map::new()))),
                 Some(false) => Ok(Answer::Elicit(Elicited::Decline)),
@@ -96,10 +104,9 @@ impl Asker for TaskAsker {
         }))
     }
 
-    /// The test answers whatever the task asks.
+    /// The test answers whatever the task asks, but for what the client did not declare.
     fn supports(&self, capability: Capability) -> bool {
-        let _ = capability;
-        true
+        !self.missing.contains(&capability)
     }
 }
 
@@ -174,6 +181,7 @@ impl TestClient {
         );
         let asker = Arc::new(TaskAsker {
             approving: self.approving,
+            missing: self.missing.clone(),
             questions: Arc::default(),
             approval: Mutex::new(None),
         });
