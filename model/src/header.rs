@@ -38,9 +38,6 @@ use crate::shape::{Message, Shape};
 /// The annotation's keyword in a served property's schema.
 pub const KEYWORD: &str = "x-mcp-header";
 
-/// The prefix of the header a client sends a marked argument's value in.
-pub const PARAM_PREFIX: &str = "Mcp-Param-";
-
 /// One entry of a type's headers ([`ToolInput::HEADERS`](crate::input::ToolInput::HEADERS)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Header {
@@ -90,19 +87,7 @@ pub const fn is_header_name(name: &str) -> bool {
 /// Whether `list` marks any property, flattened ones included.
 #[must_use]
 pub const fn has_headers(list: &[Header]) -> bool {
-    let mut i = 0;
-    while i < list.len() {
-        match list[i] {
-            Header::Field(..) => return true,
-            Header::Flatten(inner) => {
-                if has_headers(inner) {
-                    return true;
-                }
-            }
-        }
-        i += 1;
-    }
-    false
+    first_header(list).is_some()
 }
 
 /// The first header name of `list` (flattened ones included), if there is one.
