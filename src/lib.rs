@@ -71,6 +71,7 @@ pub mod __private {
     pub use neuralis_core::input::private::*;
     pub use neuralis_core::output::private::*;
     pub use neuralis_core::tool::private::*;
+    pub use neuralis_core::skill::{Skill, SkillFile};
     pub use std::borrow::Cow;
 }
 

@@ -97,8 +97,10 @@ mod deps;
 mod diag;
 mod discover;
 mod manifest;
+mod frontmatter;
 mod resolve;
 mod run;
+mod skills;
 mod table;
 mod tool;
 mod write;
@@ -165,6 +167,7 @@ pub struct Builder {
     manifest_dir: Option<PathBuf>,
     root: Option<PathBuf>,
     tools_dir: Option<PathBuf>,
+    skills_dir: Option<PathBuf>,
     out_dir: Option<PathBuf>,
     profile: Profile,
     cards: Option<Vec<String>>,
@@ -179,6 +182,9 @@ pub struct Builder {
 pub struct Summary {
     /// Every tool produced, in name order.
     pub tools: Vec<String>,
+    /// Every skill of the skills directory that passed its checks and is embedded in the
+    /// package table, in name order.
+    pub skills: Vec<String>,
     /// Files whose bytes changed and were written.
     pub written: Vec<PathBuf>,
     /// Handlers skipped because the macros reject them, with the reason.
@@ -236,6 +242,17 @@ impl Builder {
     #[must_use]
     pub fn tools_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.tools_dir = Some(dir.into());
+        self
+    }
+
+    /// The directory of the skills the package ships (MCP's skills extension), relative
+    /// to the manifest directory (default `skills`): each folder in it is a skill with its
+    /// `SKILL.md` at the top, checked by the `skill-*` rules and embedded in the package
+    /// table, which `neuralis-mcp` serves (`docs/skills.md`). A package without the
+    /// directory ships no skill.
+    #[must_use]
+    pub fn skills_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.skills_dir = Some(dir.into());
         self
     }
 

@@ -40,9 +40,11 @@ impl Builder {
         let decls = self.read_tools(&found.krate, &mut run);
         let mut composed = compose(&mut run, &found.krate, decls);
         let produced = check(&mut run, &found.krate, &inputs.options, &mut composed);
-        self.write(&mut run, &inputs, &found, &composed, &produced);
+        let skills = crate::skills::read(&mut run, &inputs.skills_dir);
+        self.write(&mut run, &inputs, &found, &composed, &produced, &skills);
         rerun_lines(&mut run, &inputs, &found, &composed.extra_files);
         run.summary.tools = produced.keys().cloned().collect();
+        run.summary.skills = skills.into_iter().map(|s| s.name).collect();
         run.finish()
     }
 
@@ -87,8 +89,10 @@ impl Builder {
             }
         };
         let tools_dir = self.tools_dir.as_deref().unwrap_or(Path::new("tools"));
+        let skills_dir = self.skills_dir.as_deref().unwrap_or(Path::new("skills"));
         Some(Inputs {
             tools_dir: manifest_dir.join(tools_dir),
+            skills_dir: manifest_dir.join(skills_dir),
             out_dir: (self.out_dir.clone())
                 .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from)),
             cfg: self.cfg.clone().unwrap_or_else(Cfg::from_env),
@@ -152,7 +156,8 @@ impl Builder {
     }
 
     /// Stage 5: the tool files that passed (`tools/`, stamped with the newest input's
-    /// time), the package table and the crate's type table in `OUT_DIR`.
+    /// time), the package table (with the skills that passed) and the crate's type table
+    /// in `OUT_DIR`.
     fn write(
         &self,
         run: &mut Run,
@@ -160,6 +165,7 @@ impl Builder {
         found: &Found,
         composed: &Composed,
         produced: &BTreeMap<String, Produced>,
+        skills: &[crate::skills::Checked],
     ) {
         // Written files take the time of the newest input, not the clock: cargo stamps a
         // build script's run with its start time and would see its own output as a
@@ -171,7 +177,7 @@ impl Builder {
         let tools_dir = &inputs.tools_dir;
         run.write_tools(tools_dir, produced, &composed.claimed, self.prune, stamp);
         if let Some(out) = &inputs.out_dir {
-            let tables = table::package(tools_dir, produced);
+            let tables = table::package(tools_dir, produced, skills);
             run.write_if_changed(&out.join(table::FILE), tables.as_bytes(), false);
             self.publish(run, &found.krate, inputs, out);
         }
@@ -230,6 +236,7 @@ struct Inputs {
     manifest: Option<manifest::Manifest>,
     root: PathBuf,
     tools_dir: PathBuf,
+    skills_dir: PathBuf,
     out_dir: Option<PathBuf>,
     cfg: Cfg,
     options: CheckOptions,
@@ -410,7 +417,7 @@ fn check(
 
 /// Stage 6: `cargo:rerun-if-changed` for every file the run read (the crate's source, the
 /// unreadable ones, `include_str!` docs, the dependencies' tables, the manifests) and the
-/// tools directory when it exists (a path that does not would make cargo rerun the script
+/// tools and skills directories when they exist (a path that does not would make cargo rerun the script
 /// on every build).
 fn rerun_lines(run: &mut Run, inputs: &Inputs, found: &Found, extra_files: &[PathBuf]) {
     let krate = &found.krate;
@@ -423,11 +430,12 @@ fn rerun_lines(run: &mut Run, inputs: &Inputs, found: &Found, extra_files: &[Pat
         run.lines
             .push(format!("cargo:rerun-if-changed={}", f.display()));
     }
-    if inputs.tools_dir.exists() {
-        run.lines.push(format!(
-            "cargo:rerun-if-changed={}",
-            inputs.tools_dir.display()
-        ));
+    // A directory is watched whole: cargo looks at every file below it.
+    for dir in [&inputs.tools_dir, &inputs.skills_dir] {
+        if dir.exists() {
+            run.lines
+                .push(format!("cargo:rerun-if-changed={}", dir.display()));
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::run::Produced;
+use crate::skills::Checked;
 
 /// The file name in `OUT_DIR`.
 pub const FILE: &str = "neuralis_package.rs";
@@ -38,7 +39,11 @@ fn path(text: &str) -> Option<syn::Path> {
 /// name order, with its handler's path, the emitted file embedded with `include_str!`
 /// (so the runtime serves the very bytes the platform loads) and the handler's
 /// descriptor; and a test per tool comparing the file with the run-time composition.
-pub fn package(tools_dir: &Path, produced: &BTreeMap<String, Produced>) -> String {
+pub fn package(
+    tools_dir: &Path,
+    produced: &BTreeMap<String, Produced>,
+    skills: &[Checked],
+) -> String {
     // `crate = "..."` on a handler names the `neuralis` crate when it is renamed.
     let krate = produced
         .values()
@@ -74,6 +79,16 @@ pub fn package(tools_dir: &Path, produced: &BTreeMap<String, Produced>) -> Strin
         .filter_map(|p| p.service.as_deref())
         .collect();
     let services = services.iter();
+    let skills = skills.iter().map(|skill| {
+        let (name, frontmatter) = (&skill.name, &skill.frontmatter);
+        let files = skill.files.iter().map(|(path, at)| {
+            let at = at.to_string_lossy();
+            quote!(#krate::__private::SkillFile { path: #path, bytes: include_bytes!(#at) })
+        });
+        quote! {
+            #krate::__private::Skill { name: #name, frontmatter: #frontmatter, files: &[#(#files),*] }
+        }
+    });
     let table: TokenStream = quote! {
         /// The tools of this package, written by `neuralis-build` (see `neuralis::package!`).
         #[allow(dead_code)]
@@ -90,11 +105,16 @@ pub fn package(tools_dir: &Path, produced: &BTreeMap<String, Produced>) -> Strin
             /// needs `.service(...)` with a value of each before `build()` succeeds.
             pub const SERVICES: &[&str] = &[#(#services),*];
 
+            /// The skills of `skills/` the build script checked, with their files embedded
+            /// with `include_bytes!`, in name order: [`builder`] gives them to the package,
+            /// which `neuralis-mcp` serves (MCP's skills extension).
+            pub static SKILLS: &[#krate::__private::Skill] = &[#(#skills),*];
+
             /// Every tool's emitted file with its handler, ready for the call pipeline:
             /// give it a value of each of [`SERVICES`] with `.service(...)` (a missing one
             /// makes `build()` fail naming it), state or caps, then `build()`.
             pub fn builder() -> #krate::dispatch::PackageBuilder {
-                let mut builder = #krate::dispatch::Package::builder();
+                let mut builder = #krate::dispatch::Package::builder().skills(SKILLS);
                 for ((name, _, file), tool) in FILES.iter().zip(TOOLS) {
                     builder = builder.tool(*name, file.as_bytes(), **tool);
                 }

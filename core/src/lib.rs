@@ -34,7 +34,7 @@ pub use self::load as package;
 // The half that the macros and the build script share, the built-in draft-07 validator
 // (`validate`) included (see `neuralis-model`): re-exported under the paths it always had.
 pub use neuralis_model::{
-    dialect, doc, header, input, name, output, remote, schema, shape, validate, xn,
+    dialect, doc, header, input, name, output, remote, schema, shape, skill, validate, xn,
 };
 
 pub use contract::{Diagnostic, Report, RuleId, Severity, check_bytes, check_value};

@@ -139,8 +139,9 @@ impl Handler {
 }
 
 /// Every capability either side declares; where both declare one, the package's
-/// (`tools` is the package's, whatever the handler says), and the keys of both for the
-/// open maps (`experimental`, `extensions`).
+/// (`tools` is the package's, whatever the handler says) but for `resources` (the
+/// handler's, which says what its own resources do, when the package has skills too), and
+/// the keys of both for the open maps (`experimental`, `extensions`).
 fn union(ours: ServerCapabilities, mut theirs: ServerCapabilities) -> ServerCapabilities {
     let ServerCapabilities {
         experimental,
@@ -161,7 +162,8 @@ fn union(ours: ServerCapabilities, mut theirs: ServerCapabilities) -> ServerCapa
     theirs.logging = logging.or(theirs.logging);
     theirs.completions = completions.or(theirs.completions);
     theirs.prompts = prompts.or(theirs.prompts);
-    theirs.resources = resources.or(theirs.resources);
+    // The handler's own (with `subscribe`, `listChanged`) when it has resources too.
+    theirs.resources = theirs.resources.or(resources);
     theirs.tools = tools;
     theirs
 }
@@ -183,15 +185,10 @@ macro_rules! handed_over {
             fn complete(&self, request: ::rmcp::model::CompleteRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::CompleteResult, ::rmcp::ErrorData>;
             fn get_prompt(&self, request: ::rmcp::model::GetPromptRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::GetPromptResponse, ::rmcp::ErrorData>;
             fn list_prompts(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListPromptsResult, ::rmcp::ErrorData>;
-            fn list_resources(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListResourcesResult, ::rmcp::ErrorData>;
             fn list_resource_templates(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListResourceTemplatesResult, ::rmcp::ErrorData>;
-            fn read_resource(&self, request: ::rmcp::model::ReadResourceRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ReadResourceResponse, ::rmcp::ErrorData>;
             fn listen(&self, context: ::rmcp::service::SubscriptionContext) -> Result<(), ::rmcp::ErrorData>;
             fn subscribe(&self, request: ::rmcp::model::SubscribeRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<(), ::rmcp::ErrorData>;
             fn unsubscribe(&self, request: ::rmcp::model::UnsubscribeRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<(), ::rmcp::ErrorData>;
-            fn list_skills(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListSkillsResult, ::rmcp::ErrorData>;
-            fn get_skill(&self, request: ::rmcp::model::GetSkillRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::GetSkillResult, ::rmcp::ErrorData>;
-            fn read_resource_directory(&self, request: ::rmcp::model::ReadResourceDirectoryRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ReadResourceDirectoryResult, ::rmcp::ErrorData>;
             fn on_progress(&self, notification: ::rmcp::model::ProgressNotificationParam, context: ::rmcp::service::NotificationContext<::rmcp::RoleServer>);
             fn on_initialized(&self, context: ::rmcp::service::NotificationContext<::rmcp::RoleServer>);
             fn on_roots_list_changed(&self, context: ::rmcp::service::NotificationContext<::rmcp::RoleServer>);
@@ -201,6 +198,22 @@ macro_rules! handed_over {
 }
 
 pub(crate) use handed_over;
+
+/// The methods of [`ServerHandler`] that [`McpServer`] answers with the package's skills
+/// first (`crate::skills`) and hands to its handler for everything else: declared in
+/// [`Other`] and implemented for every handler as [`handed_over`]'s are, written by hand
+/// in `McpServer`'s `ServerHandler`.
+macro_rules! shared_with_skills {
+    ($then:ident) => {
+        $then! {
+            fn list_resources(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListResourcesResult, ::rmcp::ErrorData>;
+            fn read_resource(&self, request: ::rmcp::model::ReadResourceRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ReadResourceResponse, ::rmcp::ErrorData>;
+            fn list_skills(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListSkillsResult, ::rmcp::ErrorData>;
+            fn get_skill(&self, request: ::rmcp::model::GetSkillRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::GetSkillResult, ::rmcp::ErrorData>;
+            fn read_resource_directory(&self, request: ::rmcp::model::ReadResourceDirectoryRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ReadResourceDirectoryResult, ::rmcp::ErrorData>;
+        }
+    };
+}
 
 /// `$t`, or `()` when there is none (a notification's answer).
 macro_rules! or_unit {
@@ -265,6 +278,7 @@ pub(crate) trait Other: Send + Sync + 'static {
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, Result<CustomResult, ErrorData>>;
     handed_over!(declare);
+    shared_with_skills!(declare);
 }
 
 #[allow(
@@ -294,6 +308,7 @@ impl<H: ServerHandler + Clone> Other for H {
     }
 
     handed_over!(boxed);
+    shared_with_skills!(boxed);
 }
 
 impl Handler {

@@ -39,6 +39,7 @@ pub mod listen;
 mod logging;
 mod mrtr;
 mod serve;
+mod skills;
 mod stdio;
 mod task;
 mod wire;

@@ -14,10 +14,13 @@ use neuralis_core::result::ToolResult;
 use rmcp::model::{
     CacheScope, CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CancelTaskParams,
     CancelledNotificationParam, ClientCapabilities, ConstString, CreateTaskResult, CustomRequest,
-    CustomResult, GetTaskParams, GetTaskResult, Implementation, ListToolsRequestMethod,
+    CustomResult, GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
+    Implementation, ListResourcesResult, ListSkillsResult, ListToolsRequestMethod,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion, RequestId, ServerCapabilities, ServerConfig, TASKS_EXTENSION_ID, Tool,
-    UpdateTaskParams,
+    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
+    ReadResourceRequestParams, ReadResourceResponse, RequestId, ResourcesCapability,
+    SKILLS_EXTENSION_ID, ServerCapabilities, ServerConfig, SkillsCapability, TASKS_EXTENSION_ID,
+    Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -235,6 +238,8 @@ pub struct McpServer {
     /// The tasks of the tools that run as tasks: their store and timing, and the runs of
     /// this process.
     tasks: Arc<Tasks>,
+    /// The package's skills, ready to answer (`crate::skills`).
+    skills: Arc<crate::skills::Catalog>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -292,7 +297,6 @@ impl McpServer {
 
     fn with_identity(package: Arc<Package>, identity: Identity) -> Self {
         Self {
-            package,
             identity,
             info: Implementation::new("neuralis-package", env!("CARGO_PKG_VERSION")),
             instructions: None,
@@ -305,6 +309,8 @@ impl McpServer {
             handler: crate::compose::Handler::default(),
             trace_payloads: false,
             tasks: Arc::new(Tasks::default()),
+            skills: Arc::new(crate::skills::Catalog::new(package.skills())),
+            package,
         }
     }
 
@@ -1027,6 +1033,17 @@ impl ServerHandler for McpServer {
                 .get_or_insert_default()
                 .insert(TASKS_EXTENSION_ID.to_owned(), Map::new());
         }
+        // The skills extension, with directory reads, when the package ships skills.
+        if !self.skills.is_empty() {
+            capabilities.resources = Some(ResourcesCapability::default());
+            let skills = serde_json::to_value(SkillsCapability::new().with_directory_read());
+            if let Ok(Value::Object(settings)) = skills {
+                capabilities
+                    .extensions
+                    .get_or_insert_default()
+                    .insert(SKILLS_EXTENSION_ID.to_owned(), settings);
+            }
+        }
         let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         let config = match &self.instructions {
             Some(text) => config.with_instructions(text.clone()),
@@ -1037,6 +1054,78 @@ impl ServerHandler for McpServer {
 
     // Every request and notification that is not about tools: the handler's.
     crate::compose::handed_over!(to_handler);
+
+    // The package's skills first, then the handler's resources.
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        if self.skills.is_empty() {
+            return self.handler.other().list_resources(request, context).await;
+        }
+        let first = request.as_ref().and_then(|r| r.cursor.as_ref()).is_none();
+        let mut result = if self.handler.other().info().capabilities.resources.is_some() {
+            self.handler.other().list_resources(request, context).await?
+        } else {
+            ListResourcesResult::with_all_items(Vec::new())
+        };
+        if first {
+            result
+                .resources
+                .splice(0..0, self.skills.resources().iter().cloned());
+        }
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match self.skills.read(&request.uri) {
+            Some(result) => Ok(result.into()),
+            None => self.handler.other().read_resource(request, context).await,
+        }
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        if self.skills.is_empty() {
+            return self.handler.other().list_skills(request, context).await;
+        }
+        Ok(self.skills.list())
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        if self.skills.is_empty() {
+            return self.handler.other().get_skill(request, context).await;
+        }
+        self.skills.get(&request.uri)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        match self.skills.directory(&request.uri) {
+            Some(result) => result,
+            None => {
+                self.handler
+                    .other()
+                    .read_resource_directory(request, context)
+                    .await
+            }
+        }
+    }
 
     fn accepted_subscription_filter(
         &self,

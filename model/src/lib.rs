@@ -41,6 +41,7 @@ pub mod output;
 pub mod remote;
 pub mod schema;
 pub mod shape;
+pub mod skill;
 pub mod suggest;
 pub mod task;
 pub mod types;

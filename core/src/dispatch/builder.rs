@@ -15,6 +15,7 @@ use super::{DuplicateState, Handler, OutputMismatch, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
 use crate::load::{FileReport, load_package_from_sources_with};
 use crate::result::BoundCaps;
+use neuralis_model::skill::Skill;
 use neuralis_model::validate::CompileError;
 
 /// Builds a [`Package`] from tool files and handlers; see [`Package::builder`].
@@ -33,6 +34,7 @@ pub struct PackageBuilder {
     options: CheckOptions,
     outputs: Vec<(String, Output)>,
     mismatch: MismatchSink,
+    skills: Vec<Skill>,
 }
 
 impl fmt::Debug for PackageBuilder {
@@ -64,6 +66,7 @@ impl Package {
             options: CheckOptions::default(),
             outputs: Vec::new(),
             mismatch: MismatchSink::default(),
+            skills: Vec::new(),
         }
     }
 }
@@ -90,6 +93,16 @@ impl PackageBuilder {
     /// Adds the handler of the tool `name`.
     pub fn handler(mut self, name: impl Into<String>, handler: impl Handler) -> Self {
         self.handlers.push((name.into(), Box::new(handler)));
+        self
+    }
+
+    /// Adds the skills the package ships (MCP's skills extension), which
+    /// `neuralis-mcp` serves beside the tools. The package table's
+    /// `neuralis_package::builder()` adds the ones the build script checked and embedded
+    /// from `skills/`; a package registered by hand gives its own.
+    #[must_use]
+    pub fn skills(mut self, skills: &[Skill]) -> Self {
+        self.skills.extend_from_slice(skills);
         self
     }
 
@@ -251,6 +264,13 @@ impl PackageBuilder {
         }
         let mut tools = Vec::with_capacity(loaded.tools.len());
         let mut index = Vec::with_capacity(loaded.tools.len());
+        problems.extend(self.skills.iter().filter_map(|skill| {
+            let reason = skill.problem()?;
+            Some(BuildProblem::Skill {
+                skill: skill.name.to_owned(),
+                reason,
+            })
+        }));
         problems.extend(
             self.duplicate_state
                 .into_iter()
@@ -343,6 +363,7 @@ impl PackageBuilder {
                 state: Arc::new(self.state),
                 files: loaded.files,
                 mismatch: self.mismatch,
+                skills: self.skills,
             })
         } else {
             Err(BuildError { problems })
@@ -391,6 +412,14 @@ pub enum BuildProblem {
         /// The keyword, where it is, and why it is outside the subset.
         error: CompileError,
     },
+    /// A skill given to [`PackageBuilder::skills`] that cannot be served
+    /// ([`Skill::problem`]).
+    Skill {
+        /// The skill's name.
+        skill: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// What to do about a schema outside the subset.
@@ -432,6 +461,10 @@ impl fmt::Display for BuildProblem {
             BuildProblem::NeedsGeneralValidator { tool, error } => write!(
                 f,
                 "the schema of `{tool}` needs a general draft-07 validator: {error}; {GENERAL_VALIDATOR_FIX}"
+            ),
+            BuildProblem::Skill { skill, reason } => write!(
+                f,
+                "the skill `{skill}` cannot be served: {reason}; fix it in `skills/{skill}/` (the build script checks that folder)"
             ),
         }
     }

@@ -22,6 +22,7 @@ pub struct Package {
     pub(super) state: Arc<StateMap>,
     pub(super) files: Vec<FileReport>,
     pub(super) mismatch: output::MismatchSink,
+    pub(super) skills: Vec<neuralis_model::skill::Skill>,
 }
 
 /// One tool of a package.
@@ -209,6 +210,13 @@ impl Package {
     #[must_use]
     pub fn headers(&self, name: &str) -> Option<&'static [neuralis_model::header::Header]> {
         self.index.get(name).map(|&i| self.tools[i].headers)
+    }
+
+    /// The skills the package ships ([`PackageBuilder::skills`](super::PackageBuilder::skills)),
+    /// in the order given.
+    #[must_use]
+    pub fn skills(&self) -> &[neuralis_model::skill::Skill] {
+        &self.skills
     }
 
     /// Every tool of the package, ungated, in load order (for the host's own listings).

@@ -94,10 +94,12 @@ pub const PURGE: &str = r#"{
 
 /// A package of [`GREET`] alone, answering `hello, <name>`.
 pub fn greeter() -> Package {
-    Package::builder()
-        .tool("greet", GREET, greet())
-        .build()
-        .expect("a valid package")
+    greeter_builder().build().expect("a valid package")
+}
+
+/// [`greeter`]'s builder, for more.
+pub fn greeter_builder() -> neuralis_core::dispatch::PackageBuilder {
+    Package::builder().tool("greet", GREET, greet())
 }
 
 /// A package of [`GREET`] and [`PURGE`] (answering `purged`).

@@ -318,6 +318,26 @@ rules! {
     StaleToolFile = "stale-tool-file", Warning, 1,
         "a file in `tools/` is produced by no handler",
         "delete it, or turn pruning on in `neuralis_build`";
+    /// A file under `skills/` that is no part of a skill a host can load.
+    SkillLayout = "skill-layout", Error, 1,
+        "a file under `skills/` is no part of a skill a host can load",
+        "give each skill a folder `skills/<name>/` with its `SKILL.md` at the top and its files below it, as regular files with UTF-8 names (no symbolic link, no second `SKILL.md`)";
+    /// A `SKILL.md` whose frontmatter cannot be read.
+    SkillFrontmatter = "skill-frontmatter", Error, 1,
+        "the frontmatter of a `SKILL.md` cannot be read",
+        "open `SKILL.md` with a `---` line, then a YAML mapping (`name: ...`, `description: ...`), then a closing `---` line";
+    /// A skill whose frontmatter `name` is not a skill name or not its folder's.
+    SkillName = "skill-name", Error, 1,
+        "a skill's `name` is not a skill name equal to its folder's",
+        "write `name:` as the folder's name, 1 to 64 lowercase letters, digits and single hyphens, not at either end";
+    /// A skill with no description a host can show.
+    SkillDescription = "skill-description", Error, 1,
+        "a skill's `description` is not a text of 1 to 1024 characters",
+        "write `description:` as what the skill does and when to use it, in at most 1024 characters";
+    /// A skill over the files or bytes a host loads.
+    SkillSize = "skill-size", Error, 1,
+        "a skill is over 512 files or 16 MiB, which a host need not load",
+        "move what the skill does not need out of its folder, or split it into two skills";
 }
 
 impl fmt::Display for RuleId {
