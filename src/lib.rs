@@ -70,8 +70,8 @@ struct ReadmeDoctests;
 pub mod __private {
     pub use neuralis_core::input::private::*;
     pub use neuralis_core::output::private::*;
-    pub use neuralis_core::tool::private::*;
     pub use neuralis_core::skill::{Skill, SkillFile};
+    pub use neuralis_core::tool::private::*;
     pub use std::borrow::Cow;
 }
 

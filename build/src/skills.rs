@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use neuralis_model::RuleId;
-use neuralis_model::skill::{
-    DESCRIPTION_MAX_LEN, MAX_BYTES, MAX_FILES, SKILL_MD, is_skill_name,
-};
+use neuralis_model::skill::{DESCRIPTION_MAX_LEN, MAX_BYTES, MAX_FILES, SKILL_MD, is_skill_name};
 use serde_json::Value;
 
 use crate::diag::{Diag, Place, Run, Severity};
@@ -116,7 +114,12 @@ fn kind_of(run: &mut Run, path: &Path, name: Option<&str>) -> Option<Kind> {
 }
 
 fn layout(run: &mut Run, path: &Path, message: &str) {
-    refuse(run, RuleId::SkillLayout, Place::File(display_path(path)), message);
+    refuse(
+        run,
+        RuleId::SkillLayout,
+        Place::File(display_path(path)),
+        message,
+    );
 }
 
 fn refuse(run: &mut Run, rule: RuleId, place: Place, message: &str) {
@@ -145,7 +148,12 @@ fn read_skill(run: &mut Run, folder: &str, dir: &Path) -> Option<Checked> {
             "the skill `{folder}` holds {} files of {bytes} bytes, over {MAX_FILES} files or {MAX_BYTES} bytes",
             files.len()
         );
-        refuse(run, RuleId::SkillSize, Place::File(display_path(dir)), &message);
+        refuse(
+            run,
+            RuleId::SkillSize,
+            Place::File(display_path(dir)),
+            &message,
+        );
         return None;
     }
     let manifest = dir.join(SKILL_MD);
@@ -197,7 +205,12 @@ fn read_manifest(run: &mut Run, folder: &str, path: &Path) -> Option<String> {
         Ok(Ok(text)) => Arc::from(text),
         Ok(Err(_)) => {
             let place = Place::File(display);
-            refuse(run, RuleId::SkillFrontmatter, place, "`SKILL.md` is not UTF-8");
+            refuse(
+                run,
+                RuleId::SkillFrontmatter,
+                place,
+                "`SKILL.md` is not UTF-8",
+            );
             return None;
         }
         Err(e) => {
@@ -209,14 +222,21 @@ fn read_manifest(run: &mut Run, folder: &str, path: &Path) -> Option<String> {
     let read = match frontmatter::read(&text) {
         Ok(read) => read,
         Err(e) => {
-            refuse(run, RuleId::SkillFrontmatter, at(e.line, e.column), &e.message);
+            refuse(
+                run,
+                RuleId::SkillFrontmatter,
+                at(e.line, e.column),
+                &e.message,
+            );
             return None;
         }
     };
     let line_of = |key: &str| read.lines.get(key).copied().unwrap_or(1);
     let name = read.map.get("name").and_then(Value::as_str);
     let name_problem = match name {
-        None if read.map.contains_key("name") => Some("the skill's `name` is not a text".to_owned()),
+        None if read.map.contains_key("name") => {
+            Some("the skill's `name` is not a text".to_owned())
+        }
         None => Some("the frontmatter has no `name`".to_owned()),
         Some(name) if !is_skill_name(name) => Some(format!(
             "`{name}` is not a skill name: 1 to 64 lowercase letters, digits and single hyphens, not at either end"
@@ -242,7 +262,12 @@ fn read_manifest(run: &mut Run, folder: &str, path: &Path) -> Option<String> {
         Some(_) => Some("the skill's `description` is not a text".to_owned()),
     };
     if let Some(message) = &description_problem {
-        refuse(run, RuleId::SkillDescription, at(line_of("description"), 0), message);
+        refuse(
+            run,
+            RuleId::SkillDescription,
+            at(line_of("description"), 0),
+            message,
+        );
     }
     if name_problem.is_some() || description_problem.is_some() {
         return None;

@@ -15,12 +15,11 @@ use rmcp::model::{
     CacheScope, CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CancelTaskParams,
     CancelledNotificationParam, ClientCapabilities, ConstString, CreateTaskResult, CustomRequest,
     CustomResult, GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
-    Implementation, ListResourcesResult, ListSkillsResult, ListToolsRequestMethod,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
-    ReadResourceRequestParams, ReadResourceResponse, RequestId, ResourcesCapability,
-    SKILLS_EXTENSION_ID, ServerCapabilities, ServerConfig, SkillsCapability, TASKS_EXTENSION_ID,
-    Tool, UpdateTaskParams,
+    Implementation, ListResourcesResult, ListSkillsResult, ListToolsRequestMethod, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, RequestId, ResourcesCapability, SKILLS_EXTENSION_ID, ServerCapabilities,
+    ServerConfig, SkillsCapability, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -1066,7 +1065,10 @@ impl ServerHandler for McpServer {
         }
         let first = request.as_ref().and_then(|r| r.cursor.as_ref()).is_none();
         let mut result = if self.handler.other().info().capabilities.resources.is_some() {
-            self.handler.other().list_resources(request, context).await?
+            self.handler
+                .other()
+                .list_resources(request, context)
+                .await?
         } else {
             ListResourcesResult::with_all_items(Vec::new())
         };

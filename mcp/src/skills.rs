@@ -70,8 +70,7 @@ impl Catalog {
     fn add(&mut self, skill: &Embedded, frontmatter: SkillFrontmatter) {
         let root = format!("{SCHEME}{}", skill.name);
         let uri = |path: &str| format!("{root}/{}", encode(path));
-        let mut children: BTreeMap<String, BTreeMap<(bool, String), Resource>> =
-            BTreeMap::new();
+        let mut children: BTreeMap<String, BTreeMap<(bool, String), Resource>> = BTreeMap::new();
         children.entry(String::new()).or_default();
         let mut resources = Vec::with_capacity(skill.files.len());
         for file in skill.files {

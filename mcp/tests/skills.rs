@@ -59,7 +59,8 @@ const SKILL_MD: &str = "skill://release-notes/SKILL.md";
 
 /// What every era answers alike: the list and one skill, each file, the folders.
 async fn assert_served(lines: &mut common::Lines, params: &dyn Fn(Value) -> Value) {
-    let mut ask = async |method: &str, p: Value| lines.send(method, params(p), &|_| json!({})).await.1;
+    let mut ask =
+        async |method: &str, p: Value| lines.send(method, params(p), &|_| json!({})).await.1;
     let listed = ask("skills/list", json!({})).await;
     let skills = listed["result"]["skills"].as_array().unwrap();
     assert_eq!(skills.len(), 1, "{listed}");
@@ -87,7 +88,11 @@ async fn assert_served(lines: &mut common::Lines, params: &dyn Fn(Value) -> Valu
     let contents = &read["result"]["contents"][0];
     assert_eq!(contents["mimeType"], "text/markdown", "{read}");
     assert_eq!(contents["text"], std::str::from_utf8(MANIFEST).unwrap());
-    let logo = ask("resources/read", json!({"uri": format!("{ROOT}/assets/logo.png")})).await;
+    let logo = ask(
+        "resources/read",
+        json!({"uri": format!("{ROOT}/assets/logo.png")}),
+    )
+    .await;
     let contents = &logo["result"]["contents"][0];
     assert_eq!(contents["mimeType"], "image/png", "{logo}");
     assert_eq!(contents["blob"], "iVBORwABAgM=");
@@ -116,7 +121,11 @@ async fn assert_served(lines: &mut common::Lines, params: &dyn Fn(Value) -> Valu
         ],
         "{root}"
     );
-    let below = ask("resources/directory/read", json!({"uri": format!("{ROOT}/references")})).await;
+    let below = ask(
+        "resources/directory/read",
+        json!({"uri": format!("{ROOT}/references")}),
+    )
+    .await;
     assert_eq!(
         below["result"]["resources"],
         json!([{"uri": format!("{ROOT}/references/KINDS.md"), "name": "KINDS.md",
@@ -125,7 +134,11 @@ async fn assert_served(lines: &mut common::Lines, params: &dyn Fn(Value) -> Valu
     );
     let file = ask("resources/directory/read", json!({"uri": SKILL_MD})).await;
     assert_eq!(file["error"]["code"], -32602, "{file}");
-    let missing = ask("resources/directory/read", json!({"uri": format!("{ROOT}/nope")})).await;
+    let missing = ask(
+        "resources/directory/read",
+        json!({"uri": format!("{ROOT}/nope")}),
+    )
+    .await;
     assert_eq!(missing["error"]["code"], -32602, "{missing}");
 }
 
@@ -175,7 +188,10 @@ async fn skills_are_served_on_2026_07_28_with_caching_hints() {
             .send(method, modern(json!({"uri": SKILL_MD})), &|_| json!({}))
             .await;
         assert!(answer["result"]["ttlMs"].is_u64(), "{method}: {answer}");
-        assert!(answer["result"]["cacheScope"].is_string(), "{method}: {answer}");
+        assert!(
+            answer["result"]["cacheScope"].is_string(),
+            "{method}: {answer}"
+        );
     }
     assert_served(&mut lines, &modern).await;
 }

@@ -174,8 +174,10 @@ mod tests {
         ]
         .into_iter()
         .map(String::from)
-        .chain([(0..64).map(|_| 'x').collect(), (0..65).map(|_| 'x').collect()])
-        {
+        .chain([
+            (0..64).map(|_| 'x').collect(),
+            (0..65).map(|_| 'x').collect(),
+        ]) {
             let expected = pattern.is_match(&name) && !name.contains("--");
             assert_eq!(is_skill_name(&name), expected, "{name:?}");
         }

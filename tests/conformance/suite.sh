@@ -96,11 +96,14 @@ done
 # Arguments mirrored in headers (SEP-2243): `http-custom-header-server-validation`. A call
 # stream closed mid-call and resumed (SEP-1699): `server-sse-polling`, whose checks that
 # only log what happened are INFO (allowed); its priming, retry and resume checks must pass.
-echo "-- extension io.modelcontextprotocol/tasks, and the unscored scenarios held to"
+# The skills extension (`io.modelcontextprotocol/skills`, SEP-2640): its three scenarios,
+# against the skill examples/conformance ships (skills/release-notes).
+echo "-- extensions io.modelcontextprotocol/tasks and skills, and the unscored scenarios held to"
 for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
   tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
   tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error \
-  tasks-mrtr-composition http-custom-header-server-validation server-sse-polling; do
+  tasks-mrtr-composition http-custom-header-server-validation server-sse-polling \
+  sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory; do
   run=0
   timeout 180 "$node" "$suite" server --url "$url" --scenario "$scenario" \
     --output-dir "$work/results-$scenario" >"$work/suite-$scenario.txt" 2>&1 || run=$?
