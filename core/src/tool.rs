@@ -289,7 +289,7 @@ pub mod private {
         undeclared_key_message,
     };
     pub use neuralis_model::checks::{
-        Given, default_value_message, root_key_message, tool_input_message,
+        Given, default_value_message, more_offset_message, root_key_message, tool_input_message,
     };
     pub use neuralis_model::header::{Header, header_shape_message, nested_header_message};
 

@@ -137,6 +137,7 @@ fn check<T: Serialize>(value: &T, caps: &BoundCaps, wrapped: bool) -> Result<(),
         caps: *caps,
         wrapped,
         more: Some("cursor"),
+        more_from: None,
     };
     let (typed, stats) = bound_typed(value, &how);
     let (expected, expected_stats) = bound_result(&whole(&v, wrapped), caps);
@@ -562,6 +563,7 @@ fn the_marker_counts_what_the_text_and_structured_content_left_out() {
         },
         wrapped: false,
         more: Some("page"),
+        more_from: None,
     };
     let (r, stats) = bound_typed(&value, &how);
     assert_eq!(stats.items_dropped, 19_800);

@@ -18,11 +18,17 @@ pub(crate) fn descriptor_bound(p: &TokenStream, tool: &Tool) -> TokenStream {
         let name = &m.value;
         quote!(more: ::core::option::Option::Some(#name),)
     });
-    quote!(#p::ToolBound { #(#caps)* #more ..#p::ToolBound::NONE })
+    let offset = tool
+        .bound
+        .more_value
+        .as_ref()
+        .map(|v| quote_spanned!(v.span=> more_offset: true,));
+    quote!(#p::ToolBound { #(#caps)* #more #offset ..#p::ToolBound::NONE })
 }
 
 /// `bound-attr` on `more`: it names a root property of `input` (after serde renaming and
-/// flatten), at the name's token.
+/// flatten), at the name's token; with `more_value = "offset"`, an integer one, at the
+/// value's token.
 pub(crate) fn more_assert(
     p: &TokenStream,
     tool: &Tool,
@@ -31,9 +37,17 @@ pub(crate) fn more_assert(
 ) -> Option<TokenStream> {
     let more = tool.bound.more.as_ref()?;
     let name = &more.value;
-    Some(crate::tool::const_check(
+    let mut out = crate::tool::const_check(
         p,
         more.span,
         quote!(root_key_message::<#input>(#p::Given::BoundMore, #name, #ty_name)),
-    ))
+    );
+    if let Some(value) = &tool.bound.more_value {
+        out.extend(crate::tool::const_check(
+            p,
+            value.span,
+            quote!(more_offset_message::<#input>(#name, #ty_name)),
+        ));
+    }
+    Some(out)
 }

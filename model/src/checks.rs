@@ -19,7 +19,7 @@
 
 use crate::contract::RuleId;
 use crate::input::{ToolInput, has_root_key, reserved_root_key};
-use crate::shape::{Lit, Message, default_message, undeclared_key_message};
+use crate::shape::{Lit, Message, Shape, default_message, undeclared_key_message};
 use crate::xn::keys;
 
 /// `input-not-struct`, then `reserved-input-key` on `T`'s root keys unless `T`'s own derive
@@ -136,6 +136,45 @@ pub const fn default_value_message<T: ToolInput + ?Sized>(
         head.as_str(),
         "\n= help: give a value the property's type and its `#[schema]` bounds accept",
     )
+}
+
+/// `bound-attr` on `more_value = "offset"`: the argument `name` that `more` names is an
+/// integer (the marker tells the caller the next offset to send in it); empty when it is,
+/// when its shape cannot be told (a hand-written impl), or when `name` is no root key
+/// ([`root_key_message`] says so). `ty` is the input type as written.
+///
+/// ```
+/// use neuralis_model::checks::more_offset_message;
+/// use neuralis_model::input::ToolInput;
+/// use neuralis_model::shape::{Bounds, KeyShape, Shape};
+///
+/// struct Page;
+/// impl ToolInput for Page {
+///     const ROOT_SHAPES: &'static [KeyShape] = &[
+///         KeyShape::Key("offset", Shape::int(0, u32::MAX as u128), Bounds::NONE),
+///         KeyShape::Key("query", Shape::Str, Bounds::NONE),
+///     ];
+///     fn schema() -> serde_json::Value { serde_json::json!({"type": "object"}) }
+/// }
+/// assert!(more_offset_message::<Page>("offset", "Page").is_empty());
+/// assert!(more_offset_message::<Page>("query", "Page").as_str().starts_with(
+///     "bound-attr: `bound(more_value = \"offset\")` sends the next offset in `query`, which is not an integer property of `Page`"
+/// ));
+/// ```
+#[must_use]
+pub const fn more_offset_message<T: ToolInput + ?Sized>(name: &str, ty: &str) -> Message {
+    match crate::shape::key_shape(T::ROOT_SHAPES, name) {
+        None | Some((Shape::Int { .. } | Shape::Any, _)) => Message::new(),
+        Some(_) => Message::new()
+            .push(RuleId::BoundAttr.as_str())
+            .push(": `bound(more_value = \"offset\")` sends the next offset in `")
+            .push(name)
+            .push("`, which is not an integer property of `")
+            .push(ty)
+            .push("`")
+            .push(HELP)
+            .push("make the argument an integer (`Option<u32>`, 0 when not sent), or drop `more_value` to name the argument alone"),
+    }
 }
 
 /// What separates a message from its hint.

@@ -316,12 +316,15 @@ impl PackageBuilder {
             let bound = handler.bound();
             let task = handler.task();
             let headers = handler.headers();
-            let reads_text = matches!(&validator,
+            // The next offset is read from the arguments as sent: a tree.
+            let reads_text = !bound.more_offset
+                && matches!(&validator,
                 Checker::Builtin(v) if defaults_pass(v, &entry.meta.defaults));
             tools.push(Slot {
                 reads_text,
                 caps: bound.caps(&self.caps),
                 more: bound.more,
+                more_offset: bound.more_offset,
                 root_members: root_members(&entry.schema),
                 name: Arc::from(entry.name.as_str()),
                 cancellable: entry.meta.annotations.cancellable == Some(true),

@@ -46,6 +46,8 @@ pub(super) struct Slot {
     pub(super) caps: BoundCaps,
     /// The argument that asks for more, which a typed result's marker names.
     pub(super) more: Option<&'static str>,
+    /// Whether the marker says the next offset to send in `more` (`ToolBound::more_offset`).
+    pub(super) more_offset: bool,
 }
 
 impl fmt::Debug for Package {

@@ -308,7 +308,16 @@ impl Package {
             }
         }
         Self::task_point(slot, asker.as_deref()).await;
-        let cx = self.context(slot, session, &abort, progress, log, asker);
+        let mut cx = self.context(slot, session, &abort, progress, log, asker);
+        if slot.more_offset {
+            // The offset this call started from (with its default): the marker adds the
+            // items kept.
+            let from = slot
+                .more
+                .and_then(|key| args.get(key))
+                .and_then(Value::as_u64);
+            cx.bound.more_from = Some(from.unwrap_or(0));
+        }
         let call = match catch_unwind(AssertUnwindSafe(|| slot.handler.call(args, &cx))) {
             Ok(call) => call,
             Err(payload) => return panic_result(&*payload),
@@ -422,6 +431,7 @@ impl Package {
                 caps: slot.caps,
                 wrapped: slot.output.as_ref().is_some_and(|o| o.output.is_wrapped()),
                 more: slot.more,
+                more_from: None,
             },
         }
     }

@@ -213,6 +213,10 @@ pub struct ToolBound {
     pub blob_bytes: Option<usize>,
     /// The input argument that asks for more (a root property of the tool's input).
     pub more: Option<&'static str>,
+    /// Whether the truncation marker says the value to send in [`more`](Self::more): the
+    /// next offset, the call's own value of the argument (0 when it sent none) plus the
+    /// items kept of the array that was cut (`#[tool(bound(more_value = "offset"))]`).
+    pub more_offset: bool,
 }
 
 impl ToolBound {
@@ -224,6 +228,7 @@ impl ToolBound {
         structured_bytes: None,
         blob_bytes: None,
         more: None,
+        more_offset: false,
     };
 
     /// The caps of the tool: the package's `caps` with this tool's own.

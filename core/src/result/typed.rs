@@ -28,6 +28,11 @@ pub struct TypedBound<'a> {
     /// The input argument that asks for more (a cursor, a page, an offset), named by the
     /// truncation marker.
     pub more: Option<&'a str>,
+    /// The offset this call started from, when the marker says the next one to send in
+    /// [`more`](Self::more): this plus the items kept of the outermost array that was cut
+    /// (`#[tool(bound(more_value = "offset"))]`; the pipeline reads it from the call's
+    /// arguments, 0 when the argument was not sent).
+    pub more_from: Option<u64>,
 }
 
 /// At most this many UTF-16 units of the text budget go to a typed result's truncation
@@ -349,10 +354,19 @@ fn marker(
     if text_left_out {
         tail.push("its JSON is too long for the text".to_owned());
     }
-    let more = how
-        .more
-        .map(|arg| format!("; to get more, call again with `{arg}`"))
-        .unwrap_or_default();
+    // The outermost array cut (places are sorted outer first): where the next page starts.
+    let next = how.more_from.and_then(|from| {
+        let kept = places
+            .iter()
+            .find(|(_, kind, ..)| *kind == CutKind::Array)?
+            .3;
+        Some(from.saturating_add(kept as u64))
+    });
+    let more = match (how.more, next) {
+        (Some(arg), Some(next)) => format!("; to get more, call again with `{arg}` set to {next}"),
+        (Some(arg), None) => format!("; to get more, call again with `{arg}`"),
+        (None, _) => String::new(),
+    };
     for named in (0..=places.len().min(MARKER_PLACES)).rev() {
         let mut parts: Vec<String> = places[..named]
             .iter()

@@ -287,7 +287,7 @@ rules! {
     /// A malformed `bound(...)` in `#[tool]`.
     BoundAttr = "bound-attr", Error, 7,
         "malformed `bound(...)` argument of `#[tool]`",
-        "give caps as positive integers (`text_chars`, `array_len`, `string_chars`, `structured_bytes`, `blob_bytes`) and `more` as the serde name of a root property of the tool's input, for example `bound(array_len = 50, more = \"cursor\")`";
+        "give caps as positive integers (`text_chars`, `array_len`, `string_chars`, `structured_bytes`, `blob_bytes`) and `more` as the serde name of a root property of the tool's input, for example `bound(array_len = 50, more = \"cursor\")`, with `more_value = \"offset\"` when the marker should say the next offset to send in it";
     /// A form a handler asks a person to fill in is not one MCP elicitation can show.
     ElicitationForm = "elicitation-form", Error, 7,
         "an elicitation form is a flat object of primitive fields",

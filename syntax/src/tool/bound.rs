@@ -42,6 +42,13 @@ pub const CAPS: [&str; 5] = [
 /// The key naming the argument that asks for more.
 pub const MORE: &str = "more";
 
+/// The key saying what the marker tells the caller to send in [`MORE`]'s argument.
+pub const MORE_VALUE: &str = "more_value";
+
+/// The values [`MORE_VALUE`] takes: `offset`, the call's own value of the argument (0 when
+/// it sent none) plus the items kept of the array that was cut.
+pub const MORE_VALUES: [&str; 1] = ["offset"];
+
 /// What `bound(...)` declares.
 #[derive(Debug, Clone, Default)]
 pub struct Bound {
@@ -51,6 +58,9 @@ pub struct Bound {
     pub caps: Vec<(&'static str, Spanned<u64>)>,
     /// `more = "cursor"`: the root property (serde name) a caller sends for more.
     pub more: Option<Spanned<String>>,
+    /// `more_value = "offset"`: the marker says the value to send, the next offset (an
+    /// integer argument), at the value's token.
+    pub more_value: Option<Spanned<String>>,
 }
 
 impl Bound {
@@ -108,6 +118,10 @@ pub(super) fn parse(cx: &Ctxt, meta: &ParseNestedMeta, bound: &mut Bound) -> syn
             );
             return Ok(());
         };
+        if key == MORE_VALUE {
+            more_value(cx, at, &expr, bound);
+            return Ok(());
+        }
         if key == MORE {
             match &expr {
                 Expr::Lit(syn::ExprLit {
@@ -133,7 +147,7 @@ pub(super) fn parse(cx: &Ctxt, meta: &ParseNestedMeta, bound: &mut Bound) -> syn
         }
         let Some(name) = CAPS.iter().copied().find(|c| *c == key) else {
             let mut keys = CAPS.to_vec();
-            keys.push(MORE);
+            keys.extend([MORE, MORE_VALUE]);
             let help = did_you_mean(&key, &keys).map_or_else(
                 || format!("the keys of `bound(...)` are `{}`", keys.join("`, `")),
                 |k| format!("did you mean `{k}`?"),
@@ -170,5 +184,54 @@ pub(super) fn parse(cx: &Ctxt, meta: &ParseNestedMeta, bound: &mut Bound) -> syn
         }
         bound.caps.push((name, Spanned::new(value, expr.span())));
         Ok(())
-    })
+    })?;
+    if let (Some(value), None) = (&bound.more_value, &bound.more) {
+        cx.error_at(
+            RuleId::BoundAttr,
+            value.span,
+            "`more_value` says what to send in `more`'s argument, and no `more` is given",
+            "name the argument too: `bound(more = \"offset\", more_value = \"offset\")`",
+        );
+    }
+    Ok(())
+}
+
+/// `more_value = "offset"`: one of [`MORE_VALUES`], given once.
+fn more_value(cx: &Ctxt, at: proc_macro2::Span, expr: &Expr, bound: &mut Bound) {
+    let Expr::Lit(syn::ExprLit {
+        lit: Lit::Str(s), ..
+    }) = expr
+    else {
+        cx.error(
+            RuleId::BoundAttr,
+            expr,
+            "`more_value` takes a string: `more_value = \"offset\"`",
+        );
+        return;
+    };
+    let value = s.value();
+    if !MORE_VALUES.contains(&value.as_str()) {
+        let help = did_you_mean(&value, &MORE_VALUES).map_or_else(
+            || {
+                "`more_value = \"offset\"`: the marker says the next offset, the call's own plus the items kept".to_owned()
+            },
+            |k| format!("did you mean `{k}`?"),
+        );
+        cx.error_at(
+            RuleId::BoundAttr,
+            s.span(),
+            format_args!("`more_value` is `offset`, not `{value}`"),
+            help,
+        );
+        return;
+    }
+    if bound.more_value.is_some() {
+        cx.error_at(
+            RuleId::BoundAttr,
+            at,
+            "`more_value` is given twice",
+            "give it once",
+        );
+    }
+    bound.more_value = Some(Spanned::new(value, s.span()));
 }
