@@ -139,6 +139,10 @@ pub struct Crate {
     pub crates: Vec<CrateInfo>,
     /// The names `extern crate` declarations give crates in the package, anywhere.
     pub extern_crates: Vec<String>,
+    /// The types with a hand-written `impl ToolInput for T` (or `impl neuralis::ToolInput`),
+    /// by their module and name as the impl writes them: the build script cannot compose
+    /// their schema, so a tool that takes one has a tool file its author writes.
+    pub hand_inputs: Vec<(usize, String)>,
 }
 
 /// Whether `attr` is `#[tool(...)]` or `#[neuralis::tool(...)]`.
@@ -499,6 +503,9 @@ impl Walker<'_> {
     /// The `#[tool]` methods of an impl, `#[cfg]` evaluated. A `#[tool]` inside a method's
     /// `#[cfg_attr]` is not one: `#[tools]` reads its impl before rustc expands them.
     fn impl_tools(&mut self, module: usize, mut item: ItemImpl) {
+        if let Some(name) = hand_input(&item) {
+            self.krate.hand_inputs.push((module, name));
+        }
         let items = std::mem::take(&mut item.items);
         let marked = item.attrs.iter().any(neuralis_syntax::tool::is_tools_attr);
         let header: Box<ItemImpl> = Box::new(item);
@@ -524,6 +531,18 @@ impl Walker<'_> {
             });
         }
     }
+}
+
+/// `impl ToolInput for T` (the trait by any path ending in `ToolInput`): `T`'s name.
+fn hand_input(item: &ItemImpl) -> Option<String> {
+    let (path, _) = item.trait_.as_ref()?;
+    if path.segments.last()?.ident != "ToolInput" {
+        return None;
+    }
+    let syn::Type::Path(ty) = &*item.self_ty else {
+        return None;
+    };
+    Some(ty.path.segments.last()?.ident.to_string())
 }
 
 fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {

@@ -1007,10 +1007,11 @@ fn numeric(text: &str) -> bool {
     {
         return true;
     }
-    if let Ok(x) = text.parse::<f64>() {
-        if x.is_finite() || text.bytes().any(|b| b.is_ascii_digit()) {
-            return true;
-        }
+    if text
+        .parse::<f64>()
+        .is_ok_and(|x| x.is_finite() || text.bytes().any(|b| b.is_ascii_digit()))
+    {
+        return true;
     }
     text.contains('_') && {
         let plain: String = text.chars().filter(|c| *c != '_').collect();
@@ -1574,6 +1575,13 @@ mod tests {
             true,
         ),
         ("name: x\ndescription: \"\\x00\\x7f\"\n", true),
+        (
+            "name: x\n\"a\\tb \\u00e9\": x\na:: b\na:b: c\n'it''s': d\n",
+            true,
+        ),
+        ("name: x\nlist:\n  -   \n  - a   \n  -  # c\n", true),
+        ("name: x\ndescription: a\n  ---\n  ...\n  b\n", true),
+        ("name: x\ndescription: |\n  ---\n  ...\n  %x\n", true),
         ("name: [x]\n", false),
         ("name: x\nlist: [a, b]\n", false),
         ("name: x\nmeta: {a: b}\n", false),
@@ -1617,6 +1625,15 @@ mod tests {
             assert_eq!(crlf.map(|f| f.map), ours.map(|f| f.map), "CRLF {body:?}");
         }
         assert!(CORPUS.len() >= 80, "{}", CORPUS.len());
+    }
+
+    #[test]
+    fn long_keys() {
+        let key = "k".repeat(500);
+        assert_eq!(accept(&format!("{key}: x\n"))[&key], "x");
+        let e = refuse(&format!("{}: x\n", "k".repeat(600)));
+        assert_eq!(at(&e), (2, 0));
+        assert!(e.message.contains("too long"), "{}", e.message);
     }
 
     #[test]
@@ -2113,6 +2130,11 @@ mod tests {
         #[test]
         fn line_soups_match_yaml_serde(text in soup()) {
             let _ = differential(&text);
+        }
+
+        #[test]
+        fn random_text_matches_yaml_serde(body in r#"(k: |- |[ ab:#'"|>\\1.~+-]|\n  |\n|\t){0,40}"#) {
+            let _ = differential(&doc(&format!("{body}\n")));
         }
 
         #[test]

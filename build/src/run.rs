@@ -38,7 +38,7 @@ impl Builder {
         };
         let found = self.discover(&mut run, &inputs);
         let decls = self.read_tools(&found.krate, &mut run);
-        let mut composed = compose(&mut run, &found.krate, decls);
+        let mut composed = compose(&mut run, &found.krate, decls, &inputs.tools_dir);
         let produced = check(&mut run, &found.krate, &inputs.options, &mut composed);
         let skills = crate::skills::read(&mut run, &inputs.skills_dir);
         self.write(&mut run, &inputs, &found, &composed, &produced, &skills);
@@ -273,6 +273,9 @@ struct ComposedTool {
     quiet: Vec<String>,
     module: usize,
     decl: tool::ToolDecl,
+    /// The file's text as its author wrote it (an input that implements `ToolInput` by
+    /// hand), kept as it is.
+    written: Option<String>,
 }
 
 struct Indexed {
@@ -295,7 +298,7 @@ pub(crate) struct Produced {
 /// Stage 3: each declared tool's document, from the static view of its input type and
 /// its handler; a name claimed twice is `duplicate-tool`, and a tool whose types cannot
 /// be read is skipped or refused (its name claimed).
-fn compose(run: &mut Run, krate: &Crate, decls: Decls) -> Composed {
+fn compose(run: &mut Run, krate: &Crate, decls: Decls, tools_dir: &Path) -> Composed {
     let mut composed = Composed {
         tools: Vec::new(),
         claimed: decls.claimed,
@@ -321,8 +324,31 @@ fn compose(run: &mut Run, krate: &Crate, decls: Decls) -> Composed {
                     quiet: std::mem::take(&mut view.quiet),
                     module,
                     decl,
+                    written: None,
                 });
             }
+            Err(Problem::HandWritten { loc, ty }) => match hand_written(tools_dir, &name) {
+                Ok((text, doc)) => composed.tools.push(ComposedTool {
+                    locations: decl.locations.clone(),
+                    name,
+                    doc,
+                    quiet: Vec::new(),
+                    module,
+                    decl,
+                    written: Some(text),
+                }),
+                Err(why) => {
+                    let file = display_path(&tools_dir.join(format!("{name}.json")));
+                    run.error(
+                        krate,
+                        &loc,
+                        RuleId::UnsupportedType,
+                        &format!("`{ty}` implements `ToolInput` by hand, so the build script cannot write the schema of tool `{name}`, and its file {why}"),
+                        &format!("write {file} yourself: `{ty}::schema()`'s properties under the tool's description and `x-neuralis` block (`cargo test`'s drift test compares it with the run-time composition); the build checks it and serves it as written"),
+                    );
+                    composed.claimed.insert(name);
+                }
+            },
             Err(problem) => {
                 not_composed(run, krate, &name, problem);
                 composed.claimed.insert(name);
@@ -370,7 +396,21 @@ fn not_composed(run: &mut Run, krate: &Crate, name: &str, problem: Problem) {
         Problem::Unresolved { loc, message, help } => {
             run.error(krate, &loc, RuleId::UnsupportedType, &message, &help);
         }
+        // `compose` reads the author's file instead.
+        Problem::HandWritten { .. } => {}
     }
+}
+
+/// The tool file an author wrote for a tool whose input implements `ToolInput` by hand:
+/// its text and its JSON; why not (`is missing`, `is not JSON: ...`), to end a message.
+fn hand_written(tools_dir: &Path, name: &str) -> Result<(String, Value), String> {
+    let path = tools_dir.join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => "is missing".to_owned(),
+        _ => format!("cannot be read: {e}"),
+    })?;
+    let doc = serde_json::from_str(&text).map_err(|e| format!("is not JSON: {e}"))?;
+    Ok((text, doc))
 }
 
 /// Stage 4: each composed document against the contract (with the build script's
@@ -404,7 +444,10 @@ fn check(
         let descriptor =
             neuralis_syntax::tool::descriptor_name(&t.decl.handler, service.map(|(i, _)| i));
         let tool = Produced {
-            text: to_canonical_string(&t.doc),
+            text: t
+                .written
+                .clone()
+                .unwrap_or_else(|| to_canonical_string(&t.doc)),
             handler: format!("{module}::{}", t.decl.handler_display()),
             descriptor: format!("{module}::{descriptor}"),
             service: service.map(|(_, s)| s.clone()),

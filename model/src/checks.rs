@@ -154,7 +154,10 @@ pub const fn default_value_message<T: ToolInput + ?Sized>(
 ///         KeyShape::Key("offset", Shape::int(0, u32::MAX as u128), Bounds::NONE),
 ///         KeyShape::Key("query", Shape::Str, Bounds::NONE),
 ///     ];
-///     fn schema() -> serde_json::Value { serde_json::json!({"type": "object"}) }
+///     fn schema_name() -> std::borrow::Cow<'static, str> { "Page".into() }
+///     fn schema_in(_: &mut neuralis_model::input::Composer) -> serde_json::Value {
+///         serde_json::json!({"type": "object"})
+///     }
 /// }
 /// assert!(more_offset_message::<Page>("offset", "Page").is_empty());
 /// assert!(more_offset_message::<Page>("query", "Page").as_str().starts_with(

@@ -86,6 +86,14 @@ pub enum Problem {
         /// Where.
         loc: Loc,
     },
+    /// A type that implements `ToolInput` by hand: the build script cannot compose its
+    /// schema, so the tool's file is the one its author writes.
+    HandWritten {
+        /// Where the type is used.
+        loc: Loc,
+        /// The type as written.
+        ty: String,
+    },
     /// A path whose first segment names no crate, module or item: the compiler reports
     /// it, so the tool is skipped, with a warning that says what the path probably means.
     Unlinked {
@@ -279,6 +287,17 @@ impl<'k> StaticView<'k> {
             TypeItem::Alias(target) => {
                 let target = Ty::of(target);
                 self.type_schema(&target, &Scope::module(t.module), site)
+            }
+            TypeItem::Data(_, false)
+                if self.krate.hand_inputs.iter().any(|(module, name)| {
+                    *name == t.ident.to_string()
+                        && self.krate.crate_of(*module) == self.krate.crate_of(t.module)
+                }) =>
+            {
+                Err(Problem::HandWritten {
+                    loc: site.loc.clone(),
+                    ty: tokens(ty),
+                })
             }
             TypeItem::Data(_, false) | TypeItem::Other => Err(Problem::Unresolved {
                 loc: site.loc.clone(),
