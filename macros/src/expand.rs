@@ -349,9 +349,11 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
     }
 }
 
-/// `#[schema(elicitation)]`: a struct is an `ElicitForm`, each field of a type the syntax
-/// check cannot see required to be an `ElicitChoice` (the error on the field's type); an
-/// enum is an `ElicitChoice`.
+/// `#[schema(elicitation)]`: a struct is an `ElicitForm` whose `CHOICES` are its fields of
+/// a choice (one, or a `Vec` of them: a multi-select), each field of a type the syntax
+/// check cannot see required to be an `ElicitChoice` by reading its titles (the error on
+/// the field's type); an
+/// enum is an `ElicitChoice` whose `TITLES` are its variants' `#[schema(title = "...")]`.
 fn elicitation(p: &TokenStream, cont: &Container, generics: &syn::Generics) -> TokenStream {
     if cont.schema.elicitation.is_none() {
         return TokenStream::new();
@@ -359,30 +361,52 @@ fn elicitation(p: &TokenStream, cont: &Container, generics: &syn::Generics) -> T
     let ident = cont.ident;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     match &cont.data {
-        Data::Enum(_) => quote! {
-            #[automatically_derived]
-            impl #impl_generics #p::ElicitChoice for #ident #ty_generics #where_clause {}
-        },
-        Data::Struct(_, fields) => {
-            let choices = fields
+        Data::Enum(variants) => {
+            let titled = variants.iter().any(|v| v.schema.title.is_some());
+            let titles = variants
                 .iter()
-                .filter(|f| {
-                    !f.is_skipped() && matches!(f.kind.unwrap_option(), TypeKind::Named { .. })
-                })
-                .map(|f| {
-                    let tree = neuralis_syntax::types::Ty::of(&f.ty);
-                    let ty = &tree.under_options().written;
-                    quote_spanned! {ty.span()=>
-                        __elicit_choice::<#ty>();
-                    }
+                .filter(|v| titled && v.serde.skip.is_none())
+                .map(|v| {
+                    let name = &v.name.value;
+                    let title = v.schema.title.as_ref().map_or(name, |t| &t.value);
+                    quote!((#name, #title))
                 });
             quote! {
                 #[automatically_derived]
-                impl #impl_generics #p::ElicitForm for #ident #ty_generics #where_clause {}
-                #[allow(dead_code)]
-                fn __elicit_fields() {
-                    fn __elicit_choice<T: ?::core::marker::Sized + #p::ElicitChoice>() {}
-                    #(#choices)*
+                impl #impl_generics #p::ElicitChoice for #ident #ty_generics #where_clause {
+                    const TITLES: &'static [(&'static str, &'static str)] = &[#(#titles),*];
+                }
+            }
+        }
+        Data::Struct(_, fields) => {
+            // Each field of a choice: its serde name and the choice's type.
+            let choices: Vec<(&str, syn::Type)> = fields
+                .iter()
+                .filter(|f| !f.is_skipped())
+                .filter_map(|f| {
+                    let tree = neuralis_syntax::types::Ty::of(&f.ty);
+                    let under = tree.under_options();
+                    let ty = match &under.kind {
+                        TypeKind::Named { .. } => under.written.clone(),
+                        TypeKind::Seq { item, .. }
+                            if matches!(item.kind, TypeKind::Named { .. }) =>
+                        {
+                            item.written.clone()
+                        }
+                        _ => return None,
+                    };
+                    Some((f.name.value.as_str(), ty))
+                })
+                .collect();
+            // The one check of each choice's type: its titles, at the type's token.
+            let entries = choices.iter().map(
+                |(name, ty)| quote_spanned!(ty.span()=> (#name, <#ty as #p::ElicitChoice>::TITLES)),
+            );
+            quote! {
+                #[automatically_derived]
+                impl #impl_generics #p::ElicitForm for #ident #ty_generics #where_clause {
+                    const CHOICES: &'static [(&'static str, &'static [(&'static str, &'static str)])] =
+                        &[#(#entries),*];
                 }
             }
         }

@@ -177,7 +177,16 @@ fn check_elicitation_field(cx: &Ctxt, f: &Field) {
         TypeKind::Format { format, .. } => Some(format!(
             "a string of format `{format}`; a form's strings have format email, uri, date or date-time"
         )),
-        TypeKind::Seq { .. } => Some("a list; a form's fields are single values".to_owned()),
+        // SEP-1330's multi-select: a list of a choice (its item checked where the derive
+        // expands, by its type implementing `ElicitChoice`).
+        TypeKind::Seq {
+            item,
+            unique: false,
+            len: Len::Any,
+        } if matches!(item.kind, TypeKind::Named { .. }) => None,
+        TypeKind::Seq { .. } => Some(
+            "a list; a form's fields are single values, or a `Vec` of a unit enum marked `#[schema(elicitation)]` (a multi-select)".to_owned(),
+        ),
         TypeKind::Map(_) | TypeKind::JsonMap | TypeKind::Value => {
             Some("an object or any JSON value; a form's fields are single values".to_owned())
         }
@@ -192,6 +201,7 @@ fn check_elicitation_field(cx: &Ctxt, f: &Field) {
         );
     }
     let s = &f.schema;
+    let many = matches!(f.kind.unwrap_option(), TypeKind::Seq { .. });
     let refused: [(&str, Option<Span>); 9] = [
         ("pattern", s.pattern.as_ref().map(|v| v.span)),
         (
@@ -203,8 +213,15 @@ fn check_elicitation_field(cx: &Ctxt, f: &Field) {
             s.exclusive_maximum.as_ref().map(|v| v.span),
         ),
         ("multiple_of", s.multiple_of.as_ref().map(|v| v.span)),
-        ("min_items", s.min_items.as_ref().map(|v| v.span)),
-        ("max_items", s.max_items.as_ref().map(|v| v.span)),
+        // A multi-select has `minItems` and `maxItems`.
+        (
+            "min_items",
+            s.min_items.as_ref().filter(|_| !many).map(|v| v.span),
+        ),
+        (
+            "max_items",
+            s.max_items.as_ref().filter(|_| !many).map(|v| v.span),
+        ),
         ("unique_items", s.unique_items),
         ("examples", s.examples.as_ref().map(|v| v.span)),
         ("deprecated", s.deprecated),
@@ -215,7 +232,7 @@ fn check_elicitation_field(cx: &Ctxt, f: &Field) {
                 rule,
                 span,
                 format_args!("`{key}` on field `{name}`: MCP's elicitation schema has no such keyword"),
-                "a form's field takes `title`, `description`, `default`, `format` (email, uri, date, date-time), `min_length`, `max_length`, `minimum` and `maximum`",
+                "a form's field takes `title`, `description`, `default`, `format` (email, uri, date, date-time), `min_length`, `max_length`, `minimum` and `maximum`; a multi-select `min_items` and `max_items`",
             );
         }
     }

@@ -1,7 +1,8 @@
 //! elicitation-form near-misses: every field a form may have (strings with an elicitation
 //! `format` and lengths, numbers and integers with bounds, booleans, a marked unit enum,
-//! optional fields, defaults, titles and descriptions) compiles, and the form's schema is
-//! one MCP's elicitation schema reads.
+//! optional fields, defaults, titles and descriptions; SEP-1330's titled choices and
+//! multi-selects, `Vec`s of a marked enum with `min_items` / `max_items`) compiles, and the
+//! form's schema is one MCP's elicitation schema reads.
 use neuralis::ToolInput;
 use neuralis::dispatch::{ElicitForm, Form};
 use serde_json::json;
@@ -13,6 +14,18 @@ use serde_json::json;
 pub enum Urgency {
     Low,
     High,
+}
+
+/// Which area it touches, each with the title a client shows.
+#[derive(ToolInput, serde::Deserialize, Debug)]
+#[serde(rename_all = "lowercase")]
+#[schema(elicitation)]
+pub enum Area {
+    #[schema(title = "Billing and invoices")]
+    Billing,
+    #[schema(title = "Sign-in")]
+    Auth,
+    Search,
 }
 
 /// Who reviews the change.
@@ -35,6 +48,11 @@ pub struct Reviewer {
     pub urgency: Urgency,
     pub fallback: Option<Urgency>,
     pub initial: Option<char>,
+    pub area: Area,
+    /// Every area it touches.
+    #[schema(min_items = 1, max_items = 2)]
+    pub areas: Vec<Area>,
+    pub also: Option<Vec<Urgency>>,
 }
 
 fn is_form<T: ElicitForm>() {}
@@ -45,10 +63,23 @@ fn main() {
     assert_eq!(form.schema["type"], "object");
     assert!(form.schema.get("$schema").is_none());
     assert!(form.schema.get("additionalProperties").is_none());
-    assert_eq!(form.schema["required"], json!(["email", "notify", "urgency"]));
     let p = &form.schema["properties"];
     assert_eq!(p["email"]["format"], "email");
     assert_eq!(p["seats"]["maximum"], 9);
     assert_eq!(p["urgency"]["enum"], json!(["low", "high"]));
     assert_eq!(p["notify"]["type"], "boolean");
+    // SEP-1330: a titled single-select, a titled multi-select, an untitled multi-select.
+    let titled = json!([
+        {"const": "billing", "title": "Billing and invoices"},
+        {"const": "auth", "title": "Sign-in"},
+        {"const": "search", "title": "search"}
+    ]);
+    assert_eq!(p["area"]["type"], "string");
+    assert_eq!(p["area"]["oneOf"], titled);
+    assert!(p["area"].get("enum").is_none());
+    assert_eq!(p["areas"]["type"], "array");
+    assert_eq!(p["areas"]["items"], json!({"anyOf": titled}));
+    assert_eq!((p["areas"]["minItems"].clone(), p["areas"]["maxItems"].clone()), (json!(1), json!(2)));
+    assert_eq!(p["also"]["items"]["enum"], json!(["low", "high"]));
+    assert_eq!(form.schema["required"], json!(["email", "notify", "urgency", "area", "areas"]));
 }

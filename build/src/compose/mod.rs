@@ -290,8 +290,7 @@ impl<'k> StaticView<'k> {
             }
             TypeItem::Data(_, false)
                 if self.krate.hand_inputs.iter().any(|(module, name)| {
-                    *name == t.ident.to_string()
-                        && self.krate.crate_of(*module) == self.krate.crate_of(t.module)
+                    t.ident == name && self.krate.crate_of(*module) == self.krate.crate_of(t.module)
                 }) =>
             {
                 Err(Problem::HandWritten {

@@ -313,10 +313,20 @@ impl Form {
         }
     }
 
-    /// The form of the type `T` (see [`ElicitForm`]).
+    /// The form of the type `T` (see [`ElicitForm`]): its choices titled as SEP-1330
+    /// writes them (`oneOf` of `const` and `title` for one choice, `items.anyOf` for a
+    /// list of them) when the enum's variants have titles.
     #[must_use]
     pub fn of<T: ElicitForm>(message: impl Into<String>) -> Self {
-        Self::new(message, form_schema::<T>())
+        let mut schema = form_schema::<T>();
+        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+            for (name, titles) in T::CHOICES {
+                if let Some(property) = properties.get_mut(*name) {
+                    title_choice(property, titles);
+                }
+            }
+        }
+        Self::new(message, schema)
     }
 
     /// `{"message": .., "requestedSchema": ..}`.
@@ -339,11 +349,34 @@ fn form_schema<T: ToolInput + ?Sized>() -> Value {
     schema
 }
 
+/// A choice's options with their titles (SEP-1330): `[{"const": value, "title": title}]`
+/// in place of the `enum` of one choice, or of the `items` of a list of choices (as
+/// `anyOf`, a multi-select's items); nothing when the enum gives no titles.
+fn title_choice(property: &mut Value, titles: &[(&str, &str)]) {
+    if titles.is_empty() {
+        return;
+    }
+    let options: Vec<Value> = titles
+        .iter()
+        .map(|(value, title)| json!({"const": value, "title": title}))
+        .collect();
+    let Some(map) = property.as_object_mut() else {
+        return;
+    };
+    if map.get("type").and_then(Value::as_str) == Some("array") {
+        map.insert("items".to_owned(), json!({ "anyOf": options }));
+    } else {
+        map.remove("enum");
+        map.insert("oneOf".to_owned(), Value::Array(options));
+    }
+}
+
 /// A type a handler may ask a person to fill in ([`ToolContext::elicit`]): its
 /// [`ToolInput`] schema is a form MCP elicitation can show, a flat object of primitive
 /// fields (strings, with `format` email, uri, date or date-time and `min_length` /
 /// `max_length`; numbers and integers with `minimum` / `maximum`; booleans; enums of unit
-/// variants).
+/// variants, one of them or a list of them: SEP-1330's single and multi-select, titled
+/// when the variants have `#[schema(title = "...")]`).
 ///
 /// Implemented by `#[derive(ToolInput)]` on a struct marked `#[schema(elicitation)]`,
 /// which checks exactly that when the crate compiles (rule `elicitation-form`), so a type
@@ -351,7 +384,12 @@ fn form_schema<T: ToolInput + ?Sized>() -> Value {
 /// client at run time.
 ///
 /// [`ToolContext::elicit`]: super::ToolContext::elicit
-pub trait ElicitForm: ToolInput + DeserializeOwned {}
+pub trait ElicitForm: ToolInput + DeserializeOwned {
+    /// Each property whose value is a choice (one, or a list of them) with its options'
+    /// titles ([`ElicitChoice::TITLES`]), which [`Form::of`] writes as SEP-1330's titled
+    /// choices.
+    const CHOICES: &'static [(&'static str, &'static [(&'static str, &'static str)])] = &[];
+}
 
 /// A unit enum a form's field may take: its names are the choice the person makes.
 /// Implemented by `#[derive(ToolInput)]` on an enum marked `#[schema(elicitation)]`, which
@@ -359,10 +397,15 @@ pub trait ElicitForm: ToolInput + DeserializeOwned {}
 /// derive requires it of every field whose type it does not know.
 #[diagnostic::on_unimplemented(
     message = "elicitation-form: `{Self}` is not a field a form can have",
-    label = "a form's field is a string, a number, an integer, a boolean or a unit enum",
+    label = "a form's field is a string, a number, an integer, a boolean, a unit enum or a `Vec` of one",
     note = "mark a unit enum `#[schema(elicitation)]` to offer its names as a choice"
 )]
-pub trait ElicitChoice: ToolInput {}
+pub trait ElicitChoice: ToolInput {
+    /// Each option (the variant's serde name) with the title a client shows for it, from
+    /// the variants' `#[schema(title = "...")]` (a variant without one shows its name);
+    /// empty when no variant has one.
+    const TITLES: &'static [(&'static str, &'static str)] = &[];
+}
 
 /// A person's answer to a form: accepted with its content, declined, or cancelled.
 #[derive(Debug, Clone, PartialEq)]

@@ -100,7 +100,6 @@ impl PackageBuilder {
     /// `neuralis-mcp` serves beside the tools. The package table's
     /// `neuralis_package::builder()` adds the ones the build script checked and embedded
     /// from `skills/`; a package registered by hand gives its own.
-    #[must_use]
     pub fn skills(mut self, skills: &[Skill]) -> Self {
         self.skills.extend_from_slice(skills);
         self

@@ -291,7 +291,7 @@ rules! {
     /// A form a handler asks a person to fill in is not one MCP elicitation can show.
     ElicitationForm = "elicitation-form", Error, 7,
         "an elicitation form is a flat object of primitive fields",
-        "keep to strings (`format` email, uri, date or date-time; `min_length`, `max_length`), numbers and integers (`minimum`, `maximum`), booleans, and unit enums marked `#[schema(elicitation)]`: clients show nothing else";
+        "keep to strings (`format` email, uri, date or date-time; `min_length`, `max_length`), numbers and integers (`minimum`, `maximum`), booleans, and unit enums marked `#[schema(elicitation)]` (one, or a `Vec` of them with `min_items`, `max_items`): clients show nothing else";
     /// A malformed `task` or `task_start` in `#[tool]`.
     TaskAttr = "task-attr", Error, 7,
         "malformed `task` or `task_start` argument of `#[tool]`",
