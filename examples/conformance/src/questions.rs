@@ -135,8 +135,61 @@ pub async fn test_elicitation_sep1034_defaults(
     )))
 }
 
-/// Ask the user for a form with the five kinds of enum (SEP-1330): untitled and titled
-/// single-select, the legacy `enumNames`, untitled and titled multi-select.
+/// Three options, untitled.
+#[derive(ToolInput, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[schema(elicitation)]
+pub enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+/// Three options, each with the title a client shows.
+#[derive(ToolInput, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[schema(elicitation)]
+pub enum TitledOption {
+    #[schema(title = "First Option")]
+    Value1,
+    #[schema(title = "Second Option")]
+    Value2,
+    #[schema(title = "Third Option")]
+    Value3,
+}
+
+/// Three choices of a multi-select, each with its title.
+#[derive(ToolInput, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[schema(elicitation)]
+pub enum TitledChoice {
+    #[schema(title = "First Choice")]
+    Value1,
+    #[schema(title = "Second Choice")]
+    Value2,
+    #[schema(title = "Third Choice")]
+    Value3,
+}
+
+/// SEP-1330's kinds of enum as a typed form: an untitled and a titled single-select, an
+/// untitled and a titled multi-select.
+#[derive(ToolInput, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[schema(elicitation)]
+#[expect(
+    dead_code,
+    reason = "the form asks for them; the answer, with the legacy field, is reported whole"
+)]
+pub struct Choices {
+    pub untitled_single: Option<Untitled>,
+    pub titled_single: Option<TitledOption>,
+    pub untitled_multi: Option<Vec<Untitled>>,
+    pub titled_multi: Option<Vec<TitledChoice>>,
+}
+
+/// Ask the user for a form with the five kinds of enum (SEP-1330): the typed form's four
+/// (untitled and titled single-select, untitled and titled multi-select), and the legacy
+/// `enumNames`, which no type writes (it is deprecated), added by hand.
 #[tool(
     annotations(read_only, destructive = false, category = "read"),
     ui(presentation = "inline")
@@ -146,30 +199,11 @@ pub async fn test_elicitation_sep1330_enums(
     cx: &ToolContext,
 ) -> Result<ToolResult, AskError> {
     let Nothing {} = input;
-    let form = Form::new(
-        "Please choose.",
-        json!({
-            "type": "object",
-            "properties": {
-                "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
-                "titledSingle": {"type": "string", "oneOf": [
-                    {"const": "value1", "title": "First Option"},
-                    {"const": "value2", "title": "Second Option"},
-                    {"const": "value3", "title": "Third Option"}
-                ]},
-                "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
-                               "enumNames": ["Option One", "Option Two", "Option Three"]},
-                "untitledMulti": {"type": "array",
-                                  "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-                "titledMulti": {"type": "array", "items": {"anyOf": [
-                    {"const": "value1", "title": "First Choice"},
-                    {"const": "value2", "title": "Second Choice"},
-                    {"const": "value3", "title": "Third Choice"}
-                ]}}
-            },
-            "required": []
-        }),
-    );
+    let mut form = Form::of::<Choices>("Please choose.");
+    form.schema["properties"]["legacyEnum"] = json!({
+        "type": "string", "enum": ["opt1", "opt2", "opt3"],
+        "enumNames": ["Option One", "Option Two", "Option Three"]
+    });
     let answer = cx.elicit_form("enums", form).await?;
     Ok(ToolResult::text(format!(
         "Elicitation completed: {}",
