@@ -183,7 +183,6 @@ macro_rules! handed_over {
     ($then:ident) => {
         $then! {
             fn complete(&self, request: ::rmcp::model::CompleteRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::CompleteResult, ::rmcp::ErrorData>;
-            fn get_prompt(&self, request: ::rmcp::model::GetPromptRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::GetPromptResponse, ::rmcp::ErrorData>;
             fn list_prompts(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListPromptsResult, ::rmcp::ErrorData>;
             fn list_resource_templates(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListResourceTemplatesResult, ::rmcp::ErrorData>;
             fn listen(&self, context: ::rmcp::service::SubscriptionContext) -> Result<(), ::rmcp::ErrorData>;
@@ -199,13 +198,15 @@ macro_rules! handed_over {
 
 pub(crate) use handed_over;
 
-/// The methods of [`ServerHandler`] that [`McpServer`] answers with the package's skills
-/// first (`crate::skills`) and hands to its handler for everything else: declared in
-/// [`Other`] and implemented for every handler as [`handed_over`]'s are, written by hand
-/// in `McpServer`'s `ServerHandler`.
-macro_rules! shared_with_skills {
+/// The methods of [`ServerHandler`] that [`McpServer`] writes by hand in its
+/// `ServerHandler` before handing them to its handler: the ones it answers with the
+/// package's skills first (`crate::skills`), and the ones whose handler may ask the client
+/// ([`crate::asking`], which finds the server's sealed state in the request's extensions).
+/// Declared in [`Other`] and implemented for every handler as [`handed_over`]'s are.
+macro_rules! written_here {
     ($then:ident) => {
         $then! {
+            fn get_prompt(&self, request: ::rmcp::model::GetPromptRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::GetPromptResponse, ::rmcp::ErrorData>;
             fn list_resources(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListResourcesResult, ::rmcp::ErrorData>;
             fn read_resource(&self, request: ::rmcp::model::ReadResourceRequestParams, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ReadResourceResponse, ::rmcp::ErrorData>;
             fn list_skills(&self, request: Option<::rmcp::model::PaginatedRequestParams>, context: ::rmcp::service::RequestContext<::rmcp::RoleServer>) -> Result<::rmcp::model::ListSkillsResult, ::rmcp::ErrorData>;
@@ -278,7 +279,7 @@ pub(crate) trait Other: Send + Sync + 'static {
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, Result<CustomResult, ErrorData>>;
     handed_over!(declare);
-    shared_with_skills!(declare);
+    written_here!(declare);
 }
 
 #[allow(
@@ -308,7 +309,7 @@ impl<H: ServerHandler + Clone> Other for H {
     }
 
     handed_over!(boxed);
-    shared_with_skills!(boxed);
+    written_here!(boxed);
 }
 
 impl Handler {

@@ -18,6 +18,7 @@
 //! tokio lives here, never in `neuralis-core`.
 
 mod ask;
+mod asking;
 #[cfg(feature = "http")]
 mod call_stream;
 mod compose;
@@ -52,6 +53,7 @@ use std::fmt;
 #[doc = include_str!("../../docs/hosting.md")]
 struct HostingDoctests;
 
+pub use asking::{AskingRequest, asking};
 pub use consumed::{ConsumeError, ConsumedStates, DirConsumedStates, MemoryConsumedStates};
 pub use forward::{Forward, import_from_peer};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};

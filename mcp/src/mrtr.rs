@@ -44,8 +44,9 @@ use neuralis_core::dispatch::{
 };
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, InputRequests, InputRequiredResult,
-    RequestStateCodec, RequestStateError, SealOptions,
+    CallToolRequestParams, ClientCapabilities, GetPromptRequestParams, InputRequests,
+    InputRequiredResult, InputResponses, JsonObject, ReadResourceRequestParams, RequestStateCodec,
+    RequestStateError, SealOptions,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -121,12 +122,12 @@ impl States {
     /// has expired.
     pub(crate) fn open(
         &self,
-        request: &CallToolRequestParams,
+        request: &impl Retried,
         session: &SessionContext,
         capabilities: Option<ClientCapabilities>,
     ) -> Result<Round, ErrorData> {
         let binding = binding(session, request);
-        let sealed = match &request.request_state {
+        let sealed = match request.request_state() {
             None => Sealed::default(),
             Some(state) => self
                 .codec
@@ -134,7 +135,7 @@ impl States {
                 .map_err(refused)?,
         };
         let state = request
-            .request_state
+            .request_state()
             .is_some()
             .then_some((sealed.nonce, sealed.expires));
         Ok(Round {
@@ -142,8 +143,8 @@ impl States {
                 answered: sealed.answered,
                 pending: sealed.pending,
                 responses: request
-                    .input_responses
-                    .clone()
+                    .input_responses()
+                    .cloned()
                     .unwrap_or_default()
                     .into_iter()
                     .collect(),
@@ -239,18 +240,78 @@ fn refused(e: RequestStateError) -> ErrorData {
     )
 }
 
-/// What a state is bound to: the caller's verified user id, the tool, and the SHA-256 of
-/// the arguments as sent (in canonical form: keys sorted, no spaces).
-fn binding(session: &SessionContext, request: &CallToolRequestParams) -> String {
+/// A request a client retries with `inputResponses` and the `requestState` of an
+/// `InputRequiredResult`: a tool's call, a prompt's get, a resource's read.
+pub trait Retried {
+    /// What it asks for, which its state is bound to: a tool by its name, a prompt or a
+    /// resource by its method and name or URI (so a state of one never opens for another).
+    fn target(&self) -> String;
+    /// Its arguments, which its state is bound to.
+    fn arguments(&self) -> Option<&JsonObject>;
+    /// The answers it brings.
+    fn input_responses(&self) -> Option<&InputResponses>;
+    /// The state it brings back.
+    fn request_state(&self) -> Option<&str>;
+}
+
+impl Retried for CallToolRequestParams {
+    fn target(&self) -> String {
+        self.name.to_string()
+    }
+    fn arguments(&self) -> Option<&JsonObject> {
+        self.arguments.as_ref()
+    }
+    fn input_responses(&self) -> Option<&InputResponses> {
+        self.input_responses.as_ref()
+    }
+    fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+}
+
+impl Retried for GetPromptRequestParams {
+    fn target(&self) -> String {
+        format!("prompts/get {}", self.name)
+    }
+    fn arguments(&self) -> Option<&JsonObject> {
+        self.arguments.as_ref()
+    }
+    fn input_responses(&self) -> Option<&InputResponses> {
+        self.input_responses.as_ref()
+    }
+    fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+}
+
+impl Retried for ReadResourceRequestParams {
+    fn target(&self) -> String {
+        format!("resources/read {}", self.uri)
+    }
+    fn arguments(&self) -> Option<&JsonObject> {
+        None
+    }
+    fn input_responses(&self) -> Option<&InputResponses> {
+        self.input_responses.as_ref()
+    }
+    fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+}
+
+/// What a state is bound to: the caller's verified user id, what the request asks for
+/// (the tool...), and the SHA-256 of the arguments as sent (in canonical form: keys
+/// sorted, no spaces).
+fn binding(session: &SessionContext, request: &impl Retried) -> String {
     let mut canonical = String::new();
-    match &request.arguments {
+    match request.arguments() {
         Some(args) => write_canonical(&Value::Object(args.clone()), &mut canonical),
         None => canonical.push_str("{}"),
     }
     format!(
         "neuralis/mrtr/1\n{}\n{}\n{}",
         session.user_id(),
-        request.name,
+        request.target(),
         hex(&Sha256::digest(canonical.as_bytes()))
     )
 }

@@ -14,12 +14,13 @@ use neuralis_core::result::ToolResult;
 use rmcp::model::{
     CacheScope, CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CancelTaskParams,
     CancelledNotificationParam, ClientCapabilities, ConstString, CreateTaskResult, CustomRequest,
-    CustomResult, GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
-    Implementation, ListResourcesResult, ListSkillsResult, ListToolsRequestMethod, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion,
-    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, RequestId, ResourcesCapability, SKILLS_EXTENSION_ID, ServerCapabilities,
-    ServerConfig, SkillsCapability, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
+    CustomResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
+    GetTaskParams, GetTaskResult, Implementation, ListResourcesResult, ListSkillsResult,
+    ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ProtocolVersion, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, RequestId,
+    ResourcesCapability, SKILLS_EXTENSION_ID, ServerCapabilities, ServerConfig, SkillsCapability,
+    TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -780,6 +781,19 @@ impl McpServer {
             .await
     }
 
+    /// `context` with the server's sealed-state key and the caller lent to the handler
+    /// (`crate::asking`); as it is when the request has no caller (the handler's own
+    /// answer stands, and `asking` refuses).
+    fn lend(&self, mut context: RequestContext<RoleServer>) -> RequestContext<RoleServer> {
+        if let Ok(session) = self.caller(&context) {
+            context.extensions.insert(crate::asking::Lent {
+                states: self.states.clone(),
+                session,
+            });
+        }
+        context
+    }
+
     /// Runs one `tools/call` for `session`, relaying its progress reports and log
     /// messages while it runs: how it ended (its result, its round suspended on a
     /// question for the client, or its task begun), its round, and whether the client
@@ -1087,8 +1101,21 @@ impl ServerHandler for McpServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         match self.skills.read(&request.uri) {
             Some(result) => Ok(result.into()),
-            None => self.handler.other().read_resource(request, context).await,
+            None => {
+                let context = self.lend(context);
+                self.handler.other().read_resource(request, context).await
+            }
         }
+    }
+
+    // The handler's, lent the server's sealed state (`crate::asking`).
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let context = self.lend(context);
+        self.handler.other().get_prompt(request, context).await
     }
 
     async fn list_skills(
