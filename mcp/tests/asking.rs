@@ -194,3 +194,69 @@ async fn a_prompt_asks_the_client_before_2026_07_28() {
         "{answer}"
     );
 }
+
+/// A handler that takes subscriptions to its resource (2026-07-28's `subscriptions/listen`,
+/// which rmcp serves from the filter the handler accepts).
+#[derive(Clone)]
+struct Watches;
+
+impl ServerHandler for Watches {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .build(),
+        )
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        let mut accepted = rmcp::model::SubscriptionFilter::new();
+        accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
+            uris.iter()
+                .filter(|u| *u == "note://today")
+                .cloned()
+                .collect()
+        });
+        Some(accepted)
+    }
+}
+
+/// `subscriptions/listen` through the server: acknowledged with the filter the handler
+/// accepts (its own resources only).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscriptions_listen_is_the_handlers() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+    let server = McpServer::new(common::greeter(), SessionContext::builder("u").build())
+        .with_handler(Watches);
+    let mut lines = common::Lines::start(server);
+    let listen = json!({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen",
+        "params": modern(json!({"notifications": {"resourceSubscriptions": ["note://today", "note://other"]}}), json!({}))});
+    lines.write(listen).await;
+    let acknowledged = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        loop {
+            let mut line = String::new();
+            assert_ne!(
+                lines.reader.read_line(&mut line).await.unwrap(),
+                0,
+                "closed"
+            );
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["method"] == "notifications/subscriptions/acknowledged" {
+                return message;
+            }
+        }
+    })
+    .await
+    .expect("acknowledged within 10 s");
+    assert_eq!(
+        acknowledged["params"]["notifications"],
+        json!({"resourceSubscriptions": ["note://today"]}),
+        "{acknowledged}"
+    );
+    lines.writer.shutdown().await.unwrap();
+}
