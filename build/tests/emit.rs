@@ -1,69 +1,10 @@
 //! The emitter on small crates written to a temporary directory.
 
-use std::path::{Path, PathBuf};
-
-use neuralis_build::Profile;
-use neuralis_build::{Builder, Cfg, Error, Summary};
+use neuralis_build::{Cfg, Profile, Summary};
 use serde_json::Value;
 
-struct Pkg {
-    dir: tempfile::TempDir,
-}
-
-impl Pkg {
-    fn new(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let pkg = Self { dir };
-        for (rel, text) in files {
-            pkg.write(rel, text);
-        }
-        pkg
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.path().join(rel);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
-        std::fs::write(p, text).expect("write");
-    }
-
-    fn builder(&self) -> Builder {
-        Builder::new()
-            .manifest_dir(self.path())
-            .out_dir(self.path().join("out"))
-            .cfg(Cfg::default())
-    }
-
-    fn run(&self) -> Summary {
-        self.builder().run().expect("no errors")
-    }
-
-    fn fail(&self) -> Error {
-        self.builder().run().expect_err("an error")
-    }
-
-    fn tool(&self, name: &str) -> Value {
-        let text = std::fs::read_to_string(self.tool_path(name)).expect("the tool file");
-        serde_json::from_str(&text).expect("json")
-    }
-
-    fn tool_path(&self, name: &str) -> PathBuf {
-        self.path().join("tools").join(format!("{name}.json"))
-    }
-
-    /// `rel` as the messages show it: absolute.
-    fn shown(&self, rel: &str) -> String {
-        self.path().join(rel).display().to_string()
-    }
-
-    /// ` --> /path/to/rel:line:col`, as a message points.
-    fn at(&self, rel: &str, line: usize, col: usize) -> String {
-        format!(" --> {}:{line}:{col}", self.shown(rel))
-    }
-}
+mod common;
+use common::Pkg;
 
 /// A warning line: the rule id leads, the location follows.
 fn warned(w: &[&str], rule: &str, at: &str) -> bool {

@@ -2,65 +2,31 @@
 //! build script: one error per mistake, led by its `skill-*` rule id, at the file (and the
 //! line, for what a `SKILL.md` says); the skills that pass embedded in the package table.
 
-use std::path::Path;
-
-use neuralis_build::{Builder, Cfg, Error, Summary};
-
-struct Pkg {
-    dir: tempfile::TempDir,
-}
+mod common;
+use common::Pkg;
 
 const SKILL: &str = "---\nname: release-notes\ndescription: >-\n  Write the release notes\n  of a version.\nmetadata:\n  author: us # who\n---\n\n# Release notes\n";
 
-impl Pkg {
-    /// A crate with no tool and the skill files `files`.
-    fn new(files: &[(&str, &str)]) -> Self {
-        let pkg = Self {
-            dir: tempfile::tempdir().expect("tempdir"),
-        };
-        pkg.write("src/lib.rs", "");
-        for (rel, text) in files {
-            pkg.write(rel, text);
-        }
-        pkg
-    }
+/// A crate with no tool and the skill files `files`.
+fn skills(files: &[(&str, &str)]) -> Pkg {
+    let pkg = Pkg::new(files);
+    pkg.write("src/lib.rs", "");
+    pkg
+}
 
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
+/// The one error of a run.
+#[track_caller]
+fn error(pkg: &Pkg) -> String {
+    let error = pkg.fail();
+    assert_eq!(error.messages.len(), 1, "one error: {error}");
+    error.messages[0].clone()
+}
 
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.path().join(rel);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
-        std::fs::write(p, text).expect("write");
-    }
-
-    fn builder(&self) -> Builder {
-        Builder::new()
-            .manifest_dir(self.path())
-            .out_dir(self.path().join("out"))
-            .cfg(Cfg::default())
-    }
-
-    fn run(&self) -> Summary {
-        self.builder().run().expect("no errors")
-    }
-
-    /// The one error of a run.
-    #[track_caller]
-    fn error(&self) -> String {
-        let error: Error = self.builder().run().expect_err("an error");
-        assert_eq!(error.messages.len(), 1, "one error: {error}");
-        error.messages[0].clone()
-    }
-
-    /// ` --> /path/to/rel` (`:line:col` when given), as a message points.
-    fn at(&self, rel: &str, line_col: Option<(usize, usize)>) -> String {
-        let path = self.path().join(rel).display().to_string();
-        match line_col {
-            Some((line, col)) => format!("--> {path}:{line}:{col}"),
-            None => format!("--> {path}"),
-        }
+/// `--> /path/to/rel` (`:line:col` when given), as a message points.
+fn at(pkg: &Pkg, rel: &str, line_col: Option<(usize, usize)>) -> String {
+    match line_col {
+        Some((line, col)) => pkg.at(rel, line, col).trim_start().to_owned(),
+        None => format!("--> {}", pkg.shown(rel)),
     }
 }
 
@@ -90,7 +56,7 @@ fn table(pkg: &Pkg) -> String {
 
 #[test]
 fn a_skill_is_checked_and_embedded() {
-    let pkg = Pkg::new(&[
+    let pkg = skills(&[
         ("skills/release-notes/SKILL.md", SKILL),
         ("skills/release-notes/references/KINDS.md", "# Kinds\n"),
         ("skills/release-notes/.draft.md", "hidden: left out"),
@@ -145,7 +111,7 @@ fn a_skill_is_checked_and_embedded() {
 
 #[test]
 fn no_skills_dir_is_no_skill() {
-    let pkg = Pkg::new(&[]);
+    let pkg = skills(&[]);
     let summary = pkg.run();
     assert!(summary.skills.is_empty());
     assert!(table(&pkg).contains("SKILLS:&[::neuralis::__private::Skill]=&[]"));
@@ -154,39 +120,39 @@ fn no_skills_dir_is_no_skill() {
 
 #[test]
 fn skill_layout_a_file_beside_the_skills() {
-    let pkg = Pkg::new(&[("skills/README.md", "# Skills\n")]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/README.md", "# Skills\n")]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-layout",
-        &pkg.at("skills/README.md", None),
+        &at(&pkg, "skills/README.md", None),
         "belongs to no skill",
     );
 }
 
 #[test]
 fn skill_layout_a_folder_without_skill_md() {
-    let pkg = Pkg::new(&[("skills/notes/README.md", "# Notes\n")]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/notes/README.md", "# Notes\n")]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-layout",
-        &pkg.at("skills/notes", None),
+        &at(&pkg, "skills/notes", None),
         "has no `SKILL.md`",
     );
 }
 
 #[test]
 fn skill_layout_a_nested_skill_md() {
-    let pkg = Pkg::new(&[
+    let pkg = skills(&[
         ("skills/release-notes/SKILL.md", SKILL),
         ("skills/release-notes/inner/SKILL.md", SKILL),
     ]);
-    let message = pkg.error();
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-layout",
-        &pkg.at("skills/release-notes/inner/SKILL.md", None),
+        &at(&pkg, "skills/release-notes/inner/SKILL.md", None),
         "a second `SKILL.md`",
     );
 }
@@ -194,7 +160,7 @@ fn skill_layout_a_nested_skill_md() {
 #[cfg(unix)]
 #[test]
 fn skill_layout_a_symbolic_link() {
-    let pkg = Pkg::new(&[
+    let pkg = skills(&[
         ("skills/release-notes/SKILL.md", SKILL),
         ("outside.md", "x"),
     ]);
@@ -203,23 +169,23 @@ fn skill_layout_a_symbolic_link() {
         pkg.path().join("skills/release-notes/linked.md"),
     )
     .expect("symlink");
-    let message = pkg.error();
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-layout",
-        &pkg.at("skills/release-notes/linked.md", None),
+        &at(&pkg, "skills/release-notes/linked.md", None),
         "symbolic link",
     );
 }
 
 #[test]
 fn skill_frontmatter_without_fences() {
-    let pkg = Pkg::new(&[("skills/release-notes/SKILL.md", "# Release notes\n")]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/release-notes/SKILL.md", "# Release notes\n")]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-frontmatter",
-        &pkg.at("skills/release-notes/SKILL.md", Some((1, 1))),
+        &at(&pkg, "skills/release-notes/SKILL.md", Some((1, 1))),
         "---",
     );
 }
@@ -227,13 +193,13 @@ fn skill_frontmatter_without_fences() {
 #[test]
 fn skill_frontmatter_a_flow_collection_at_its_line() {
     let text = "---\nname: release-notes\ndescription: Notes.\nallowed-tools: [Read, Write]\n---\n";
-    let pkg = Pkg::new(&[("skills/release-notes/SKILL.md", text)]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/release-notes/SKILL.md", text)]);
+    let message = error(&pkg);
     assert!(
         message.starts_with("error: skill-frontmatter: "),
         "{message}"
     );
-    let at = pkg.at("skills/release-notes/SKILL.md", Some((4, 1)));
+    let at = at(&pkg, "skills/release-notes/SKILL.md", Some((4, 1)));
     let second = message.lines().nth(1).unwrap_or_default().trim_start();
     assert!(second.starts_with(&at[..at.len() - 2]), "line 4: {message}");
 }
@@ -241,36 +207,36 @@ fn skill_frontmatter_a_flow_collection_at_its_line() {
 #[test]
 fn skill_name_unlike_its_folder() {
     let text = SKILL.replace("name: release-notes", "name: release_notes");
-    let pkg = Pkg::new(&[("skills/release-notes/SKILL.md", &text)]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/release-notes/SKILL.md", &text)]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-name",
-        &pkg.at("skills/release-notes/SKILL.md", Some((2, 1))),
+        &at(&pkg, "skills/release-notes/SKILL.md", Some((2, 1))),
         "`release_notes` is not a skill name",
     );
 }
 
 #[test]
 fn skill_name_of_another_folder() {
-    let pkg = Pkg::new(&[("skills/notes/SKILL.md", SKILL)]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/notes/SKILL.md", SKILL)]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-name",
-        &pkg.at("skills/notes/SKILL.md", Some((2, 1))),
+        &at(&pkg, "skills/notes/SKILL.md", Some((2, 1))),
         "its folder's is `notes`",
     );
 }
 
 #[test]
 fn skill_name_missing() {
-    let pkg = Pkg::new(&[("skills/notes/SKILL.md", "---\ndescription: Notes.\n---\n")]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/notes/SKILL.md", "---\ndescription: Notes.\n---\n")]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-name",
-        &pkg.at("skills/notes/SKILL.md", Some((1, 1))),
+        &at(&pkg, "skills/notes/SKILL.md", Some((1, 1))),
         "has no `name`",
     );
 }
@@ -278,42 +244,42 @@ fn skill_name_missing() {
 #[test]
 fn skill_description_too_long() {
     let text = format!("---\nname: notes\ndescription: {}\n---\n", "a".repeat(1025));
-    let pkg = Pkg::new(&[("skills/notes/SKILL.md", &text)]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/notes/SKILL.md", &text)]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-description",
-        &pkg.at("skills/notes/SKILL.md", Some((3, 1))),
+        &at(&pkg, "skills/notes/SKILL.md", Some((3, 1))),
         "1025 characters, over 1024",
     );
 }
 
 #[test]
 fn skill_description_missing() {
-    let pkg = Pkg::new(&[("skills/notes/SKILL.md", "---\nname: notes\n---\n")]);
-    let message = pkg.error();
+    let pkg = skills(&[("skills/notes/SKILL.md", "---\nname: notes\n---\n")]);
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-description",
-        &pkg.at("skills/notes/SKILL.md", Some((1, 1))),
+        &at(&pkg, "skills/notes/SKILL.md", Some((1, 1))),
         "has no `description`",
     );
 }
 
 #[test]
 fn skill_size_over_512_files() {
-    let pkg = Pkg::new(&[(
+    let pkg = skills(&[(
         "skills/notes/SKILL.md",
         "---\nname: notes\ndescription: Notes.\n---\n",
     )]);
     for i in 0..512 {
         pkg.write(&format!("skills/notes/refs/{i}.md"), "x");
     }
-    let message = pkg.error();
+    let message = error(&pkg);
     assert_error(
         &message,
         "skill-size",
-        &pkg.at("skills/notes", None),
+        &at(&pkg, "skills/notes", None),
         "513 files",
     );
     // The near-miss: 512 files are a skill.
@@ -323,7 +289,7 @@ fn skill_size_over_512_files() {
 
 #[test]
 fn each_skill_is_checked_alone() {
-    let pkg = Pkg::new(&[
+    let pkg = skills(&[
         ("skills/release-notes/SKILL.md", SKILL),
         ("skills/notes/SKILL.md", "---\nname: notes\n---\n"),
     ]);

@@ -254,49 +254,33 @@ pub trait Retried {
     fn request_state(&self) -> Option<&str>;
 }
 
-impl Retried for CallToolRequestParams {
-    fn target(&self) -> String {
-        self.name.to_string()
-    }
-    fn arguments(&self) -> Option<&JsonObject> {
-        self.arguments.as_ref()
-    }
-    fn input_responses(&self) -> Option<&InputResponses> {
-        self.input_responses.as_ref()
-    }
-    fn request_state(&self) -> Option<&str> {
-        self.request_state.as_deref()
-    }
+/// `Retried` for a request type: what it asks for, its arguments, and the two fields
+/// every retriable request has.
+macro_rules! retried {
+    ($($ty:ty => |$r:ident| $target:expr, |$a:ident| $arguments:expr;)*) => {$(
+        impl Retried for $ty {
+            fn target(&self) -> String {
+                let $r = self;
+                $target
+            }
+            fn arguments(&self) -> Option<&JsonObject> {
+                let $a = self;
+                $arguments
+            }
+            fn input_responses(&self) -> Option<&InputResponses> {
+                self.input_responses.as_ref()
+            }
+            fn request_state(&self) -> Option<&str> {
+                self.request_state.as_deref()
+            }
+        }
+    )*};
 }
 
-impl Retried for GetPromptRequestParams {
-    fn target(&self) -> String {
-        format!("prompts/get {}", self.name)
-    }
-    fn arguments(&self) -> Option<&JsonObject> {
-        self.arguments.as_ref()
-    }
-    fn input_responses(&self) -> Option<&InputResponses> {
-        self.input_responses.as_ref()
-    }
-    fn request_state(&self) -> Option<&str> {
-        self.request_state.as_deref()
-    }
-}
-
-impl Retried for ReadResourceRequestParams {
-    fn target(&self) -> String {
-        format!("resources/read {}", self.uri)
-    }
-    fn arguments(&self) -> Option<&JsonObject> {
-        None
-    }
-    fn input_responses(&self) -> Option<&InputResponses> {
-        self.input_responses.as_ref()
-    }
-    fn request_state(&self) -> Option<&str> {
-        self.request_state.as_deref()
-    }
+retried! {
+    CallToolRequestParams => |r| r.name.to_string(), |a| a.arguments.as_ref();
+    GetPromptRequestParams => |r| format!("prompts/get {}", r.name), |a| a.arguments.as_ref();
+    ReadResourceRequestParams => |r| format!("resources/read {}", r.uri), |_a| None;
 }
 
 /// What a state is bound to: the caller's verified user id, what the request asks for

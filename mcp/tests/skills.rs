@@ -146,14 +146,7 @@ async fn assert_served(lines: &mut common::Lines, params: &dyn Fn(Value) -> Valu
 async fn skills_are_served_before_2026_07_28() {
     let server = McpServer::new(package(), SessionContext::builder("u").build());
     let mut lines = common::Lines::start(server);
-    let (_, init) = lines
-        .send(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "test", "version": "0"}}),
-            &|_| json!({}),
-        )
-        .await;
+    let init = lines.initialize(json!({})).await;
     let capabilities = &init["result"]["capabilities"];
     assert_eq!(capabilities["resources"], json!({}), "{init}");
     assert_eq!(
@@ -161,9 +154,6 @@ async fn skills_are_served_before_2026_07_28() {
         json!({"directoryRead": true}),
         "{init}"
     );
-    lines
-        .write(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await;
     assert_served(&mut lines, &|p| p).await;
 }
 
@@ -281,14 +271,7 @@ fn a_skill_that_cannot_be_served_fails_the_package_build() {
 async fn a_package_without_skills_declares_none() {
     let server = McpServer::new(common::greeter(), SessionContext::builder("u").build());
     let mut lines = common::Lines::start(server);
-    let (_, init) = lines
-        .send(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "test", "version": "0"}}),
-            &|_| json!({}),
-        )
-        .await;
+    let init = lines.initialize(json!({})).await;
     let capabilities = &init["result"]["capabilities"];
     assert!(capabilities.get("resources").is_none(), "{init}");
     assert!(capabilities.get("extensions").is_none(), "{init}");

@@ -171,7 +171,14 @@ impl Lines {
 
     pub async fn legacy(server: McpServer, capabilities: Value) -> Self {
         let mut lines = Self::start(server);
-        let (_, init) = lines
+        lines.initialize(capabilities).await;
+        lines
+    }
+
+    /// `initialize` on 2025-11-25 with `capabilities`, then `notifications/initialized`:
+    /// the server's answer.
+    pub async fn initialize(&mut self, capabilities: Value) -> Value {
+        let (_, init) = self
             .send(
                 "initialize",
                 json!({"protocolVersion": "2025-11-25", "capabilities": capabilities,
@@ -180,9 +187,8 @@ impl Lines {
             )
             .await;
         assert!(init.get("result").is_some(), "{init}");
-        lines
-            .write(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        self.write(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await;
-        lines
+        init
     }
 }
