@@ -262,12 +262,8 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
     );
     let reserved_head = format!("{}: root property `", RuleId::ReservedInputKey);
     let reserved_tail = format!(
-        "`, brought in by `#[serde(flatten)]`, uses a reserved session-context name\n= help: {}",
-        RuleId::ReservedInputKey.rule().hint.replacen(
-            "rename the property",
-            "rename the property in the flattened type",
-            1
-        )
+        "`, brought in by `#[serde(flatten)]`, uses a reserved session-context name\n= help: in the flattened type, {}",
+        RuleId::ReservedInputKey.rule().hint
     );
     let asserts = if is_generic {
         Vec::new()

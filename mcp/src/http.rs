@@ -49,17 +49,16 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
-use std::path::Path;
+
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use bytes::Bytes;
 use http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body::Body;
-use http_body_util::combinators::BoxBody;
+
 use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use neuralis_core::dispatch::{Package, SessionContext};
 use rmcp::RoleServer;
@@ -72,10 +71,13 @@ use tracing::Instrument as _;
 use crate::McpServer;
 use crate::call_stream::Sessions;
 pub use crate::call_stream::close_call_stream;
+pub use crate::identity::{Refused, Resolution, Resolve, TableError, TokenTable, bearer_token};
 #[cfg(feature = "introspection")]
 pub use crate::introspect::Introspection;
 #[cfg(feature = "jwt")]
 pub use crate::jwt::{GrantMapping, JwtResolver, KeyError};
+pub use crate::reply::HttpResponse;
+use crate::reply::{METHOD_HEADER, full, refusal, rpc_error};
 /// rmcp's configuration of the streamable HTTP service under [`HostedService`]
 /// (re-exported, so a host needs no direct rmcp dependency). The settings a hosted
 /// server sets: `with_legacy_session_mode(false)` to serve every request statelessly
@@ -89,276 +91,11 @@ pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 /// re-exported: cancel it to end rmcp's open event streams and running calls.
 pub use tokio_util::sync::CancellationToken;
 
-/// What [`Resolve::resolve_request`] returns: the caller, once resolved.
-pub type Resolution<'a> =
-    Pin<Box<dyn Future<Output = Result<SessionContext, Refused>> + Send + 'a>>;
-
-/// The response type of rmcp's HTTP service, and of [`HostedService`].
-pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
-
 /// The header that names a legacy MCP session.
 const SESSION_HEADER: &str = "mcp-session-id";
 
 /// The header of a request's id: the caller's, echoed, else a fresh one.
 const REQUEST_ID: &str = "x-request-id";
-
-/// The header that names a request's JSON-RPC method (2026-07-28 clients send it).
-pub(crate) const METHOD_HEADER: &str = "mcp-method";
-
-/// Who calls: the verified [`SessionContext`] of one HTTP request, from its headers and
-/// the extensions the host's middleware set. Implemented by [`TokenTable`],
-/// `JwtResolver` (feature `jwt`) and closures.
-pub trait Resolve: Send + Sync + 'static {
-    /// The caller of the request `parts` belongs to.
-    ///
-    /// # Errors
-    ///
-    /// [`Refused`] when the request carries no credentials the resolver accepts: the
-    /// request is answered `401` and nothing runs.
-    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused>;
-
-    /// The caller, resolved asynchronously: what the hosted service calls. By default
-    /// [`Self::resolve`]; a resolver that may have to fetch something first (an identity
-    /// provider's keys, an introspection answer) overrides it.
-    fn resolve_request<'a>(&'a self, parts: &'a http::request::Parts) -> Resolution<'a> {
-        Box::pin(std::future::ready(self.resolve(parts)))
-    }
-}
-
-impl<F> Resolve for F
-where
-    F: Fn(&http::request::Parts) -> Result<SessionContext, Refused> + Send + Sync + 'static,
-{
-    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused> {
-        self(parts)
-    }
-}
-
-/// Why a request has no verified caller. Its reason is for the host's logs (see
-/// [`Refused::reason`]); the client is told only the RFC 6750 error code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refused {
-    code: Option<&'static str>,
-    reason: String,
-}
-
-impl Refused {
-    /// The request carries no credentials at all (the challenge then has no error code,
-    /// as RFC 6750 asks).
-    #[must_use]
-    pub fn missing() -> Self {
-        Self {
-            code: None,
-            reason: "the request carries no `Authorization: Bearer` credentials".into(),
-        }
-    }
-
-    /// The credentials are not well-formed (`error="invalid_request"`).
-    #[must_use]
-    pub fn malformed(reason: impl Into<String>) -> Self {
-        Self {
-            code: Some("invalid_request"),
-            reason: reason.into(),
-        }
-    }
-
-    /// The token is unknown, expired, or wrongly signed (`error="invalid_token"`).
-    #[must_use]
-    pub fn invalid(reason: impl Into<String>) -> Self {
-        Self {
-            code: Some("invalid_token"),
-            reason: reason.into(),
-        }
-    }
-
-    /// Why, for the host's logs.
-    #[must_use]
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
-impl fmt::Display for Refused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.reason)
-    }
-}
-
-impl std::error::Error for Refused {}
-
-/// The token of an `Authorization: Bearer <token>` header (the scheme in any case, as
-/// RFC 7235 says).
-///
-/// # Errors
-///
-/// [`Refused::missing`] without the header; [`Refused::malformed`] for another scheme
-/// or an empty token.
-///
-/// ```
-/// use neuralis_mcp::http::bearer_token;
-///
-/// let parts = |value: &str| http::Request::get("/").header("Authorization", value)
-///     .body(()).unwrap().into_parts().0;
-/// assert_eq!(bearer_token(&parts("Bearer abc")).unwrap(), "abc");
-/// assert_eq!(bearer_token(&parts("bearer abc")).unwrap(), "abc");
-/// assert!(bearer_token(&parts("Basic YTpi")).is_err());
-/// ```
-pub fn bearer_token(parts: &http::request::Parts) -> Result<&str, Refused> {
-    let Some(value) = parts.headers.get(AUTHORIZATION) else {
-        return Err(Refused::missing());
-    };
-    let value = value
-        .to_str()
-        .map_err(|_| Refused::malformed("the `Authorization` header is not text"))?;
-    let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
-    if !scheme.eq_ignore_ascii_case("bearer") {
-        return Err(Refused::malformed(format!(
-            "the `Authorization` scheme is `{scheme}`, not `Bearer`"
-        )));
-    }
-    let token = token.trim();
-    if token.is_empty() {
-        return Err(Refused::malformed("the bearer token is empty"));
-    }
-    Ok(token)
-}
-
-/// A fixed table of bearer tokens, each the credential of one caller: for local use and
-/// tests. Read from JSON, `{"<token>": {"user": "<id>", "grants": ["<feature>", ...]},
-/// ...}` (`grants` may be left out).
-///
-/// ```
-/// use neuralis_mcp::http::{Resolve, TokenTable};
-///
-/// let table = TokenTable::from_json(r#"{"t-1": {"user": "ada", "grants": ["weather.read"]}}"#).unwrap();
-/// let parts = http::Request::post("/mcp").header("Authorization", "Bearer t-1")
-///     .body(()).unwrap().into_parts().0;
-/// let caller = table.resolve(&parts).unwrap();
-/// assert_eq!(caller.user_id(), "ada");
-/// assert!(caller.is_granted("weather.read"));
-/// ```
-#[derive(Clone, Default)]
-pub struct TokenTable {
-    tokens: HashMap<String, SessionContext>,
-}
-
-impl fmt::Debug for TokenTable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Never the tokens themselves.
-        f.debug_struct("TokenTable")
-            .field("tokens", &self.tokens.len())
-            .finish()
-    }
-}
-
-/// One entry of a token file.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TokenEntry {
-    user: String,
-    #[serde(default)]
-    grants: Vec<String>,
-}
-
-/// Why a token table could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableError(String);
-
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TableError {}
-
-impl TokenTable {
-    /// An empty table (every request is refused).
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The table with `token` as the credential of `session`.
-    #[must_use]
-    pub fn with(mut self, token: impl Into<String>, session: SessionContext) -> Self {
-        self.tokens.insert(token.into(), session);
-        self
-    }
-
-    /// The table a JSON text describes.
-    ///
-    /// # Errors
-    ///
-    /// [`TableError`] when the text is not such an object, an entry has another key, a
-    /// user id or a token is empty.
-    pub fn from_json(text: &str) -> Result<Self, TableError> {
-        let entries: HashMap<String, TokenEntry> = serde_json::from_str(text).map_err(|e| {
-            TableError(format!(
-                "not a token table ({e}): write {{\"<token>\": {{\"user\": \"<id>\", \"grants\": [\"<feature>\"]}}}}"
-            ))
-        })?;
-        let mut table = Self::new();
-        for (token, entry) in entries {
-            if token.trim().is_empty() || token.contains(char::is_whitespace) {
-                return Err(TableError(
-                    "a token is empty or contains whitespace, which no `Authorization` header can carry".into(),
-                ));
-            }
-            if entry.user.is_empty() {
-                return Err(TableError(format!(
-                    "the user of a token is empty (token ending `{}`)",
-                    tail(&token)
-                )));
-            }
-            let session = SessionContext::builder(entry.user)
-                .grants(entry.grants)
-                .build();
-            table.tokens.insert(token, session);
-        }
-        Ok(table)
-    }
-
-    /// The table in the JSON file at `path` (see [`Self::from_json`]).
-    ///
-    /// # Errors
-    ///
-    /// [`TableError`] when the file cannot be read or is not a token table.
-    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, TableError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| TableError(format!("{}: {e}", path.display())))?;
-        Self::from_json(&text).map_err(|e| TableError(format!("{}: {e}", path.display())))
-    }
-
-    /// How many tokens the table holds.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.tokens.len()
-    }
-
-    /// Whether the table holds no token.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.tokens.is_empty()
-    }
-}
-
-/// The last characters of a token, to name it in a message without showing it.
-fn tail(token: &str) -> &str {
-    let start = token.char_indices().rev().nth(3).map_or(0, |(i, _)| i);
-    &token[start..]
-}
-
-impl Resolve for TokenTable {
-    fn resolve(&self, parts: &http::request::Parts) -> Result<SessionContext, Refused> {
-        let token = bearer_token(parts)?;
-        self.tokens
-            .get(token)
-            .cloned()
-            .ok_or_else(|| Refused::invalid("the bearer token is not in the table"))
-    }
-}
 
 /// The OAuth 2.0 protected-resource metadata of a hosted server (RFC 9728), which the
 /// MCP authorization spec points clients to from the `WWW-Authenticate` challenge of a
@@ -459,10 +196,6 @@ impl ProtectedResource {
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         response
     }
-}
-
-fn full(text: String) -> BoxBody<Bytes, Infallible> {
-    Full::new(Bytes::from(text)).boxed()
 }
 
 /// A CORS layer for browser clients of a hosted server (feature `cors`; `tower-http`'s
@@ -775,7 +508,7 @@ impl Hosted {
     }
 
     /// The limits each connection is held to when the service is served by
-    /// [`listen::serve`](crate::listen::serve) (default [`ConnectionLimits::default`]
+    /// [`listen::serve`](crate::listen::serve) (default [`ConnectionLimits::default`](crate::listen::ConnectionLimits::default)
     /// (crate::listen::ConnectionLimits::default): 10 s for a request's headers, 30 s
     /// idle, 1,024 connections, 64 per peer address). Read them back with
     /// [`connection_limits`](Self::connection_limits) for the server loop.
@@ -1210,41 +943,6 @@ fn opens_session(bytes: &[u8]) -> bool {
         Ok(message) => is_initialize(&message),
         Err(_) => false,
     }
-}
-
-/// A JSON-RPC error answer with no request id (the request could not be read).
-fn rpc_error(status: StatusCode, code: i64, message: &str) -> HttpResponse {
-    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
-    let mut response = Response::new(full(body.to_string()));
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    response
-}
-
-/// The JSON-RPC error code for a refusal with HTTP status `status`.
-fn refusal_code(status: StatusCode) -> i64 {
-    match status.as_u16() {
-        401 | 403 => -32001,
-        429 => -32029,
-        503 => -32000,
-        400..=499 => -32600,
-        _ => -32603,
-    }
-}
-
-/// A refusal the server sends: `status` with a JSON-RPC error body a client can show
-/// (`message`), and an event for the operator with `reason` (which the client is not
-/// told), recorded as the request span's `refusal`.
-pub(crate) fn refusal(status: StatusCode, message: &str, reason: &str) -> HttpResponse {
-    tracing::Span::current().record("refusal", reason);
-    if status == StatusCode::UNAUTHORIZED {
-        tracing::info!(target: "neuralis_mcp::http", status = status.as_u16(), reason, "refused");
-    } else {
-        tracing::warn!(target: "neuralis_mcp::http", status = status.as_u16(), reason, "refused");
-    }
-    rpc_error(status, refusal_code(status), message)
 }
 
 /// rmcp's own refusals (`403` for a `Host` or `Origin` it does not allow, `406`, `405`,

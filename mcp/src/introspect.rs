@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use neuralis_core::dispatch::SessionContext;
 use serde_json::{Map, Value};
 
-use crate::http::{Refused, Resolution, Resolve, bearer_token};
+use crate::identity::{Refused, Resolution, Resolve, bearer_token};
 use crate::jwt::{GrantMapping, caller_of};
 
 /// Resolves each request's caller by asking the authorization server about its bearer

@@ -12,7 +12,7 @@ use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, KeyAlgorithm, P
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 
-use crate::http::Refused;
+use crate::identity::Refused;
 use crate::jwt::{Key, KeyError};
 
 /// Where the key set is read from.

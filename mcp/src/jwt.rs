@@ -12,7 +12,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Header, Validation, decode, decode_he
 use neuralis_core::dispatch::SessionContext;
 use serde_json::{Map, Value};
 
-use crate::http::{Refused, Resolution, Resolve, bearer_token};
+use crate::identity::{Refused, Resolution, Resolve, bearer_token};
 
 /// Resolves each request's caller from an `Authorization: Bearer <JWT>` header.
 ///

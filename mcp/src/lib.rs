@@ -26,6 +26,8 @@ mod consumed;
 mod forward;
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "http")]
+mod identity;
 mod import;
 #[cfg(feature = "introspection")]
 mod introspect;
@@ -39,6 +41,8 @@ mod limit;
 pub mod listen;
 mod logging;
 mod mrtr;
+#[cfg(feature = "http")]
+mod reply;
 mod serve;
 mod skills;
 mod stdio;

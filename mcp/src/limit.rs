@@ -9,7 +9,7 @@ use governor::clock::{Clock as _, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use http::{HeaderValue, StatusCode};
 
-use crate::http::{HttpResponse, METHOD_HEADER, refusal};
+use crate::reply::{HttpResponse, METHOD_HEADER, refusal};
 
 /// `tools/call` requests per minute, per user.
 pub(crate) struct Limiter {

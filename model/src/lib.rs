@@ -2,13 +2,15 @@
 //!
 //! Not used directly: `neuralis-core` (and the `neuralis` facade) re-export every module
 //! under the same path. The crate exists so that the host side (the proc macros and the
-//! build script) never compiles a validator: cargo builds host units apart from target
+//! build script) never compiles `jsonschema`: cargo builds host units apart from target
 //! units, so whatever the macros and `build.rs` depend on is compiled twice in a package's
-//! build.
+//! build. The one validator both halves run is this crate's own ([`validate`], for the
+//! keywords the toolkit writes).
 //!
 //! - [`contract`]: the rule table, [`Diagnostic`], byte-level JSON reading, and the
 //!   checker, whose three validator-backed checks take a [`contract::Draft07`] from the
-//!   caller (`neuralis-core` passes `jsonschema`; the build script runs without one).
+//!   caller (the build script passes [`validate::Subset`]; `neuralis-core` the same, with
+//!   `jsonschema` for a schema outside the subset when its feature is on).
 //! - [`input`]: the [`ToolInput`] trait, its impls for the standard types (the one type
 //!   table: the run-time impls, the build script's static view and the derive's checks
 //!   all read [`types`]), and the run-time composition.

@@ -49,7 +49,6 @@ impl Measurement for ThreadCpu {
         0
     }
 
-    #[allow(clippy::cast_precision_loss)]
     fn to_f64(&self, value: &u64) -> f64 {
         *value as f64
     }
@@ -77,7 +76,6 @@ impl ValueFormatter for Nanos {
         unit
     }
 
-    #[allow(clippy::cast_precision_loss)]
     fn scale_throughputs(
         &self,
         typical: f64,

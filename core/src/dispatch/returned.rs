@@ -94,7 +94,6 @@ impl PlainSplit {
     /// # Errors
     ///
     /// Never.
-    #[allow(clippy::unnecessary_wraps)] // one shape with `ResultSplit::split`
     pub fn split<T>(self, value: T) -> Result<T, Box<ToolResult>> {
         Ok(value)
     }
@@ -225,7 +224,7 @@ impl<T: Serialize + ToolOutput> ViaOutputKind for &Returned<'_, T> {
 }
 
 /// The last choice of the kind: a type that only derives `ToolInput`, else
-/// `handler-signature` ([`HandlerReturn`]).
+/// `handler-signature` (`HandlerReturn`'s message).
 pub trait ViaSerialize {
     /// How the value converts.
     fn __neuralis_kind(self) -> SerializeKind;

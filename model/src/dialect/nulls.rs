@@ -30,7 +30,7 @@ use serde_json::Value;
 const REF_HOPS: usize = 32;
 
 /// Removes from `args`, in place, every object member that is a strict model's "nothing"
-/// (see the [module docs](self)): at the root and in every nested object the schema
+/// (see the [module docs](crate::dialect)): at the root and in every nested object the schema
 /// describes through `properties`, `items` and local `$ref`s. Returns how many it
 /// removed. A value with no `null` anywhere is only scanned.
 pub fn absent_nulls(schema: &Value, args: &mut Value) -> usize {

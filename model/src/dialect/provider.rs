@@ -436,7 +436,7 @@ impl Definition {
 }
 
 /// `provider`'s tool definition of the tool `name` whose file is `document` (see the
-/// [module docs](self)).
+/// [module docs](crate::dialect)).
 #[must_use]
 pub fn tool_definition(provider: Provider, name: &str, document: &Value) -> Definition {
     let mut file = document.as_object().cloned().unwrap_or_default();

@@ -51,7 +51,7 @@ pub const SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// How an MCP server writes each tool's `inputSchema`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Served {
-    /// Read as meant by every provider SDK (the [module docs](self)): an optional
+    /// Read as meant by every provider SDK (the [module docs](crate::dialect)): an optional
     /// property admits `null` as `{"anyOf": [<schema>, {"type": "null"}]}`.
     #[default]
     Portable,

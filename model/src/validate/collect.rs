@@ -47,7 +47,6 @@ impl Validator {
         }
     }
 
-    #[allow(clippy::too_many_lines)]
     fn check_collect<'v>(
         &self,
         check: &Check,

@@ -112,7 +112,6 @@ fn non_negative(value: &Value) -> Option<u64> {
             n.as_f64()
                 .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19)
                 .map(|f| {
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                     let n = f as u64;
                     n
                 })
@@ -186,7 +185,6 @@ impl<'s> Compiler<'s> {
         Ok(())
     }
 
-    #[allow(clippy::too_many_lines)]
     fn compile(&mut self, schema: &'s Value, at: &str) -> Result<Node, CompileError> {
         let map = match schema {
             Value::Bool(true) => return Ok(Node::True),

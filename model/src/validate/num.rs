@@ -23,7 +23,6 @@ impl Num {
     }
 
     /// The value as a float (what `multipleOf` computes with, as `jsonschema` does).
-    #[allow(clippy::cast_precision_loss)]
     pub(crate) fn to_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
@@ -51,7 +50,6 @@ pub(crate) fn compare(a: Num, b: Num) -> Option<Ordering> {
 }
 
 /// An integer (within `i64`/`u64`) against a float, without rounding either.
-#[allow(clippy::cast_possible_truncation)]
 fn int_float(i: i128, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
@@ -98,7 +96,6 @@ fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
 
 /// Whether `value` is a multiple of `multiple` (> 0), reading both as the decimals they
 /// print as (`0.3` is a multiple of `0.1`), as `jsonschema` does.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 pub(crate) fn is_multiple_of(value: Num, multiple: f64) -> bool {
     const SAFE: f64 = 9_007_199_254_740_992.0; // 2^53
     if multiple.fract() == 0.0 {

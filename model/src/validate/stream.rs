@@ -171,7 +171,7 @@ impl Validator {
 
     /// The members an object at `spot` (a [`Piece::Checked`] one) may hold; `None` when an
     /// object is not valid there, or cannot be checked member by member (check it whole).
-    /// Decided once per node, when the schema is compiled ([`stream_nodes`]).
+    /// Decided once per node, when the schema is compiled (`stream_nodes`).
     #[must_use]
     #[inline]
     pub fn object_plan(&self, spot: Spot) -> Option<ObjectPlan<'_>> {

@@ -252,7 +252,6 @@ enum Integral {
 
 // 2^64 and -2^63 are exact as f64, and every integral f64 between them is exact as an
 // integer: the casts neither truncate nor lose the sign.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 fn integral(n: &Number) -> Integral {
     if let Some(u) = n.as_u64() {
         return Integral::Unsigned(u);
