@@ -47,6 +47,7 @@ pub mod skill;
 pub mod suggest;
 pub mod task;
 pub mod types;
+pub mod utf16;
 pub mod validate;
 pub mod xn;
 

@@ -1,28 +1,8 @@
-//! Lengths and cuts in UTF-16 code units, as the platform (JavaScript) counts them.
+//! Lengths and cuts in UTF-16 code units, as the platform (JavaScript) counts them: the
+//! count and the cut are `neuralis_model::utf16`'s, the rest (JSON escaping, clip plans)
+//! the result engine's.
 
-/// The length of `s` in UTF-16 code units (`"a😀".length == 3` in JavaScript).
-///
-/// ```
-/// use neuralis_core::result::utf16_len;
-/// assert_eq!(utf16_len("a😀"), 3);
-/// assert_eq!(utf16_len("é"), 1);
-/// ```
-#[must_use]
-pub fn utf16_len(s: &str) -> usize {
-    // Every byte that starts a character counts one unit; a four-byte leader (a character
-    // outside the BMP, a surrogate pair in UTF-16) counts one more.
-    // Counted in chunks with a byte-wide accumulator (at most 2 per byte, so 127 bytes
-    // cannot overflow it), which the compiler turns into wide vector code.
-    s.as_bytes()
-        .chunks(127)
-        .map(|chunk| {
-            let n = chunk.iter().fold(0u8, |n, &b| {
-                n + u8::from((b & 0xC0) != 0x80) + u8::from(b >= 0xF0)
-            });
-            usize::from(n)
-        })
-        .sum()
-}
+pub use neuralis_model::utf16::{utf16_len, utf16_prefix_end};
 
 /// The byte length of `s` once escaped as a JSON string body (no quotes), exactly as
 /// `serde_json` writes it.
@@ -81,27 +61,6 @@ static ESCAPED: [u8; 256] = {
     t[b'\\' as usize] = 2;
     t
 };
-
-/// The byte index where the longest prefix of `s` with at most `max_units` UTF-16 units
-/// ends. The cut falls on a character boundary, so a surrogate pair is never split.
-///
-/// ```
-/// use neuralis_core::result::utf16_prefix_end;
-/// let s = "ab😀c";
-/// assert_eq!(&s[..utf16_prefix_end(s, 3)], "ab"); // 😀 needs two units
-/// assert_eq!(&s[..utf16_prefix_end(s, 4)], "ab😀");
-/// ```
-#[must_use]
-pub fn utf16_prefix_end(s: &str, max_units: usize) -> usize {
-    let mut units = 0;
-    for (i, c) in s.char_indices() {
-        units += c.len_utf16();
-        if units > max_units {
-            return i;
-        }
-    }
-    s.len()
-}
 
 /// The marker appended to clipped text: `… [truncated: 50000 → 8000 characters]`.
 ///

@@ -9,7 +9,6 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::utf16;
 use crate::contract::push_pointer;
 
 /// The `type` values of the subset.
@@ -265,7 +264,7 @@ impl Lowerer {
                 },
                 "description" => match v {
                     Value::String(s) => {
-                        let text = match utf16::truncate(s, SCHEMA_DESCRIPTION_CAP) {
+                        let text = match crate::utf16::utf16_truncate(s, SCHEMA_DESCRIPTION_CAP) {
                             Some(kept) => {
                                 self.drop(p, key, DropReason::Truncated);
                                 kept

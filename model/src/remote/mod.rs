@@ -17,7 +17,6 @@
 mod lower;
 mod names;
 mod sanitize;
-mod utf16;
 
 use serde_json::Value;
 

@@ -9,8 +9,6 @@
 
 use serde::Serialize;
 
-use super::utf16;
-
 /// The longest stored description, in characters (UTF-16 code units, as the platform
 /// counts them). The cap applies to the text after the other rewrites.
 pub const DESCRIPTION_CAP: usize = 400;
@@ -131,11 +129,11 @@ pub fn sanitize_description(text: &str) -> Sanitized {
     let mut changes = Vec::new();
     let replaced = replace_phrases(text, &mut changes);
     let collapsed = collapse_runs(&replaced, &mut changes);
-    let text = match utf16::truncate(&collapsed, DESCRIPTION_CAP) {
+    let text = match crate::utf16::utf16_truncate(&collapsed, DESCRIPTION_CAP) {
         Some(kept) => {
             changes.push(Change::Truncated {
-                from: utf16::len(&collapsed),
-                to: utf16::len(kept),
+                from: crate::utf16::utf16_len(&collapsed),
+                to: crate::utf16::utf16_len(kept),
             });
             kept.to_owned()
         }

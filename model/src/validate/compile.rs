@@ -111,10 +111,8 @@ fn non_negative(value: &Value) -> Option<u64> {
         Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64()
                 .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19)
-                .map(|f| {
-                    let n = f as u64;
-                    n
-                })
+                // Checked: non-negative, whole, and below 2^64.
+                .map(|f| f as u64)
         }),
         _ => None,
     }
