@@ -256,9 +256,11 @@ impl<K: Ord + Clone> Recursion<K> {
 /// ```
 #[must_use]
 pub fn definition_ref(name: &str) -> String {
-    let token = name.replace('~', "~0").replace('/', "~1");
+    let mut pointer = String::new();
+    crate::contract::append_token(&mut pointer, name);
     let mut out = String::from("#/definitions/");
-    for b in token.bytes() {
+    // The token after its `/`, percent-encoded for a URI fragment.
+    for b in pointer.bytes().skip(1) {
         if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
             out.push(char::from(b));
         } else {

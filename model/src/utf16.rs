@@ -73,7 +73,10 @@ mod tests {
         assert_eq!(utf16_len("é"), 1);
         assert_eq!(utf16_len("😀"), 2);
         let long = "aé😀".repeat(100);
-        assert_eq!(utf16_len(&long), long.chars().map(char::len_utf16).sum::<usize>());
+        assert_eq!(
+            utf16_len(&long),
+            long.chars().map(char::len_utf16).sum::<usize>()
+        );
     }
 
     #[test]

@@ -123,6 +123,17 @@ pub(crate) fn append_token(out: &mut String, token: &str) {
     }
 }
 
+/// One reference token of a pointer as the key it names (`~1` is `/`, `~0` is `~`; RFC
+/// 6901), borrowed when it has no escape: the one unescaping, which the checker's
+/// messages, the validator's `$ref` resolution and the remote profile's all use.
+pub(crate) fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        std::borrow::Cow::Borrowed(token)
+    }
+}
+
 /// One reference token of a position in an instance, while a walk goes (the checker's,
 /// the validator's errors): the pointer string is only built when something is reported.
 #[derive(Debug, Clone, Copy)]

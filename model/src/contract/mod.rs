@@ -11,5 +11,5 @@ pub use check::{
     check_value_using, did_you_mean,
 };
 pub use diag::{Diagnostic, Location, push_pointer};
-pub(crate) use diag::{Seg, ref_pointer, render};
+pub(crate) use diag::{Seg, append_token, ref_pointer, render, unescape_token};
 pub use rules::{RULES, Rule, RuleId, Severity};

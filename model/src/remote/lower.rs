@@ -106,7 +106,7 @@ impl Dropped {
     #[must_use]
     pub fn describe(&self) -> String {
         let last = self.pointer.rsplit('/').next().unwrap_or_default();
-        let last = last.replace("~1", "/").replace("~0", "~");
+        let last = crate::contract::unescape_token(last);
         let k = &self.keyword;
         match (self.reason, k.as_str()) {
             (DropReason::Truncated, "properties") => {

@@ -127,13 +127,8 @@ fn resolve<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
     }
     let mut at = root;
     for token in pointer.strip_prefix('/')?.split('/') {
-        let unescaped;
-        let token = if token.contains('~') {
-            unescaped = token.replace("~1", "/").replace("~0", "~");
-            unescaped.as_str()
-        } else {
-            token
-        };
+        let token = crate::contract::unescape_token(token);
+        let token = token.as_ref();
         at = match at {
             Value::Object(map) => map.get(token)?,
             Value::Array(items) => {

@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 use super::root::HeldValues;
 use super::words::short;
 use super::{Compiled, Draft07};
-use crate::contract::diag::{Diagnostic, push_pointer};
 use crate::contract::rules::RuleId;
+use crate::contract::{Diagnostic, push_pointer};
 use crate::validate::Validator;
 
 /// Where the root goes inside the probe document (see [`probe`]).

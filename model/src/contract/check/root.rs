@@ -4,8 +4,8 @@ use serde_json::{Map, Value};
 
 use super::words::{did_you_mean, display_pointer, list, short};
 use super::{DRAFT_07, Draft07, Violation};
-use crate::contract::diag::{Diagnostic, Seg, push_pointer, ref_pointer, render};
 use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
+use crate::contract::{Diagnostic, Seg, push_pointer, ref_pointer, render};
 use crate::validate::Validator;
 
 // schema-draft: `$schema`, when present, is draft-07, and the document passes the draft-07

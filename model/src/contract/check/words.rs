@@ -46,7 +46,7 @@ pub(super) fn display_pointer(pointer: &str) -> String {
     pointer
         .trim_start_matches('/')
         .split('/')
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .map(crate::contract::unescape_token)
         .collect::<Vec<_>>()
         .join(".")
 }

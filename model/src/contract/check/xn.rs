@@ -4,8 +4,8 @@ use serde_json::{Map, Value};
 
 use super::words::{describe, did_you_mean, display_pointer, list, short};
 use super::{CheckOptions, Compiled, Draft07};
-use crate::contract::diag::{Diagnostic, push_pointer};
 use crate::contract::rules::{CATEGORIES, RuleId};
+use crate::contract::{Diagnostic, push_pointer};
 use crate::xn::verdict::{ASK_ON_KEYS_CATEGORIES, ASK_ON_KEYS_MAX, Posture, Scan};
 use crate::xn::{self, Category, Key, Kind, Level, PRESENTATIONS, keys};
 
@@ -296,7 +296,7 @@ pub(super) fn check_defaults_undeclared(
         let key = path.split('/').nth(1).unwrap_or_default();
         let mut message = format!(
             "the default for `{}` does not fit its schema: {}",
-            key.replace("~1", "/").replace("~0", "~"),
+            crate::contract::unescape_token(key),
             violation.message
         );
         if let Some(found) = &violation.found {
