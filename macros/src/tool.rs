@@ -372,14 +372,7 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
     quote!(#(#asserts)*)
 }
 
-/// A type as its messages print it (`Vec<Item>`, not the tokens' `Vec < Item >`).
-pub(crate) fn type_text(ty: &syn::Type) -> String {
-    ty.to_token_stream()
-        .to_string()
-        .replace(" < ", "<")
-        .replace(" >", ">")
-        .replace(" ,", ",")
-}
+pub(crate) use neuralis_syntax::types::type_text;
 
 /// One compile-time check: `const _` calling `message` (a generic `const fn` of
 /// `__private` that returns the rule's message, empty when it holds) and panicking with it

@@ -581,12 +581,7 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
 }
 
 fn type_label(field: &Field) -> String {
-    let ty = &field.original.ty;
-    quote::quote!(#ty)
-        .to_string()
-        .replace(" < ", "<")
-        .replace(" >", ">")
-        .replace(" ,", ",")
+    crate::types::type_text(&field.original.ty)
 }
 
 /// Whether `value` fits a field of `kind` with the field's own keywords: the Rust type's

@@ -161,6 +161,26 @@ impl TypeKind {
     }
 }
 
+/// A type as the toolkit's messages print it, and the build script names it: the tokens
+/// without the spaces `quote` puts around `<`, `>`, `,` and `::` (`Vec<std::string::String>`,
+/// not `Vec < std :: string :: String >`). The one rendering of a type as text, so the
+/// macros' and the build script's messages print paths alike.
+///
+/// ```
+/// let ty: syn::Type = syn::parse_quote!(Vec<std::collections::BTreeMap<String, u8>>);
+/// assert_eq!(neuralis_syntax::types::type_text(&ty), "Vec<std::collections::BTreeMap<String, u8>>");
+/// ```
+#[must_use]
+pub fn type_text(ty: &Type) -> String {
+    quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace("< ", "<")
+        .replace(" ,", ",")
+        .replace(" :: ", "::")
+}
+
 /// The type arguments of a path segment (`<K, V>`), lifetimes and consts left out.
 #[must_use]
 pub fn type_args(args: &PathArguments) -> Vec<&Type> {

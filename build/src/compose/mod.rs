@@ -27,7 +27,6 @@ use neuralis_syntax::check::check;
 use neuralis_syntax::render::{Member, Plan, render};
 use neuralis_syntax::types::{Len, Ty, TypeKind};
 use proc_macro2::Span;
-use quote::ToTokens as _;
 use serde_json::Value;
 use syn::Type;
 use syn::spanned::Spanned as _;
@@ -131,15 +130,7 @@ pub struct StaticView<'k> {
     pub quiet: Vec<String>,
 }
 
-fn tokens(ty: &Type) -> String {
-    ty.to_token_stream()
-        .to_string()
-        .replace(" < ", "<")
-        .replace(" >", ">")
-        .replace("< ", "<")
-        .replace(" ,", ",")
-        .replace(" :: ", "::")
-}
+use neuralis_syntax::types::type_text as tokens;
 
 /// A path's segments without their arguments; `::a::B` starts with a `"::"` segment.
 fn segments(path: &syn::Path) -> Vec<String> {
