@@ -21,7 +21,20 @@
 //! assert!(!report.has_errors(), "{:?}", report.diagnostics);
 //! ```
 
-pub use neuralis_core::*;
+// What an author uses, by name (the rest of `neuralis_core` stays reachable under its
+// path, hidden: the loader, the catalog and the WASM entry's state are the host's and the
+// macros', the validator, `x-neuralis` keys and remote profile the checker's).
+#[doc(inline)]
+pub use neuralis_core::{
+    Diagnostic, Report, RuleId, Severity, TOOL_NAME_PATTERN, ToolInput, ToolOutput, check_bytes,
+    check_value, is_wire_safe_tool_name,
+};
+#[doc(hidden)]
+pub use neuralis_core::{catalog, doc, load, remote, validate, wasm, xn};
+#[doc(inline)]
+pub use neuralis_core::{
+    contract, dialect, dispatch, header, input, name, output, result, schema, shape, skill, tool,
+};
 
 /// Derives [`ToolInput`]: the schema of a Rust type, exactly as serde reads it.
 ///

@@ -26,11 +26,6 @@ pub mod result;
 pub mod tool;
 pub mod wasm;
 
-/// The loader's former path (`neuralis_core::package`), kept working: the module is
-/// [`load`].
-#[doc(hidden)]
-pub use self::load as package;
-
 // The half that the macros and the build script share, the built-in draft-07 validator
 // (`validate`) included (see `neuralis-model`): re-exported under the paths it always had.
 pub use neuralis_model::{
