@@ -200,6 +200,13 @@ fn check_elicitation_field(cx: &Ctxt, f: &Field) {
             rule.rule().hint,
         );
     }
+    check_elicitation_keywords(cx, f, &name);
+}
+
+/// The keywords of a form's field: only those MCP's elicitation schema has (`min_items`
+/// and `max_items` on a multi-select), and an elicitation `format`.
+fn check_elicitation_keywords(cx: &Ctxt, f: &Field, name: &str) {
+    let rule = RuleId::ElicitationForm;
     let s = &f.schema;
     let many = matches!(f.kind.unwrap_option(), TypeKind::Seq { .. });
     let refused: [(&str, Option<Span>); 9] = [

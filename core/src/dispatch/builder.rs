@@ -241,26 +241,13 @@ impl PackageBuilder {
             .cloned()
             .map(BuildProblem::File)
             .collect();
-        let mut handlers: HashMap<String, Box<dyn Handler>> = HashMap::new();
-        for (name, handler) in self.handlers {
-            match handlers.entry(name) {
-                std::collections::hash_map::Entry::Occupied(e) => {
-                    problems.push(BuildProblem::DuplicateHandler(e.key().clone()));
-                }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(handler);
-                }
-            }
-        }
-        let mut outputs: HashMap<String, Output> = HashMap::new();
-        for (name, schema) in self.outputs {
-            if outputs.insert(name.clone(), schema).is_some() {
-                problems.push(BuildProblem::OutputSchema(
-                    name,
-                    "two output schemas were given for it; keep one".to_owned(),
-                ));
-            }
-        }
+        let mut handlers = by_name(self.handlers, &mut problems, BuildProblem::DuplicateHandler);
+        let mut outputs = by_name(self.outputs, &mut problems, |name| {
+            BuildProblem::OutputSchema(
+                name,
+                "two output schemas were given for it; keep one".to_owned(),
+            )
+        });
         let mut tools = Vec::with_capacity(loaded.tools.len());
         let mut index = Vec::with_capacity(loaded.tools.len());
         problems.extend(self.skills.iter().filter_map(|skill| {
@@ -335,25 +322,28 @@ impl PackageBuilder {
                 output,
             });
         }
+        // What names no tool (a file that failed to load is reported as such already).
         let failed: std::collections::HashSet<&str> = loaded
             .files
             .iter()
             .filter(|f| !f.loaded)
             .map(|f| f.name.as_str())
             .collect();
-        let mut orphans: Vec<String> = handlers
-            .into_keys()
-            .filter(|n| !failed.contains(n.as_str()))
-            .collect();
-        orphans.sort();
-        problems.extend(orphans.into_iter().map(BuildProblem::NoTool));
-        let mut stray: Vec<String> = outputs
-            .into_keys()
-            .filter(|n| !failed.contains(n.as_str()))
-            .collect();
-        stray.sort();
+        let left = |names: Vec<String>| {
+            let mut names: Vec<String> = names
+                .into_iter()
+                .filter(|n| !failed.contains(n.as_str()))
+                .collect();
+            names.sort();
+            names
+        };
         problems.extend(
-            stray.into_iter().map(|name| {
+            left(handlers.into_keys().collect())
+                .into_iter()
+                .map(BuildProblem::NoTool),
+        );
+        problems.extend(
+            left(outputs.into_keys().collect()).into_iter().map(|name| {
                 BuildProblem::OutputSchema(name, "no tool file has that name".to_owned())
             }),
         );
@@ -371,6 +361,24 @@ impl PackageBuilder {
             Err(BuildError { problems })
         }
     }
+}
+
+/// `items` by name, each name once: a second one is the problem `twice` makes of it.
+fn by_name<T>(
+    items: Vec<(String, T)>,
+    problems: &mut Vec<BuildProblem>,
+    twice: impl Fn(String) -> BuildProblem,
+) -> HashMap<String, T> {
+    let mut out = HashMap::with_capacity(items.len());
+    for (name, item) in items {
+        match out.entry(name) {
+            std::collections::hash_map::Entry::Occupied(e) => problems.push(twice(e.key().clone())),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(item);
+            }
+        }
+    }
+    out
 }
 
 /// Why a [`Package`] could not be built: every problem found, in order.

@@ -288,19 +288,15 @@ fn json_text(v: &Value, size: usize) -> String {
     String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// What a typed result's marker says, within `room` UTF-16 units: the entries left out
-/// and where (the places the text's JSON and `structuredContent` were cut, by pointer
-/// into the value the handler returned), the strings clipped, and the argument that asks
-/// for more. Places are named while they fit; empty when not even `… [truncated]` does.
-fn marker(
+/// Where the text's JSON and `structuredContent` were cut (arrays and objects), by pointer
+/// into the value the handler returned: its kind, the original count (the structured
+/// one, where the text cut further) and what was kept.
+fn cut_places(
     structured: &Tally,
     text: &Tally,
-    how: &TypedBound<'_>,
-    room: usize,
-    dropped: bool,
-    text_left_out: bool,
-) -> String {
-    let prefix = if how.wrapped {
+    wrapped: bool,
+) -> Vec<(String, CutKind, usize, usize)> {
+    let prefix = if wrapped {
         "/structuredContent/result"
     } else {
         "/structuredContent"
@@ -332,6 +328,22 @@ fn marker(
             places.push((at, c.kind, c.original, c.kept));
         }
     }
+    places
+}
+
+/// What a typed result's marker says, within `room` UTF-16 units: the entries left out
+/// and where (the places the text's JSON and `structuredContent` were cut, by pointer
+/// into the value the handler returned), the strings clipped, and the argument that asks
+/// for more. Places are named while they fit; empty when not even `… [truncated]` does.
+fn marker(
+    structured: &Tally,
+    text: &Tally,
+    how: &TypedBound<'_>,
+    room: usize,
+    dropped: bool,
+    text_left_out: bool,
+) -> String {
+    let mut places = cut_places(structured, text, how.wrapped);
     // Outer places first: the counts the model most needs.
     places.sort_by_key(|(at, ..)| at.matches('/').count());
     let mut tail: Vec<String> = Vec::new();

@@ -123,66 +123,10 @@ pub(super) fn parse(cx: &Ctxt, meta: &ParseNestedMeta, bound: &mut Bound) -> syn
             return Ok(());
         }
         if key == MORE {
-            match &expr {
-                Expr::Lit(syn::ExprLit {
-                    lit: Lit::Str(s), ..
-                }) if !s.value().is_empty() => {
-                    if bound.more.is_some() {
-                        cx.error_at(
-                            RuleId::BoundAttr,
-                            at,
-                            "`more` is given twice",
-                            "name one argument",
-                        );
-                    }
-                    bound.more = Some(Spanned::new(s.value(), s.span()));
-                }
-                _ => cx.error(
-                    RuleId::BoundAttr,
-                    &expr,
-                    "`more` takes the serde name of a root property of the input, for example `more = \"cursor\"`",
-                ),
-            }
+            more(cx, at, &expr, bound);
             return Ok(());
         }
-        let Some(name) = CAPS.iter().copied().find(|c| *c == key) else {
-            let mut keys = CAPS.to_vec();
-            keys.extend([MORE, MORE_VALUE]);
-            let help = did_you_mean(&key, &keys).map_or_else(
-                || format!("the keys of `bound(...)` are `{}`", keys.join("`, `")),
-                |k| format!("did you mean `{k}`?"),
-            );
-            cx.error_at(
-                RuleId::BoundAttr,
-                at,
-                format_args!("unknown key `{key}` in `bound(...)`"),
-                help,
-            );
-            return Ok(());
-        };
-        let value = match &expr {
-            Expr::Lit(syn::ExprLit {
-                lit: Lit::Int(n), ..
-            }) => n.base10_parse::<u64>().ok().filter(|n| *n > 0),
-            _ => None,
-        };
-        let Some(value) = value else {
-            cx.error(
-                RuleId::BoundAttr,
-                &expr,
-                format_args!("`{name}` takes a positive integer, for example `{name} = 50`"),
-            );
-            return Ok(());
-        };
-        if bound.cap(name).is_some() {
-            cx.error_at(
-                RuleId::BoundAttr,
-                at,
-                format_args!("`{name}` is given twice"),
-                "give each cap once",
-            );
-        }
-        bound.caps.push((name, Spanned::new(value, expr.span())));
+        cap(cx, &key, at, &expr, bound);
         Ok(())
     })?;
     if let (Some(value), None) = (&bound.more_value, &bound.more) {
@@ -194,6 +138,73 @@ pub(super) fn parse(cx: &Ctxt, meta: &ParseNestedMeta, bound: &mut Bound) -> syn
         );
     }
     Ok(())
+}
+
+/// `more = "cursor"`: a non-empty serde name, given once.
+fn more(cx: &Ctxt, at: proc_macro2::Span, expr: &Expr, bound: &mut Bound) {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) if !s.value().is_empty() => {
+            if bound.more.is_some() {
+                cx.error_at(
+                    RuleId::BoundAttr,
+                    at,
+                    "`more` is given twice",
+                    "name one argument",
+                );
+            }
+            bound.more = Some(Spanned::new(s.value(), s.span()));
+        }
+        _ => cx.error(
+            RuleId::BoundAttr,
+            expr,
+            "`more` takes the serde name of a root property of the input, for example `more = \"cursor\"`",
+        ),
+    }
+}
+
+/// A cap: a key of [`CAPS`] (else "did you mean" among every key), a positive integer,
+/// given once.
+fn cap(cx: &Ctxt, key: &str, at: proc_macro2::Span, expr: &Expr, bound: &mut Bound) {
+    let Some(name) = CAPS.iter().copied().find(|c| *c == key) else {
+        let mut keys = CAPS.to_vec();
+        keys.extend([MORE, MORE_VALUE]);
+        let help = did_you_mean(key, &keys).map_or_else(
+            || format!("the keys of `bound(...)` are `{}`", keys.join("`, `")),
+            |k| format!("did you mean `{k}`?"),
+        );
+        cx.error_at(
+            RuleId::BoundAttr,
+            at,
+            format_args!("unknown key `{key}` in `bound(...)`"),
+            help,
+        );
+        return;
+    };
+    let value = match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Int(n), ..
+        }) => n.base10_parse::<u64>().ok().filter(|n| *n > 0),
+        _ => None,
+    };
+    let Some(value) = value else {
+        cx.error(
+            RuleId::BoundAttr,
+            expr,
+            format_args!("`{name}` takes a positive integer, for example `{name} = 50`"),
+        );
+        return;
+    };
+    if bound.cap(name).is_some() {
+        cx.error_at(
+            RuleId::BoundAttr,
+            at,
+            format_args!("`{name}` is given twice"),
+            "give each cap once",
+        );
+    }
+    bound.caps.push((name, Spanned::new(value, expr.span())));
 }
 
 /// `more_value = "offset"`: one of [`MORE_VALUES`], given once.
