@@ -55,7 +55,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::header::{CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body::Body;
 
@@ -240,7 +240,7 @@ where
         .allow_origin(origins)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
         .allow_headers([
-            AUTHORIZATION,
+            http::header::AUTHORIZATION,
             TYPE,
             ACCEPT,
             name(SESSION_HEADER),
