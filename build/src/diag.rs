@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use neuralis_model::RuleId;
-use neuralis_model::contract::{CheckOptions, check_value_using};
+use neuralis_model::checker::{CheckOptions, check_value_using};
 use proc_macro2::Span;
 use serde_json::Value;
 

@@ -110,7 +110,7 @@ use std::path::PathBuf;
 
 pub use cfg::Cfg;
 /// The rule set a package is checked against (see [`Builder::profile`]).
-pub use neuralis_model::contract::Profile;
+pub use neuralis_model::checker::Profile;
 
 /// Writes `tools/*.json` for the crate being built, with the default options, and
 /// prints the `cargo:` lines. See [`Builder`].

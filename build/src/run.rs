@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use neuralis_model::contract::CheckOptions;
+use neuralis_model::checker::CheckOptions;
 use neuralis_model::dialect::Provider;
 use neuralis_model::schema::to_canonical_string;
 use neuralis_model::{RuleId, input};

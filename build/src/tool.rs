@@ -128,7 +128,7 @@ pub fn read(tf: &ToolFn, file: usize) -> Result<ToolDecl, Rejected> {
 
 #[cfg(test)]
 mod tests {
-    use neuralis_model::contract::CheckOptions;
+    use neuralis_model::checker::CheckOptions;
     use neuralis_model::input::{DRAFT_07, tool_document};
     use neuralis_model::xn::keys;
     use serde_json::json;

@@ -6,6 +6,9 @@
 //! validator (`neuralis_model::validate`) for the meta-schema and for every schema in its
 //! subset, and, with the `jsonschema` feature, `jsonschema` for a schema outside it.
 
+pub use neuralis_model::checker::{
+    CheckOptions, Profile, Report, check_bytes_using, check_value_using, did_you_mean,
+};
 pub use neuralis_model::contract::*;
 
 use neuralis_model::validate::{Subset, Validator, meta_errors};

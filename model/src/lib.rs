@@ -32,6 +32,7 @@
 //! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
 //!   checker's [`contract::Draft07`] without a general validator).
 
+pub mod checker;
 pub mod checks;
 pub mod contract;
 pub mod dialect;

@@ -10,7 +10,7 @@
 /// crate names.
 ///
 /// ```
-/// use neuralis_model::contract::did_you_mean;
+/// use neuralis_model::suggest::did_you_mean;
 /// assert_eq!(did_you_mean("minimun", &["minimum", "maximum"]), Some("minimum"));
 /// assert_eq!(did_you_mean("ASKONKEYS", &["askOnKeys"]), Some("askOnKeys"));
 /// assert_eq!(did_you_mean("ui", &["id"]), None);

@@ -1,15 +1,14 @@
-//! The contract: rule table, diagnostics, and the checker for any `tools/*.json`.
+//! The contract's floor: the rule table, diagnostics and JSON pointers, the byte-level
+//! reader, the meta-schema walk and the validator interface, which the checker
+//! (`crate::checker`), the validator, `xn` and the remote profile all stand on.
 
-mod check;
 mod diag;
+mod draft07;
 pub mod json;
 pub mod meta;
 pub mod rules;
 
-pub use check::{
-    CheckOptions, Compiled, DRAFT_07, Draft07, Profile, Report, Violation, check_bytes_using,
-    check_value_using, did_you_mean,
-};
 pub use diag::{Diagnostic, Location, push_pointer};
 pub(crate) use diag::{Seg, append_token, ref_pointer, render, unescape_token};
+pub use draft07::{Compiled, DRAFT_07, Draft07, Violation};
 pub use rules::{RULES, Rule, RuleId, Severity};

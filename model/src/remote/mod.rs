@@ -12,7 +12,7 @@
 //! - [`check_entitlements`]: root properties that look like entitlements
 //!   (`remote-entitlement`);
 //! - [`check_profile`]: the profile's own rules on one tool file. The profile also runs
-//!   every rule of sections 1–4 ([`check_value_using`](crate::contract::check_value_using)); callers run both.
+//!   every rule of sections 1–4 ([`check_value_using`](crate::checker::check_value_using)); callers run both.
 
 mod lower;
 mod names;

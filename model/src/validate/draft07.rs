@@ -89,7 +89,7 @@ fn asserted_format_ok(asserted: Asserted<'_>) -> bool {
 /// compiled, and the checks that would need it are left out).
 ///
 /// ```
-/// use neuralis_model::contract::{CheckOptions, check_value_using};
+/// use neuralis_model::checker::{CheckOptions, check_value_using};
 /// use neuralis_model::validate::Subset;
 /// let schema = serde_json::json!({
 ///     "$schema": "http://json-schema.org/draft-07/schema#",

@@ -61,4 +61,4 @@ impl Scope {
     }
 }
 
-pub use neuralis_model::contract::did_you_mean;
+pub use neuralis_model::suggest::did_you_mean;

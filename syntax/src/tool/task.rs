@@ -21,7 +21,7 @@
 //! ```
 
 use neuralis_model::RuleId;
-use neuralis_model::contract::did_you_mean;
+use neuralis_model::suggest::did_you_mean;
 use neuralis_model::task::{TaskMode, TaskStart, TaskSupport};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;

@@ -1,4 +1,7 @@
-//! The checker: sections 1, 2 and 4 of the contract on one tool file.
+//! The checker: sections 1, 2 and 4 of the contract on one tool file. It stands above
+//! what it calls (`validate`, `remote`, `xn`), which share only the floor below them
+//! (`contract`: the rule table, diagnostics and pointers, the byte-level reader, the
+//! meta-schema walk and the [`Draft07`] interface).
 //!
 //! [`check_bytes_using`] reads the file ([`json::read`]: `depth-limit`, `json-syntax`),
 //! then [`check_value_using`] runs one small function per rule id, each named `check_<rule>`
@@ -12,9 +15,9 @@
 
 use serde_json::Value;
 
-use super::diag::Diagnostic;
-use super::json;
-use super::rules::RuleId;
+use crate::contract::json;
+pub use crate::contract::{Compiled, DRAFT_07, Draft07, Violation};
+use crate::contract::{Diagnostic, RuleId};
 use crate::name::{NameProblem, TOOL_NAME_PATTERN};
 
 mod defaults;
@@ -36,9 +39,6 @@ use xn::{
     check_hints_contradict, check_presentation_implicit, check_xn_missing, check_xn_recovery_field,
     check_xn_type, check_xn_unknown_key,
 };
-
-/// The only `$schema` a tool file may declare.
-pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 
 /// Which rule set a file is checked against.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -87,7 +87,7 @@ impl Profile {
 /// What the checker knows beyond the file itself.
 ///
 /// ```
-/// use neuralis_model::contract::{CheckOptions, Profile};
+/// use neuralis_model::checker::{CheckOptions, Profile};
 /// let options = CheckOptions {
 ///     cards: Some(vec!["weather.result".to_owned()]),
 ///     profile: Profile::McpRemote,
@@ -126,45 +126,6 @@ impl Report {
     }
 }
 
-/// A draft-07 validator, for the three checks that need one: the meta-schema half of
-/// `schema-draft`, and the values of `defaults-undeclared` and `default-invalid`.
-///
-/// `neuralis-core` passes `jsonschema` (its `check_value`, `check_bytes`, the package
-/// loader, `neuralis check`). The build script passes none: it checks documents the
-/// toolkit composed itself, whose literals the macros' `const` checks have already
-/// compared with their types, and the full check runs again when the package is built
-/// at run time and in its drift tests.
-pub trait Draft07 {
-    /// Every way `schema` fails the draft-07 meta-schema, in the validator's order.
-    fn meta_violations(&self, schema: &Value) -> Vec<Violation>;
-
-    /// A validator for `schema`; `None` when it does not compile (a broken `$ref`), which
-    /// is `schema-draft`'s to report.
-    fn compile<'a>(&'a self, schema: &Value) -> Option<Box<dyn Compiled + 'a>>;
-}
-
-/// A compiled schema (see [`Draft07::compile`]).
-pub trait Compiled {
-    /// Every way `instance` fails the schema.
-    fn violations(&self, instance: &Value) -> Vec<Violation>;
-
-    /// The first way `instance` fails the schema.
-    fn first_violation(&self, instance: &Value) -> Option<Violation> {
-        self.violations(instance).into_iter().next()
-    }
-}
-
-/// One failure of a value against a schema.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Violation {
-    /// The JSON pointer of the failing part of the instance.
-    pub pointer: String,
-    /// The validator's message, without the (possibly huge) instance.
-    pub message: String,
-    /// The failing value, when it is a scalar (messages show it).
-    pub found: Option<Value>,
-}
-
 /// Checks the bytes of `tools/<name>.json`, with `validator` for the checks that need one
 /// (see [`Draft07`]).
 ///
@@ -174,7 +135,8 @@ pub struct Violation {
 /// document order.
 ///
 /// ```
-/// use neuralis_model::contract::{CheckOptions, RuleId, check_bytes_using};
+/// use neuralis_model::checker::{CheckOptions, check_bytes_using};
+/// use neuralis_model::contract::RuleId;
 /// let report = check_bytes_using("find", br#"{"type": "object"}"#, &CheckOptions::default(), None);
 /// assert!(report.has_errors());
 /// assert!(report.diagnostics.iter().any(|d| d.rule == RuleId::RootClosed));
@@ -218,7 +180,8 @@ pub fn check_bytes_using(
 /// with [`check_bytes_using`], which refuses documents deeper than 128 levels first.
 ///
 /// ```
-/// use neuralis_model::contract::{CheckOptions, RuleId, check_value_using};
+/// use neuralis_model::checker::{CheckOptions, check_value_using};
+/// use neuralis_model::contract::RuleId;
 /// let schema = serde_json::json!({
 ///     "$schema": "http://json-schema.org/draft-07/schema#",
 ///     "type": "object",
