@@ -268,59 +268,17 @@ impl PackageBuilder {
                 problems.push(BuildProblem::NoHandler(entry.name));
                 continue;
             };
-            if let Some(service) = handler.service()
-                && !service.is_registered(&self.state)
-            {
-                problems.push(BuildProblem::NoService {
-                    tool: entry.name.clone(),
-                    service: service.name.to_owned(),
-                });
-            }
-            let output = match outputs
-                .remove(&entry.name)
-                .or_else(|| handler.output())
-                .map(OutputSchema::new)
-            {
-                None => None,
-                Some(Ok(output)) => Some(output),
-                Some(Err(reason)) => {
-                    problems.push(BuildProblem::OutputSchema(entry.name, reason));
-                    continue;
-                }
-            };
-            let validator = match Checker::new(&entry.schema) {
-                Ok(validator) => validator,
-                Err(error) => {
-                    problems.push(BuildProblem::NeedsGeneralValidator {
-                        tool: entry.name,
-                        error,
-                    });
-                    continue;
-                }
-            };
-            index.push((Box::from(entry.name.as_str()), tools.len()));
-            let bound = handler.bound();
-            let task = handler.task();
-            let headers = handler.headers();
-            // The next offset is read from the arguments as sent: a tree.
-            let reads_text = !bound.more_offset
-                && matches!(&validator,
-                Checker::Builtin(v) if defaults_pass(v, &entry.meta.defaults));
-            tools.push(Slot {
-                reads_text,
-                caps: bound.caps(&self.caps),
-                more: bound.more,
-                more_offset: bound.more_offset,
-                root_members: root_members(&entry.schema),
-                name: Arc::from(entry.name.as_str()),
-                cancellable: entry.meta.annotations.cancellable == Some(true),
-                task,
-                headers,
+            let given = outputs.remove(&entry.name);
+            if let Some(slot) = slot(
                 entry,
                 handler,
-                validator,
-                output,
-            });
+                given,
+                (&self.state, &self.caps),
+                &mut problems,
+            ) {
+                index.push((Box::from(&*slot.name), tools.len()));
+                tools.push(slot);
+            }
         }
         // What names no tool (a file that failed to load is reported as such already).
         let failed: std::collections::HashSet<&str> = loaded
@@ -361,6 +319,64 @@ impl PackageBuilder {
             Err(BuildError { problems })
         }
     }
+}
+
+/// The slot of one loaded tool with its handler (and the output schema given for it, if
+/// any); `None`, the problem recorded, when its output schema cannot be used or its schema
+/// needs a general validator the build lacks. A service the package was not given is a
+/// problem too, the slot kept (the build fails all the same).
+fn slot(
+    entry: crate::catalog::ToolEntry,
+    handler: Box<dyn Handler>,
+    given: Option<Output>,
+    (state, caps): (&StateMap, &BoundCaps),
+    problems: &mut Vec<BuildProblem>,
+) -> Option<Slot> {
+    if let Some(service) = handler.service()
+        && !service.is_registered(state)
+    {
+        problems.push(BuildProblem::NoService {
+            tool: entry.name.clone(),
+            service: service.name.to_owned(),
+        });
+    }
+    let output = match given.or_else(|| handler.output()).map(OutputSchema::new) {
+        None => None,
+        Some(Ok(output)) => Some(output),
+        Some(Err(reason)) => {
+            problems.push(BuildProblem::OutputSchema(entry.name, reason));
+            return None;
+        }
+    };
+    let validator = match Checker::new(&entry.schema) {
+        Ok(validator) => validator,
+        Err(error) => {
+            problems.push(BuildProblem::NeedsGeneralValidator {
+                tool: entry.name,
+                error,
+            });
+            return None;
+        }
+    };
+    let bound = handler.bound();
+    // The next offset is read from the arguments as sent: a tree.
+    let reads_text = !bound.more_offset
+        && matches!(&validator, Checker::Builtin(v) if defaults_pass(v, &entry.meta.defaults));
+    Some(Slot {
+        reads_text,
+        caps: bound.caps(caps),
+        more: bound.more,
+        more_offset: bound.more_offset,
+        root_members: root_members(&entry.schema),
+        name: Arc::from(entry.name.as_str()),
+        cancellable: entry.meta.annotations.cancellable == Some(true),
+        task: handler.task(),
+        headers: handler.headers(),
+        entry,
+        handler,
+        validator,
+        output,
+    })
 }
 
 /// `items` by name, each name once: a second one is the problem `twice` makes of it.
