@@ -255,49 +255,10 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
     };
     // `const` assertions cannot name generic parameters, so generic containers leave the
     // checks to their instances' users.
-    // `const` panics take literals only: the messages are written from the rule table here.
-    let not_object = format!(
-        "{}: `#[serde(flatten)]` and internally tagged newtype variants need a type whose schema is an object with named fields\n= help: flatten a struct with named fields that derives `ToolInput`",
-        RuleId::SerdeUnsupported
-    );
-    let reserved_head = format!("{}: root property `", RuleId::ReservedInputKey);
-    let reserved_tail = format!(
-        "`, brought in by `#[serde(flatten)]`, uses a reserved session-context name\n= help: in the flattened type, {}",
-        RuleId::ReservedInputKey.rule().hint
-    );
     let asserts = if is_generic {
         Vec::new()
     } else {
-        let mut asserts: Vec<TokenStream> = object_asserts
-            .iter()
-            .map(|ty| {
-                quote_spanned! {ty.span()=>
-                    const _: () = ::core::assert!(
-                        <#ty as #p::ToolInput>::IS_OBJECT,
-                        #not_object,
-                    );
-                }
-            })
-            .collect();
-        if cont.is_root() {
-            asserts.extend(object_asserts.iter().map(|ty| {
-                quote_spanned! {ty.span()=>
-                    const _: () = {
-                        let __m = #p::reserved_key_message(
-                            <#ty as #p::ToolInput>::ROOT_KEYS,
-                            #reserved_head,
-                            #reserved_tail,
-                        );
-                        if !__m.is_empty() {
-                            ::core::panic!("{}", __m.as_str());
-                        }
-                    };
-                }
-            }));
-        }
-        asserts.extend(literal_asserts(&p, cont));
-        asserts.extend(header_asserts(&p, cont));
-        asserts
+        container_asserts(&p, cont, &object_asserts)
     };
     let elicitation = elicitation(&p, cont, &generics);
     let written_in = written.map(|w| {
@@ -343,6 +304,56 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
             #(#asserts)*
         };
     }
+}
+
+/// The `const` assertions of a non-generic container: each flattened (or internally tagged
+/// newtype) type is an object, a root's flattened types bring no reserved key, and its
+/// literals and headers fit.
+fn container_asserts(
+    p: &TokenStream,
+    cont: &Container,
+    object_asserts: &[syn::Type],
+) -> Vec<TokenStream> {
+    // `const` panics take literals only: the messages are written from the rule table here.
+    let not_object = format!(
+        "{}: `#[serde(flatten)]` and internally tagged newtype variants need a type whose schema is an object with named fields\n= help: flatten a struct with named fields that derives `ToolInput`",
+        RuleId::SerdeUnsupported
+    );
+    let reserved_head = format!("{}: root property `", RuleId::ReservedInputKey);
+    let reserved_tail = format!(
+        "`, brought in by `#[serde(flatten)]`, uses a reserved session-context name\n= help: in the flattened type, {}",
+        RuleId::ReservedInputKey.rule().hint
+    );
+    let mut asserts: Vec<TokenStream> = object_asserts
+        .iter()
+        .map(|ty| {
+            quote_spanned! {ty.span()=>
+                const _: () = ::core::assert!(
+                    <#ty as #p::ToolInput>::IS_OBJECT,
+                    #not_object,
+                );
+            }
+        })
+        .collect();
+    if cont.is_root() {
+        asserts.extend(object_asserts.iter().map(|ty| {
+            quote_spanned! {ty.span()=>
+                const _: () = {
+                    let __m = #p::reserved_key_message(
+                        <#ty as #p::ToolInput>::ROOT_KEYS,
+                        #reserved_head,
+                        #reserved_tail,
+                    );
+                    if !__m.is_empty() {
+                        ::core::panic!("{}", __m.as_str());
+                    }
+                };
+            }
+        }));
+    }
+    asserts.extend(literal_asserts(p, cont));
+    asserts.extend(header_asserts(p, cont));
+    asserts
 }
 
 /// `#[schema(elicitation)]`: a struct is an `ElicitForm` whose `CHOICES` are its fields of
