@@ -795,25 +795,9 @@ impl HostedService {
                 );
             }
         }
-        // The body, read within the cap here (as rmcp would), so that a body rmcp cannot
-        // read as a JSON-RPC message can be told apart: not JSON, or no message.
-        let cap = self.inner.config.max_request_body_bytes;
-        let bytes = match Limited::new(body, cap).collect().await {
-            Ok(collected) => collected.to_bytes(),
-            Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
-                return refusal(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    &format!("payload too large: the request body exceeds {cap} bytes"),
-                    &format!("the request body exceeds the cap of {cap} bytes"),
-                );
-            }
-            Err(e) => {
-                return rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    -32700,
-                    &format!("the request body could not be read: {e}"),
-                );
-            }
+        let bytes = match self.read_body(body).await {
+            Ok(bytes) => bytes,
+            Err(refused) => return refused,
         };
         #[cfg(feature = "rate-limit")]
         if let Some(limiter) = &self.limiter {
@@ -867,19 +851,7 @@ impl HostedService {
         // rmcp answers `415` to a JSON body it could not read as a message; JSON-RPC
         // has its own errors for that.
         if posted && json_body && response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
-            return if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() {
-                rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    -32600,
-                    "invalid request: the body is JSON but not a JSON-RPC message",
-                )
-            } else {
-                rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    -32700,
-                    "parse error: the body is not JSON",
-                )
-            };
+            return unreadable_message(&bytes);
         }
         // A session ended: `204`, which clients expect (rmcp says `202 Accepted`, and the
         // Python SDK logs that as a failed termination).
@@ -890,6 +862,43 @@ impl HostedService {
         } else {
             as_json_rpc(response).await
         };
+        self.record_owner(session, closing, &response, user);
+        response
+    }
+
+    /// The body, read within the cap here (as rmcp would), so that a body rmcp cannot
+    /// read as a JSON-RPC message can be told apart: not JSON, or no message.
+    async fn read_body<B>(&self, body: B) -> Result<bytes::Bytes, HttpResponse>
+    where
+        B: Body + Send + 'static,
+        B::Error: std::error::Error + Send + Sync + 'static,
+        B::Data: Send + 'static,
+    {
+        let cap = self.inner.config.max_request_body_bytes;
+        match Limited::new(body, cap).collect().await {
+            Ok(collected) => Ok(collected.to_bytes()),
+            Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => Err(refusal(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("payload too large: the request body exceeds {cap} bytes"),
+                &format!("the request body exceeds the cap of {cap} bytes"),
+            )),
+            Err(e) => Err(rpc_error(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                &format!("the request body could not be read: {e}"),
+            )),
+        }
+    }
+
+    /// The owner of the legacy session a response opened (`user`), or none any more for
+    /// one a request closed.
+    fn record_owner(
+        &self,
+        session: Option<String>,
+        closing: bool,
+        response: &HttpResponse,
+        user: String,
+    ) {
         let mut owners = self.owners.lock().unwrap_or_else(PoisonError::into_inner);
         match session {
             None => {
@@ -906,7 +915,24 @@ impl HostedService {
             }
             Some(_) => {}
         }
-        response
+    }
+}
+
+/// What a JSON body that rmcp could not read as a message is (rmcp answers `415`;
+/// JSON-RPC has its own errors): JSON but no JSON-RPC message, or no JSON at all.
+fn unreadable_message(bytes: &[u8]) -> HttpResponse {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+        rpc_error(
+            StatusCode::BAD_REQUEST,
+            -32600,
+            "invalid request: the body is JSON but not a JSON-RPC message",
+        )
+    } else {
+        rpc_error(
+            StatusCode::BAD_REQUEST,
+            -32700,
+            "parse error: the body is not JSON",
+        )
     }
 }
 
