@@ -1,11 +1,14 @@
 //! Every failure of a value, for [`Validator::errors`]: the walk that goes on past a
 //! failure, keeping the path to the failing value for its pointer, in `jsonschema`'s order
-//! and with its (masked) messages. Whether a leaf keyword fails is
-//! [`check_valid`](Validator::check_valid)'s answer; only the containers are walked here.
+//! and with its (masked) messages. Whether an assertion fails is
+//! [`check_valid`](Validator::check_valid)'s answer (the keyword's one verdict,
+//! `Check::asserts`); only the containers are walked here, their members looked up by the
+//! same [`property`](super::keyword::property).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::node::{Check, Node, TYPE_NAMES, has_key};
+use super::keyword::{has_key, missing, property};
+use super::node::{Check, Node, TYPE_NAMES};
 use super::{ErrorKind, MAX_DEPTH, ValidationError, Validator};
 use crate::contract::{Seg, render as pointer};
 use crate::schema::default_property_names_accepts;
@@ -55,7 +58,28 @@ impl Validator {
         out: &mut Vec<ValidationError>,
         depth: usize,
     ) {
-        // Containers report their members' failures themselves.
+        if self.collect_members(check, v, path, out, depth) || self.check_valid(check, v, depth) {
+            return;
+        }
+        if let Some((kind, message)) = self.failure(check, v, depth) {
+            out.push(ValidationError {
+                pointer: pointer(path),
+                message,
+                kind,
+            });
+        }
+    }
+
+    /// A keyword that reports its members' failures itself (or, for `required`, each
+    /// missing name): walked, and `true`; `false` for the others.
+    fn collect_members<'v>(
+        &self,
+        check: &Check,
+        v: &'v Value,
+        path: &mut Vec<Seg<'v>>,
+        out: &mut Vec<ValidationError>,
+        depth: usize,
+    ) -> bool {
         match (check, v) {
             (Check::Items(id), Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
@@ -63,7 +87,6 @@ impl Validator {
                     self.collect(*id, item, path, out, depth + 1);
                     path.pop();
                 }
-                return;
             }
             (Check::Properties(props), Value::Object(map)) => {
                 // `jsonschema`'s order: the instance's members, or (for an object of more
@@ -79,75 +102,21 @@ impl Validator {
                     }
                 } else {
                     for (key, value) in map {
-                        if let Some((_, id)) = props.iter().find(|(name, _)| name.text == *key) {
+                        if let Some(i) = property(props, key) {
                             path.push(Seg::Key(key));
-                            self.collect(*id, value, path, out, depth + 1);
+                            self.collect(props[i].1, value, path, out, depth + 1);
                             path.pop();
                         }
                     }
                 }
-                return;
             }
-            (
-                Check::Closed {
-                    properties,
-                    additional,
-                    declared,
-                    required,
-                    ..
-                },
-                Value::Object(map),
-            ) => {
-                let mut unexpected = Vec::new();
-                for (k, value) in map {
-                    let target = match properties.iter().find(|(name, _)| name.text == *k) {
-                        Some((_, id)) => Some(*id),
-                        None => *additional,
-                    };
-                    match target {
-                        Some(id) => {
-                            path.push(Seg::Key(k));
-                            self.collect(id, value, path, out, depth + 1);
-                            path.pop();
-                        }
-                        None => unexpected.push(k.clone()),
-                    }
-                }
-                if !unexpected.is_empty() {
-                    if !declared {
-                        out.push(ValidationError {
-                            pointer: pointer(path),
-                            message: "False schema does not allow value".to_owned(),
-                            kind: ErrorKind::FalseSchema,
-                        });
-                    } else {
-                        let listed: Vec<String> =
-                            unexpected.iter().map(|k| format!("'{k}'")).collect();
-                        out.push(ValidationError {
-                            pointer: pointer(path),
-                            message: format!(
-                                "Additional properties are not allowed ({} {} unexpected)",
-                                listed.join(", "),
-                                if unexpected.len() == 1 { "was" } else { "were" }
-                            ),
-                            kind: ErrorKind::AdditionalProperties { unexpected },
-                        });
-                    }
-                }
-                if let Some(n) = required
-                    && !has_key(map, n)
-                {
-                    out.push(required_error(path, n));
-                }
-                return;
+            (Check::Closed { .. }, Value::Object(map)) => {
+                self.collect_closed(check, map, path, out, depth);
             }
             (Check::Required(names, _), Value::Object(map)) => {
-                for n in names {
-                    if !has_key(map, n) {
-                        out.push(required_error(path, n));
-                    }
+                for n in missing(names, map) {
+                    out.push(required_error(path, n));
                 }
-                return;
             }
             (Check::PropertyNames(id), Value::Object(map)) => {
                 for k in map.keys() {
@@ -164,7 +133,6 @@ impl Validator {
                         });
                     }
                 }
-                return;
             }
             (Check::DefaultPropertyNames(schema), Value::Object(map)) => {
                 for k in map.keys().filter(|k| !default_property_names_accepts(k)) {
@@ -178,20 +146,84 @@ impl Validator {
                         kind: ErrorKind::PropertyNames,
                     });
                 }
-                return;
             }
             (Check::AllOf(ids), _) => {
                 for id in ids {
                     self.collect(*id, v, path, out, depth + 1);
                 }
-                return;
             }
-            _ => {}
+            _ => return false,
         }
-        if self.check_valid(check, v, depth) {
+        true
+    }
+
+    /// `properties` beside `additionalProperties` (a schema, or `false`): the members'
+    /// failures, then the undeclared members refused, then the one required name checked
+    /// in the same pass.
+    fn collect_closed<'v>(
+        &self,
+        check: &Check,
+        map: &'v Map<String, Value>,
+        path: &mut Vec<Seg<'v>>,
+        out: &mut Vec<ValidationError>,
+        depth: usize,
+    ) {
+        let Check::Closed {
+            properties,
+            additional,
+            declared,
+            required,
+            ..
+        } = check
+        else {
             return;
+        };
+        let mut unexpected = Vec::new();
+        for (k, value) in map {
+            match property(properties, k)
+                .map(|i| properties[i].1)
+                .or(*additional)
+            {
+                Some(id) => {
+                    path.push(Seg::Key(k));
+                    self.collect(id, value, path, out, depth + 1);
+                    path.pop();
+                }
+                None => unexpected.push(k.clone()),
+            }
         }
-        let (kind, message) = match check {
+        if !unexpected.is_empty() {
+            out.push(if *declared {
+                let listed: Vec<String> = unexpected.iter().map(|k| format!("'{k}'")).collect();
+                ValidationError {
+                    pointer: pointer(path),
+                    message: format!(
+                        "Additional properties are not allowed ({} {} unexpected)",
+                        listed.join(", "),
+                        if unexpected.len() == 1 { "was" } else { "were" }
+                    ),
+                    kind: ErrorKind::AdditionalProperties { unexpected },
+                }
+            } else {
+                ValidationError {
+                    pointer: pointer(path),
+                    message: "False schema does not allow value".to_owned(),
+                    kind: ErrorKind::FalseSchema,
+                }
+            });
+        }
+        if let Some(n) = required
+            && !has_key(map, n)
+        {
+            out.push(required_error(path, n));
+        }
+    }
+
+    /// The message of an assertion that failed on `v` (and of `anyOf`, `oneOf`, `not`,
+    /// whose branches' failures are not listed); `None` for the keywords reported by
+    /// [`collect_members`](Self::collect_members).
+    fn failure(&self, check: &Check, v: &Value, depth: usize) -> Option<(ErrorKind, String)> {
+        Some(match check {
             Check::Type { set, single } => {
                 let names: Vec<&str> = TYPE_NAMES
                     .iter()
@@ -280,14 +312,9 @@ impl Validator {
                 }
             }
             Check::Not(_, schema) => (ErrorKind::Not, format!("{schema} is not allowed for value")),
-            // Reported above, or never failing on their own.
-            _ => return,
-        };
-        out.push(ValidationError {
-            pointer: pointer(path),
-            message,
-            kind,
-        });
+            // Reported by `collect_members`, or never failing on their own.
+            _ => return None,
+        })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::ecma;
 use super::format::{Format, Known};
@@ -186,297 +186,353 @@ impl<'s> Compiler<'s> {
             _ => return Err(invalid(at, "", "a schema must be an object or a boolean")),
         };
         if let Some(reference) = get_key(map, "$ref") {
-            let Value::String(reference) = reference else {
-                return Err(invalid(at, "$ref", "`$ref` must be a string"));
-            };
-            let Some(target) = ref_pointer(reference) else {
-                return Err(outside(
-                    at,
-                    "$ref",
-                    format!("`{reference}` is not in this document"),
-                ));
-            };
-            if resolve(self.root, &target).is_none() {
-                return Err(invalid(
-                    at,
-                    "$ref",
-                    format!("`{reference}` points to nothing"),
-                ));
-            }
-            return Ok(Node::Ref(self.node_at(target)));
+            return self.reference(reference, at).map(Node::Ref);
         }
         let mut checks = Vec::with_capacity(map.len());
-        let additional = get_key(map, "additionalProperties");
-        let closed = matches!(additional, Some(Value::Bool(false) | Value::Object(_)));
         for (key, value) in map {
-            let here = |what: &str| invalid(at, key, what);
-            match key.as_str() {
-                "type" => {
-                    let (set, single) = match value {
-                        Value::String(name) => {
-                            (type_bit(name).ok_or_else(|| here("unknown type"))?, true)
-                        }
-                        Value::Array(names) => {
-                            let mut set = 0;
-                            for name in names {
-                                set |= name
-                                    .as_str()
-                                    .and_then(type_bit)
-                                    .ok_or_else(|| here("unknown type"))?;
-                            }
-                            (set, false)
-                        }
-                        _ => return Err(here("`type` must be a string or an array")),
-                    };
-                    checks.push(Check::Type { set, single });
-                }
-                "enum" => {
-                    let Value::Array(options) = value else {
-                        return Err(here("`enum` must be an array"));
-                    };
-                    checks.push(Check::Enum(options.clone()));
-                }
-                "const" => checks.push(Check::Const(value.clone())),
-                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
-                    let Value::Number(n) = value else {
-                        return Err(here("must be a number"));
-                    };
-                    let limit = Num::of(n);
-                    checks.push(match key.as_str() {
-                        "minimum" => Check::Minimum(limit, n.clone()),
-                        "maximum" => Check::Maximum(limit, n.clone()),
-                        "exclusiveMinimum" => Check::ExclusiveMinimum(limit, n.clone()),
-                        _ => Check::ExclusiveMaximum(limit, n.clone()),
-                    });
-                }
-                "multipleOf" => {
-                    let m = value.as_f64().filter(|m| *m > 0.0);
-                    let Some(m) = m else {
-                        return Err(here("`multipleOf` must be a number above 0"));
-                    };
-                    checks.push(Check::MultipleOf(m));
-                }
-                "minLength" | "maxLength" | "minItems" | "maxItems" => {
-                    let n = non_negative(value)
-                        .ok_or_else(|| here("must be a non-negative integer"))?;
-                    checks.push(match key.as_str() {
-                        "minLength" => Check::MinLength(n),
-                        "maxLength" => Check::MaxLength(n),
-                        "minItems" => Check::MinItems(n),
-                        _ => Check::MaxItems(n),
-                    });
-                }
-                "uniqueItems" => match value {
-                    Value::Bool(true) => checks.push(Check::UniqueItems),
-                    Value::Bool(false) => {}
-                    _ => return Err(here("`uniqueItems` must be a boolean")),
-                },
-                "pattern" => {
-                    let Value::String(pattern) = value else {
-                        return Err(here("`pattern` must be a string"));
-                    };
-                    match ecma::parse(pattern) {
-                        Err(ecma::Invalid) => {
-                            return Err(here(&format!(
-                                "{pattern:?} is not an ECMA-262 regular expression"
-                            )));
-                        }
-                        Ok(ecma::Translation::Unsupported(what)) => {
-                            return Err(outside(at, key, format!("the pattern uses {what}")));
-                        }
-                        Ok(ecma::Translation::Runs(translated)) => {
-                            let re = regex_lite::Regex::new(&translated).map_err(|_| {
-                                outside(
-                                    at,
-                                    key,
-                                    "the pattern is too large for the built-in regex engine",
-                                )
-                            })?;
-                            checks.push(Check::Pattern(Box::new(re), pattern.clone()));
-                        }
-                    }
-                }
-                "format" => {
-                    let Value::String(name) = value else {
-                        return Err(here("`format` must be a string"));
-                    };
-                    match Format::of(name) {
-                        Known::Asserted(f) => checks.push(Check::Format(f, name.clone())),
-                        Known::NotInSubset => {
-                            return Err(outside(at, key, format!("the format `{name}`")));
-                        }
-                        Known::Annotation => {}
-                    }
-                }
-                "items" => match value {
-                    Value::Array(_) => {
-                        return Err(outside(at, key, "`items` as an array (tuple validation)"));
-                    }
-                    _ => {
-                        let id = self.sub(at, "items");
-                        checks.push(Check::Items(id));
-                    }
-                },
-                "properties" => {
-                    let Value::Object(props) = value else {
-                        return Err(here("`properties` must be an object"));
-                    };
-                    if !closed {
-                        let base = push_pointer(at, "properties");
-                        let list = props
-                            .keys()
-                            .map(|k| (Name::new(k), self.sub(&base, k)))
-                            .collect();
-                        checks.push(Check::Properties(list));
-                    }
-                }
-                "additionalProperties" => {
-                    if closed {
-                        let properties = match get_key(map, "properties") {
-                            Some(Value::Object(props)) => {
-                                let base = push_pointer(at, "properties");
-                                props
-                                    .keys()
-                                    .map(|k| (Name::new(k), self.sub(&base, k)))
-                                    .collect()
-                            }
-                            Some(_) => {
-                                return Err(invalid(
-                                    at,
-                                    "properties",
-                                    "`properties` must be an object",
-                                ));
-                            }
-                            None => Vec::new(),
-                        };
-                        let additional = match value {
-                            Value::Bool(false) => None,
-                            _ => Some(self.sub(at, "additionalProperties")),
-                        };
-                        checks.push(Check::Closed {
-                            properties,
-                            additional,
-                            declared: get_key(map, "properties").is_some(),
-                            required: None,
-                            required_mask: 0,
-                        });
-                    } else if !value.is_boolean() {
-                        return Err(here("`additionalProperties` must be a schema"));
-                    }
-                }
-                "required" => {
-                    let Value::Array(names) = value else {
-                        return Err(here("`required` must be an array"));
-                    };
-                    let names: Option<Vec<String>> = names
-                        .iter()
-                        .map(|n| n.as_str().map(str::to_owned))
-                        .collect();
-                    let names = names.ok_or_else(|| here("`required` must list strings"))?;
-                    if !names.is_empty() {
-                        checks.push(Check::Required(names, false));
-                    }
-                }
-                "propertyNames" => {
-                    if *value == default_property_names() {
-                        checks.push(Check::DefaultPropertyNames(Box::new(value.clone())));
-                    } else {
-                        let id = self.sub(at, "propertyNames");
-                        checks.push(Check::PropertyNames(id));
-                    }
-                }
-                "allOf" | "anyOf" | "oneOf" => {
-                    let Value::Array(branches) = value else {
-                        return Err(here("must be an array of schemas"));
-                    };
-                    let base = push_pointer(at, key);
-                    let ids = (0..branches.len())
-                        .map(|i| self.sub(&base, &i.to_string()))
-                        .collect();
-                    checks.push(match key.as_str() {
-                        "allOf" => Check::AllOf(ids),
-                        "anyOf" => Check::AnyOf(ids),
-                        _ => Check::OneOf(ids),
-                    });
-                }
-                "not" => {
-                    let id = self.sub(at, "not");
-                    checks.push(Check::Not(id, Box::new(value.clone())));
-                }
-                "$id" | "additionalItems" | "contains" | "minProperties" | "maxProperties"
-                | "patternProperties" | "dependencies" | "if" | "then" | "else"
-                | "contentMediaType" | "contentEncoding" => {
-                    return Err(outside(
-                        at,
-                        key,
-                        "a keyword the built-in validator does not read",
-                    ));
-                }
-                // Annotations, `definitions` (compiled when referred to), unknown keys.
-                _ => {}
+            if let Some(check) = self.keyword(map, at, key, value)? {
+                checks.push(check);
             }
         }
         // `jsonschema` runs (and reports) a schema's keywords cheapest first; so do we,
         // so that the first failure is the same one.
         checks.sort_by_key(Check::priority);
-        // One required name beside `additionalProperties: false` is checked by the closed
-        // object's pass, and reported after it.
-        let one_required = checks
-            .iter()
-            .position(|c| matches!(c, Check::Required(n, _) if n.len() == 1));
-        let closed_false = checks.iter().any(|c| {
-            matches!(
-                c,
-                Check::Closed {
-                    declared: true,
-                    additional: None,
-                    ..
+        fold_required(&mut checks);
+        Ok(Node::Checks(checks))
+    }
+
+    /// A `$ref` into the same document: the node of its target (draft-07 ignores its
+    /// siblings).
+    fn reference(&mut self, reference: &Value, at: &str) -> Result<usize, CompileError> {
+        let Value::String(reference) = reference else {
+            return Err(invalid(at, "$ref", "`$ref` must be a string"));
+        };
+        let Some(target) = ref_pointer(reference) else {
+            return Err(outside(
+                at,
+                "$ref",
+                format!("`{reference}` is not in this document"),
+            ));
+        };
+        if resolve(self.root, &target).is_none() {
+            return Err(invalid(
+                at,
+                "$ref",
+                format!("`{reference}` points to nothing"),
+            ));
+        }
+        Ok(self.node_at(target))
+    }
+
+    /// One keyword of the schema `map` at `at`: its check, `None` for an annotation (or a
+    /// keyword another one compiles), or why it cannot be compiled.
+    fn keyword(
+        &mut self,
+        map: &'s Map<String, Value>,
+        at: &str,
+        key: &str,
+        value: &'s Value,
+    ) -> Result<Option<Check>, CompileError> {
+        let here = |what: &str| invalid(at, key, what);
+        match key {
+            "type" => type_check(value, here).map(Some),
+            "enum" => match value {
+                Value::Array(options) => Ok(Some(Check::Enum(options.clone()))),
+                _ => Err(here("`enum` must be an array")),
+            },
+            "const" => Ok(Some(Check::Const(value.clone()))),
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                number_check(key, value, here).map(Some)
+            }
+            "minLength" | "maxLength" | "minItems" | "maxItems" | "uniqueItems" => {
+                count_check(key, value, here)
+            }
+            "pattern" => pattern_check(at, key, value).map(Some),
+            "format" => format_check(at, key, value),
+            "properties" | "additionalProperties" | "required" | "propertyNames" => {
+                self.object_check(map, at, key, value)
+            }
+            "items" | "allOf" | "anyOf" | "oneOf" | "not" => {
+                self.applicator(at, key, value).map(Some)
+            }
+            "$id" | "additionalItems" | "contains" | "minProperties" | "maxProperties"
+            | "patternProperties" | "dependencies" | "if" | "then" | "else"
+            | "contentMediaType" | "contentEncoding" => Err(outside(
+                at,
+                key,
+                "a keyword the built-in validator does not read",
+            )),
+            // Annotations, `definitions` (compiled when referred to), unknown keys.
+            _ => Ok(None),
+        }
+    }
+
+    /// `properties`, `additionalProperties`, `required`, `propertyNames`. `properties`
+    /// beside an `additionalProperties` that is `false` or a schema is compiled with it,
+    /// as one [`Check::Closed`].
+    fn object_check(
+        &mut self,
+        map: &'s Map<String, Value>,
+        at: &str,
+        key: &str,
+        value: &'s Value,
+    ) -> Result<Option<Check>, CompileError> {
+        let here = |what: &str| invalid(at, key, what);
+        let closed = matches!(
+            get_key(map, "additionalProperties"),
+            Some(Value::Bool(false) | Value::Object(_))
+        );
+        match key {
+            "properties" => {
+                let Value::Object(props) = value else {
+                    return Err(here("`properties` must be an object"));
+                };
+                Ok((!closed).then(|| Check::Properties(self.properties(at, props))))
+            }
+            "additionalProperties" if closed => {
+                let properties = match get_key(map, "properties") {
+                    Some(Value::Object(props)) => self.properties(at, props),
+                    Some(_) => {
+                        return Err(invalid(at, "properties", "`properties` must be an object"));
+                    }
+                    None => Vec::new(),
+                };
+                let additional = match value {
+                    Value::Bool(false) => None,
+                    _ => Some(self.sub(at, "additionalProperties")),
+                };
+                Ok(Some(Check::Closed {
+                    properties,
+                    additional,
+                    declared: get_key(map, "properties").is_some(),
+                    required: None,
+                    required_mask: 0,
+                }))
+            }
+            "additionalProperties" if !value.is_boolean() => {
+                Err(here("`additionalProperties` must be a schema"))
+            }
+            "additionalProperties" => Ok(None),
+            "required" => {
+                let Value::Array(names) = value else {
+                    return Err(here("`required` must be an array"));
+                };
+                let names: Option<Vec<String>> = names
+                    .iter()
+                    .map(|n| n.as_str().map(str::to_owned))
+                    .collect();
+                let names = names.ok_or_else(|| here("`required` must list strings"))?;
+                Ok((!names.is_empty()).then_some(Check::Required(names, false)))
+            }
+            _ if *value == default_property_names() => {
+                Ok(Some(Check::DefaultPropertyNames(Box::new(value.clone()))))
+            }
+            _ => Ok(Some(Check::PropertyNames(self.sub(at, "propertyNames")))),
+        }
+    }
+
+    /// The declared properties of the schema at `at`, each with its node.
+    fn properties(&mut self, at: &str, props: &Map<String, Value>) -> Vec<(Name, usize)> {
+        let base = push_pointer(at, "properties");
+        props
+            .keys()
+            .map(|k| (Name::new(k), self.sub(&base, k)))
+            .collect()
+    }
+
+    /// The keywords that hold subschemas apart from the object ones: `items`, `allOf`,
+    /// `anyOf`, `oneOf`, `not`.
+    fn applicator(&mut self, at: &str, key: &str, value: &'s Value) -> Result<Check, CompileError> {
+        match key {
+            "items" if value.is_array() => {
+                Err(outside(at, key, "`items` as an array (tuple validation)"))
+            }
+            "items" => Ok(Check::Items(self.sub(at, "items"))),
+            "not" => Ok(Check::Not(self.sub(at, "not"), Box::new(value.clone()))),
+            _ => {
+                let Value::Array(branches) = value else {
+                    return Err(invalid(at, key, "must be an array of schemas"));
+                };
+                let base = push_pointer(at, key);
+                let ids = (0..branches.len())
+                    .map(|i| self.sub(&base, &i.to_string()))
+                    .collect();
+                Ok(match key {
+                    "allOf" => Check::AllOf(ids),
+                    "anyOf" => Check::AnyOf(ids),
+                    _ => Check::OneOf(ids),
+                })
+            }
+        }
+    }
+}
+
+/// `type`: one name or a list of names, as a set of type bits.
+fn type_check(value: &Value, here: impl Fn(&str) -> CompileError) -> Result<Check, CompileError> {
+    let (set, single) = match value {
+        Value::String(name) => (type_bit(name).ok_or_else(|| here("unknown type"))?, true),
+        Value::Array(names) => {
+            let mut set = 0;
+            for name in names {
+                set |= name
+                    .as_str()
+                    .and_then(type_bit)
+                    .ok_or_else(|| here("unknown type"))?;
+            }
+            (set, false)
+        }
+        _ => return Err(here("`type` must be a string or an array")),
+    };
+    Ok(Check::Type { set, single })
+}
+
+/// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`.
+fn number_check(
+    key: &str,
+    value: &Value,
+    here: impl Fn(&str) -> CompileError,
+) -> Result<Check, CompileError> {
+    if key == "multipleOf" {
+        return match value.as_f64().filter(|m| *m > 0.0) {
+            Some(m) => Ok(Check::MultipleOf(m)),
+            None => Err(here("`multipleOf` must be a number above 0")),
+        };
+    }
+    let Value::Number(n) = value else {
+        return Err(here("must be a number"));
+    };
+    let limit = Num::of(n);
+    Ok(match key {
+        "minimum" => Check::Minimum(limit, n.clone()),
+        "maximum" => Check::Maximum(limit, n.clone()),
+        "exclusiveMinimum" => Check::ExclusiveMinimum(limit, n.clone()),
+        _ => Check::ExclusiveMaximum(limit, n.clone()),
+    })
+}
+
+/// `minLength`, `maxLength`, `minItems`, `maxItems`, `uniqueItems` (`false` asserts
+/// nothing).
+fn count_check(
+    key: &str,
+    value: &Value,
+    here: impl Fn(&str) -> CompileError,
+) -> Result<Option<Check>, CompileError> {
+    if key == "uniqueItems" {
+        return match value {
+            Value::Bool(true) => Ok(Some(Check::UniqueItems)),
+            Value::Bool(false) => Ok(None),
+            _ => Err(here("`uniqueItems` must be a boolean")),
+        };
+    }
+    let n = non_negative(value).ok_or_else(|| here("must be a non-negative integer"))?;
+    Ok(Some(match key {
+        "minLength" => Check::MinLength(n),
+        "maxLength" => Check::MaxLength(n),
+        "minItems" => Check::MinItems(n),
+        _ => Check::MaxItems(n),
+    }))
+}
+
+/// `pattern`: an ECMA-262 regular expression, translated for the built-in engine.
+fn pattern_check(at: &str, key: &str, value: &Value) -> Result<Check, CompileError> {
+    let Value::String(pattern) = value else {
+        return Err(invalid(at, key, "`pattern` must be a string"));
+    };
+    match ecma::parse(pattern) {
+        Err(ecma::Invalid) => Err(invalid(
+            at,
+            key,
+            format!("{pattern:?} is not an ECMA-262 regular expression"),
+        )),
+        Ok(ecma::Translation::Unsupported(what)) => {
+            Err(outside(at, key, format!("the pattern uses {what}")))
+        }
+        Ok(ecma::Translation::Runs(translated)) => {
+            let re = regex_lite::Regex::new(&translated).map_err(|_| {
+                outside(
+                    at,
+                    key,
+                    "the pattern is too large for the built-in regex engine",
+                )
+            })?;
+            Ok(Check::Pattern(Box::new(re), pattern.clone()))
+        }
+    }
+}
+
+/// `format`: asserted for the formats draft-07 asserts, an annotation for the others.
+fn format_check(at: &str, key: &str, value: &Value) -> Result<Option<Check>, CompileError> {
+    let Value::String(name) = value else {
+        return Err(invalid(at, key, "`format` must be a string"));
+    };
+    match Format::of(name) {
+        Known::Asserted(f) => Ok(Some(Check::Format(f, name.clone()))),
+        Known::NotInSubset => Err(outside(at, key, format!("the format `{name}`"))),
+        Known::Annotation => Ok(None),
+    }
+}
+
+/// The `required` names a closed object's pass checks: one required name beside
+/// `additionalProperties: false` is checked by the closed object's pass, and reported
+/// after it; a `required` whose names the closed object declares is checked in its pass
+/// (by the mask of their indices).
+fn fold_required(checks: &mut Vec<Check>) {
+    // One required name beside `additionalProperties: false` is checked by the closed
+    // object's pass, and reported after it.
+    let one_required = checks
+        .iter()
+        .position(|c| matches!(c, Check::Required(n, _) if n.len() == 1));
+    let closed_false = checks.iter().any(|c| {
+        matches!(
+            c,
+            Check::Closed {
+                declared: true,
+                additional: None,
+                ..
+            }
+        )
+    });
+    if let Some(i) = one_required.filter(|_| closed_false)
+        && let Check::Required(mut names, _) = checks.remove(i)
+        && let Some(Check::Closed { required, .. }) = checks
+            .iter_mut()
+            .find(|c| matches!(c, Check::Closed { .. }))
+    {
+        *required = names.pop();
+    }
+    // A `required` whose names the closed object declares is checked in its pass.
+    let closed_names: Option<Vec<String>> = checks.iter().find_map(|c| match c {
+        Check::Closed {
+            properties,
+            declared: true,
+            ..
+        } if properties.len() <= 64 => {
+            Some(properties.iter().map(|(n, _)| n.text.clone()).collect())
+        }
+        _ => None,
+    });
+    if let Some(declared) = closed_names {
+        let mut mask = 0u64;
+        let mut covered = false;
+        for c in checks.iter_mut() {
+            if let Check::Required(names, cover) = c {
+                let bits: Option<u64> = names
+                    .iter()
+                    .map(|n| declared.iter().position(|d| d == n).map(|i| 1u64 << i))
+                    .try_fold(0, |acc, bit| bit.map(|b| acc | b));
+                if let Some(bits) = bits {
+                    mask |= bits;
+                    *cover = true;
+                    covered = true;
                 }
-            )
-        });
-        if let Some(i) = one_required.filter(|_| closed_false)
-            && let Check::Required(mut names, _) = checks.remove(i)
-            && let Some(Check::Closed { required, .. }) = checks
+            }
+        }
+        if covered
+            && let Some(Check::Closed { required_mask, .. }) = checks
                 .iter_mut()
                 .find(|c| matches!(c, Check::Closed { .. }))
         {
-            *required = names.pop();
+            *required_mask = mask;
         }
-        // A `required` whose names the closed object declares is checked in its pass.
-        let closed_names: Option<Vec<String>> = checks.iter().find_map(|c| match c {
-            Check::Closed {
-                properties,
-                declared: true,
-                ..
-            } if properties.len() <= 64 => {
-                Some(properties.iter().map(|(n, _)| n.text.clone()).collect())
-            }
-            _ => None,
-        });
-        if let Some(declared) = closed_names {
-            let mut mask = 0u64;
-            let mut covered = false;
-            for c in &mut checks {
-                if let Check::Required(names, cover) = c {
-                    let bits: Option<u64> = names
-                        .iter()
-                        .map(|n| declared.iter().position(|d| d == n).map(|i| 1u64 << i))
-                        .try_fold(0, |acc, bit| bit.map(|b| acc | b));
-                    if let Some(bits) = bits {
-                        mask |= bits;
-                        *cover = true;
-                        covered = true;
-                    }
-                }
-            }
-            if covered
-                && let Some(Check::Closed { required_mask, .. }) = checks
-                    .iter_mut()
-                    .find(|c| matches!(c, Check::Closed { .. }))
-            {
-                *required_mask = mask;
-            }
-        }
-        Ok(Node::Checks(checks))
     }
 }

@@ -43,6 +43,7 @@ mod compile;
 mod draft07;
 mod ecma;
 mod format;
+mod keyword;
 mod node;
 mod num;
 mod stream;

@@ -4,7 +4,8 @@
 use serde_json::{Map, Number, Value};
 
 use super::format::Format;
-use super::num::{self, Num};
+use super::keyword::key_eq;
+use super::num::Num;
 
 #[derive(Debug)]
 pub(super) enum Node {
@@ -121,28 +122,6 @@ pub(super) fn head(key: &str) -> u64 {
     h
 }
 
-/// Whether `v` is of a type in `set` (an integer is a number; `1.0` is an integer).
-#[inline]
-pub(super) fn type_matches(set: u8, v: &Value) -> bool {
-    match v {
-        Value::Null => set & NULL != 0,
-        Value::Bool(_) => set & BOOLEAN != 0,
-        Value::Number(n) => set & NUMBER != 0 || (set & INTEGER != 0 && Num::of(n).is_integral()),
-        Value::String(_) => set & STRING != 0,
-        Value::Array(_) => set & ARRAY != 0,
-        Value::Object(_) => set & OBJECT != 0,
-    }
-}
-
-/// A numeric keyword: a number is checked, anything else passes.
-#[inline]
-pub(super) fn number(v: &Value, ok: impl FnOnce(Num) -> bool) -> bool {
-    match v {
-        Value::Number(n) => ok(Num::of(n)),
-        _ => true,
-    }
-}
-
 impl Check {
     /// The order of a schema's keywords: `jsonschema`'s (cheap assertions first, then the
     /// applicators), document order between equals.
@@ -180,15 +159,7 @@ pub(super) fn type_bit(name: &str) -> Option<u8> {
     TYPE_NAMES.iter().find(|(_, n)| *n == name).map(|(b, _)| *b)
 }
 
-pub(super) fn has_key(map: &Map<String, Value>, key: &str) -> bool {
-    if map.len() <= 8 {
-        map.keys().any(|k| key_eq(k, key))
-    } else {
-        map.contains_key(key)
-    }
-}
-
-/// The value of `key` in `map`, found as [`has_key`] finds it: a small map is scanned
+/// The value of `key` in `map`, found as [`has_key`](super::keyword::has_key) finds it: a small map is scanned
 /// (cheaper than hashing the key), a larger one looked up.
 pub(super) fn get_key<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m Value> {
     if map.len() <= 8 {
@@ -196,32 +167,4 @@ pub(super) fn get_key<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m 
     } else {
         map.get(key)
     }
-}
-
-/// String equality for short keys, compared in line (no call for the usual mismatch).
-#[inline]
-pub(super) fn key_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-}
-
-pub(super) fn length_at_least(s: &str, min: u64) -> bool {
-    if s.len() as u64 >= min.saturating_mul(4) {
-        return true;
-    }
-    s.chars().count() as u64 >= min
-}
-
-pub(super) fn length_at_most(s: &str, max: u64) -> bool {
-    if s.len() as u64 <= max {
-        return true;
-    }
-    s.chars().count() as u64 <= max
-}
-
-pub(super) fn unique(items: &[Value]) -> bool {
-    items
-        .iter()
-        .enumerate()
-        .all(|(i, a)| items[..i].iter().all(|b| !num::equal(a, b)))
 }

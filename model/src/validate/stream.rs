@@ -31,10 +31,11 @@
 
 use serde_json::Value;
 
-use super::node::{
-    ARRAY, Check, Name, Node, OBJECT, head, length_at_least, length_at_most, type_matches,
+use super::keyword::{
+    count_at_least, count_at_most, in_enum, length_at_least, length_at_most, of_type, property,
 };
-use super::{MAX_DEPTH, Validator, num};
+use super::node::{ARRAY, Check, Name, Node, OBJECT};
+use super::{MAX_DEPTH, Validator};
 use crate::schema::default_property_names_accepts;
 
 /// Where a value being read is checked: a subschema of the validator and the depth the
@@ -237,7 +238,8 @@ pub(super) struct Stream {
 /// A node whose keywords are only `type`, `minLength`, `maxLength` and `enum` (most of
 /// an input's scalars), decided by one test on the value with the walk's own predicates
 /// rather than by walking the keywords: they are all assertions on the value, so their
-/// order does not change the verdict.
+/// order does not change the verdict, and each is decided by its keyword's predicate
+/// (`super::keyword`), as the walk decides it.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Leaf {
     types: u8,
@@ -269,7 +271,7 @@ impl Leaf {
 
     #[inline]
     pub(super) fn accepts(self, v: &Value, node: &Node) -> bool {
-        if !type_matches(self.types, v) {
+        if !of_type(self.types, v) {
             return false;
         }
         if let Value::String(s) = v
@@ -279,7 +281,7 @@ impl Leaf {
         }
         match (self.options, node) {
             (Some(i), Node::Checks(checks)) => match &checks[i] {
-                Check::Enum(options) => options.iter().any(|o| num::equal(o, v)),
+                Check::Enum(options) => in_enum(options, v),
                 _ => true,
             },
             _ => true,
@@ -356,11 +358,7 @@ fn object_parts(checks: &[Check]) -> Option<ObjectParts> {
         }
     }
     for name in names {
-        let h = head(name);
-        let i = properties
-            .iter()
-            .position(|(n, _)| n.matches(name, h))
-            .filter(|i| *i < 64)?;
+        let i = property(properties, name).filter(|i| *i < 64)?;
         parts.required |= 1 << i;
     }
     Some(parts)
@@ -395,8 +393,7 @@ impl ObjectPlan<'_> {
         if self.default_names && !default_property_names_accepts(key) {
             return None;
         }
-        let h = head(key);
-        let (index, node) = match self.properties.iter().position(|(n, _)| n.matches(key, h)) {
+        let (index, node) = match property(self.properties, key) {
             Some(i) => (Some(i), self.properties[i].1),
             None => (None, self.additional?),
         };
@@ -430,7 +427,6 @@ impl ArrayPlan {
     #[must_use]
     #[inline]
     pub fn count_ok(&self, count: usize) -> bool {
-        let count = count as u64;
-        self.min <= count && count <= self.max
+        count_at_least(count, self.min) && count_at_most(count, self.max)
     }
 }
