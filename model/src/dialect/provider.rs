@@ -651,7 +651,6 @@ impl Lowering<'_> {
         if let Some(Value::String(r)) = map.get("$ref") {
             return self.reference(map, r, pointer);
         }
-        let provider = self.provider;
         let mut out = Map::new();
         let mut described: Vec<String> = Vec::new();
         let types: Vec<String> = match map.get("type") {
@@ -674,121 +673,170 @@ impl Lowering<'_> {
                 "a value of any type (no `type`) is not a schema the provider decodes",
             );
         }
-        let nullable = types.iter().any(|t| t == "null");
         let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
         let is_object = non_null.iter().any(|t| *t == "object") || map.contains_key("properties");
         for (key, value) in map {
             let ptr = push_pointer(pointer, key);
-            match key.as_str() {
-                "type" | "$ref" => {}
-                "description" => {}
-                "properties" | "required" | "additionalProperties" => {}
-                "definitions" | "$defs" => {}
-                "items" => match value {
-                    Value::Array(_) => {
-                        self.refuse(&ptr, "items", "a tuple (an `items` array) has no form here")
-                    }
-                    item => {
-                        let lowered = self.schema(item, &ptr);
-                        out.insert("items".into(), lowered);
-                    }
-                },
-                "anyOf" | "oneOf" => {
-                    // `oneOf` as `anyOf`: every provider's transform does so, and the
-                    // branches the toolkit writes (tagged variants) exclude each other.
-                    let branches = self.branches(value, &ptr);
-                    match out.get_mut("anyOf") {
-                        Some(Value::Array(existing)) => existing.extend(branches),
-                        _ => {
-                            out.insert("anyOf".into(), Value::Array(branches));
-                        }
-                    }
-                }
-                "allOf" => {
-                    if provider == Provider::Gemini {
-                        self.refuse(&ptr, "allOf", "no `allOf` in `types.Schema`");
-                    } else {
-                        let branches = self.branches(value, &ptr);
-                        out.insert("allOf".into(), Value::Array(branches));
-                    }
-                }
-                "enum" => self.enumeration(value, &ptr, &mut out, &mut described),
-                "const" => match provider {
-                    Provider::Gemini => match value {
-                        Value::String(_) => {
-                            out.insert("enum".into(), Value::Array(vec![value.clone()]));
-                        }
-                        other => {
-                            self.describe(&ptr, "const", other, &mut described);
-                        }
-                    },
-                    _ => {
-                        out.insert("const".into(), value.clone());
-                    }
-                },
-                "format" => {
-                    let keep = match provider {
-                        Provider::OpenAi => {
-                            value.as_str().is_some_and(|f| OPENAI_FORMATS.contains(&f))
-                        }
-                        Provider::Anthropic => {
-                            non_null.iter().any(|t| *t == "string")
-                                && value
-                                    .as_str()
-                                    .is_some_and(|f| ANTHROPIC_FORMATS.contains(&f))
-                        }
-                        Provider::Gemini => true,
-                    };
-                    if keep {
-                        out.insert(key.clone(), value.clone());
-                    } else {
-                        self.describe(&ptr, key, value, &mut described);
-                    }
-                }
-                "minItems" if provider == Provider::Anthropic => {
-                    if matches!(value.as_u64(), Some(0 | 1)) {
-                        out.insert(key.clone(), value.clone());
-                    } else {
-                        self.describe(&ptr, key, value, &mut described);
-                    }
-                }
-                "minimum" | "maximum" if provider == Provider::Gemini => {
-                    out.insert(key.clone(), clamp(value));
-                }
-                "examples" if provider == Provider::Gemini => {
-                    if let Some(first) = value.as_array().and_then(|v| v.first()) {
-                        out.insert("example".into(), first.clone());
-                    }
-                }
-                "default" if provider == Provider::OpenAi && value.is_null() => {
-                    // `ensure_strict_json_schema` strips a `null` default: nothing to say.
-                }
-                k if SILENT.contains(&k) => {}
-                k => match provider.rule(k).map(|r| r.fate) {
-                    Some(Fate::Kept) => {
-                        out.insert(key.clone(), value.clone());
-                    }
-                    Some(Fate::Described) => self.describe(&ptr, k, value, &mut described),
-                    Some(Fate::Refused) => {
-                        let how = provider.rule(k).map_or("", |r| r.how);
-                        self.refuse(&ptr, k, how);
-                    }
-                    // The contract's own guards: the server enforces them, and the
-                    // author cannot remove them, so nothing is said.
-                    Some(Fate::Dropped) => {}
-                    Some(Fate::Rewritten) | None => {
-                        self.lose(&ptr, k, Fate::Dropped, format!(
-                            "`{k}` is not a keyword {provider} reads: left out (the server enforces it)"
-                        ));
-                    }
-                },
-            }
+            self.keyword(key, value, &ptr, &non_null, &mut out, &mut described);
         }
         if is_object {
             self.object_members(map, pointer, &mut out, root);
         }
-        // The type, last decided: literals and compositions take it out where the
-        // provider's transform does.
+        let mut node = self.typed(pointer, &types, literal, &mut out);
+        node.extend(out);
+        let mut text = match map.get("description") {
+            Some(Value::String(d)) if !root => d.clone(),
+            _ => String::new(),
+        };
+        if !described.is_empty() {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(&described.join(" "));
+        }
+        if !text.is_empty() {
+            node.insert("description".into(), Value::String(text));
+        }
+        node
+    }
+
+    /// One keyword of a node (its `type`, members and description aside): kept, rewritten,
+    /// described in words, or refused, as the provider reads it.
+    fn keyword(
+        &mut self,
+        key: &str,
+        value: &Value,
+        ptr: &str,
+        non_null: &[&String],
+        out: &mut Map<String, Value>,
+        described: &mut Vec<String>,
+    ) {
+        let provider = self.provider;
+        match key {
+            "type"
+            | "$ref"
+            | "description"
+            | "properties"
+            | "required"
+            | "additionalProperties"
+            | "definitions"
+            | "$defs" => {}
+            "items" => match value {
+                Value::Array(_) => {
+                    self.refuse(ptr, "items", "a tuple (an `items` array) has no form here");
+                }
+                item => {
+                    let lowered = self.schema(item, ptr);
+                    out.insert("items".into(), lowered);
+                }
+            },
+            "anyOf" | "oneOf" => {
+                // `oneOf` as `anyOf`: every provider's transform does so, and the
+                // branches the toolkit writes (tagged variants) exclude each other.
+                let branches = self.branches(value, ptr);
+                match out.get_mut("anyOf") {
+                    Some(Value::Array(existing)) => existing.extend(branches),
+                    _ => {
+                        out.insert("anyOf".into(), Value::Array(branches));
+                    }
+                }
+            }
+            "allOf" => {
+                if provider == Provider::Gemini {
+                    self.refuse(ptr, "allOf", "no `allOf` in `types.Schema`");
+                } else {
+                    let branches = self.branches(value, ptr);
+                    out.insert("allOf".into(), Value::Array(branches));
+                }
+            }
+            "enum" => self.enumeration(value, ptr, out, described),
+            "const" => match (provider, value) {
+                (Provider::Gemini, Value::String(_)) => {
+                    out.insert("enum".into(), Value::Array(vec![value.clone()]));
+                }
+                (Provider::Gemini, other) => self.describe(ptr, "const", other, described),
+                _ => {
+                    out.insert("const".into(), value.clone());
+                }
+            },
+            "format" => {
+                if keeps_format(provider, non_null, value) {
+                    out.insert(key.to_owned(), value.clone());
+                } else {
+                    self.describe(ptr, key, value, described);
+                }
+            }
+            "minItems" if provider == Provider::Anthropic => {
+                if matches!(value.as_u64(), Some(0 | 1)) {
+                    out.insert(key.to_owned(), value.clone());
+                } else {
+                    self.describe(ptr, key, value, described);
+                }
+            }
+            "minimum" | "maximum" if provider == Provider::Gemini => {
+                out.insert(key.to_owned(), clamp(value));
+            }
+            "examples" if provider == Provider::Gemini => {
+                if let Some(first) = value.as_array().and_then(|v| v.first()) {
+                    out.insert("example".into(), first.clone());
+                }
+            }
+            "default" if provider == Provider::OpenAi && value.is_null() => {
+                // `ensure_strict_json_schema` strips a `null` default: nothing to say.
+            }
+            k if SILENT.contains(&k) => {}
+            _ => self.by_rule(key, value, ptr, out, described),
+        }
+    }
+
+    /// A keyword the provider's rule table decides.
+    fn by_rule(
+        &mut self,
+        key: &str,
+        value: &Value,
+        ptr: &str,
+        out: &mut Map<String, Value>,
+        described: &mut Vec<String>,
+    ) {
+        let provider = self.provider;
+        let k = key;
+        match provider.rule(k).map(|r| r.fate) {
+            Some(Fate::Kept) => {
+                out.insert(key.to_owned(), value.clone());
+            }
+            Some(Fate::Described) => self.describe(ptr, k, value, described),
+            Some(Fate::Refused) => {
+                let how = provider.rule(k).map_or("", |r| r.how);
+                self.refuse(ptr, k, how);
+            }
+            // The contract's own guards: the server enforces them, and the
+            // author cannot remove them, so nothing is said.
+            Some(Fate::Dropped) => {}
+            Some(Fate::Rewritten) | None => {
+                self.lose(
+                    ptr,
+                    k,
+                    Fate::Dropped,
+                    format!(
+                        "`{k}` is not a keyword {provider} reads: left out (the server enforces it)"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The node's type, decided last: literals and compositions take it out where the
+    /// provider's transform does (Anthropic's nullable type becomes an `anyOf` in `out`).
+    fn typed(
+        &mut self,
+        pointer: &str,
+        types: &[String],
+        literal: bool,
+        out: &mut Map<String, Value>,
+    ) -> Map<String, Value> {
+        let provider = self.provider;
+        let nullable = types.iter().any(|t| t == "null");
+        let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
         let mut node = Map::new();
         if non_null.len() > 1 && provider != Provider::OpenAi {
             self.refuse(
@@ -813,14 +861,14 @@ impl Lowering<'_> {
                 let composed_out = out.contains_key("anyOf") || out.contains_key("allOf");
                 if literal {
                     if nullable {
-                        enum_with_null(&mut out);
+                        enum_with_null(out);
                     }
                 } else if let (Some(t), false) = (non_null.first(), composed_out) {
                     node.insert("type".into(), json!(t));
                     if nullable {
                         // One type per schema: `["T", "null"]` is `anyOf` of each.
                         let mut inner = std::mem::take(&mut node);
-                        inner.extend(std::mem::take(&mut out));
+                        inner.extend(std::mem::take(out));
                         let description = inner.remove("description");
                         out.insert(
                             "anyOf".into(),
@@ -840,20 +888,6 @@ impl Lowering<'_> {
                     node.insert("nullable".into(), Value::Bool(true));
                 }
             }
-        }
-        node.extend(out);
-        let mut text = match map.get("description") {
-            Some(Value::String(d)) if !root => d.clone(),
-            _ => String::new(),
-        };
-        if !described.is_empty() {
-            if !text.is_empty() {
-                text.push_str("\n\n");
-            }
-            text.push_str(&described.join(" "));
-        }
-        if !text.is_empty() {
-            node.insert("description".into(), Value::String(text));
         }
         node
     }
@@ -1104,6 +1138,21 @@ fn enum_with_null(map: &mut Map<String, Value>) {
         && !values.contains(&Value::Null)
     {
         values.push(Value::Null);
+    }
+}
+
+/// Whether the provider keeps a `format`: OpenAI the formats its strict mode reads,
+/// Anthropic those it reads on a string, Gemini all (its transform decides).
+fn keeps_format(provider: Provider, non_null: &[&String], value: &Value) -> bool {
+    match provider {
+        Provider::OpenAi => value.as_str().is_some_and(|f| OPENAI_FORMATS.contains(&f)),
+        Provider::Anthropic => {
+            non_null.iter().any(|t| *t == "string")
+                && value
+                    .as_str()
+                    .is_some_and(|f| ANTHROPIC_FORMATS.contains(&f))
+        }
+        Provider::Gemini => true,
     }
 }
 
