@@ -8,6 +8,7 @@ use serde_json::Value;
 use syn::spanned::Spanned as _;
 
 use crate::ast::{Container, Data, Field, Renamed, Style};
+use crate::attr::schema::SchemaAttrs;
 use crate::attr::{Direction, Spanned};
 use crate::report::Ctxt;
 use crate::types::{Len, TypeKind};
@@ -451,6 +452,25 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
     }
     let kind = field.kind.unwrap_option();
     let ty_name = type_label(field);
+    check_keys_fit_type(cx, s, kind, &ty_name);
+    check_bounds_order(cx, s);
+    if let Some(m) = &s.multiple_of
+        && num(m) <= 0.0
+    {
+        cx.error_at(
+            RuleId::SchemaAttr,
+            m.span,
+            "`multiple_of` must be greater than 0",
+            "use a positive number",
+        );
+    }
+    check_int_range(cx, s, kind);
+    check_values_fit(cx, field, kind, &ty_name);
+}
+
+/// Number keys on a field that is not a number, string keys on one that is not a
+/// string, item keys on one that is not an array. A named type or a `Value` may be any.
+fn check_keys_fit_type(cx: &Ctxt, s: &SchemaAttrs, kind: &TypeKind, ty_name: &str) {
     let any = matches!(kind, TypeKind::Named { .. } | TypeKind::Value);
     let is_num = any || matches!(kind, TypeKind::Int { .. } | TypeKind::Float);
     let is_str = any
@@ -496,6 +516,11 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
     if let (Some(span), false) = (s.unique_items, is_seq) {
         wrong("unique_items", span, "arrays");
     }
+}
+
+/// A lower bound above its upper bound (or equal to it, when either is exclusive): no
+/// value is accepted. Reported at the upper bound.
+fn check_bounds_order(cx: &Ctxt, s: &SchemaAttrs) {
     let order = |lo: Option<(&str, f64, Span)>, hi: Option<(&str, f64, Span)>, strict: bool| {
         if let (Some((lk, l, _)), Some((hk, h, span))) = (lo, hi)
             && (l > h || (strict && l >= h))
@@ -539,16 +564,11 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
         u("max_items", &s.max_items),
         false,
     );
-    if let Some(m) = &s.multiple_of
-        && num(m) <= 0.0
-    {
-        cx.error_at(
-            RuleId::SchemaAttr,
-            m.span,
-            "`multiple_of` must be greater than 0",
-            "use a positive number",
-        );
-    }
+}
+
+/// `minimum` and `maximum` outside the range of the field's integer type: serde refuses
+/// such values.
+fn check_int_range(cx: &Ctxt, s: &SchemaAttrs, kind: &TypeKind) {
     if let TypeKind::Int { name, min, max } = kind {
         for (key, v) in [("minimum", &s.minimum), ("maximum", &s.maximum)] {
             let Some(v) = v else { continue };
@@ -563,6 +583,11 @@ fn check_schema_attr(cx: &Ctxt, field: &Field) {
             }
         }
     }
+}
+
+/// A `default` or an example that the field's own schema refuses (`fits`).
+fn check_values_fit(cx: &Ctxt, field: &Field, kind: &TypeKind, ty_name: &str) {
+    let s = &field.schema;
     if let Some(d) = &s.default
         && let Err(why) = fits(field, kind, &d.value)
     {

@@ -323,44 +323,10 @@ fn render_enum(
         };
     }
     if let Some(tag) = &s.tag {
+        let content = s.content.as_ref().map(|c| c.value.as_str());
         let branches = variants
             .iter()
-            .map(|v| {
-                let (vk, vd) = doc_keywords(&v.docs, &v.schema);
-                let mut members = vec![Member::Property {
-                    name: tag.value.clone(),
-                    plan: tag_plan(&v.name.value),
-                    required: true,
-                }];
-                match &s.content {
-                    Some(content) => {
-                        if v.style != Style::Unit {
-                            let body = match v.style {
-                                Style::Newtype => field_plan(&v.fields[0]),
-                                _ => object(Map::new(), None, object_members(&v.fields, false)),
-                            };
-                            members.push(Member::Property {
-                                name: content.value.clone(),
-                                plan: body,
-                                required: true,
-                            });
-                        }
-                    }
-                    None => match v.style {
-                        Style::Named => members.extend(object_members(&v.fields, false)),
-                        Style::Newtype => {
-                            let f = &v.fields[0];
-                            object_asserts.push(f.ty.clone());
-                            members.push(Member::Flatten {
-                                ty: f.ty.clone(),
-                                required: true,
-                            });
-                        }
-                        _ => {}
-                    },
-                }
-                object(vk, vd, members)
-            })
+            .map(|v| tagged_branch(v, &tag.value, content, object_asserts))
             .collect();
         return Plan::Choice {
             keyword: "oneOf",
@@ -409,4 +375,50 @@ fn render_enum(
         docs,
         branches,
     }
+}
+
+/// One branch of an internally tagged enum (`#[serde(tag = "...")]`): an object with
+/// the tag naming the variant, and the variant's fields beside it, or, when adjacently
+/// tagged (`content = "..."`), under the content key. An internally tagged newtype's
+/// type is flattened in, so it must be an object (`object_asserts`).
+fn tagged_branch(
+    v: &Variant,
+    tag: &str,
+    content: Option<&str>,
+    object_asserts: &mut Vec<Type>,
+) -> Plan {
+    let (vk, vd) = doc_keywords(&v.docs, &v.schema);
+    let mut members = vec![Member::Property {
+        name: tag.to_owned(),
+        plan: tag_plan(&v.name.value),
+        required: true,
+    }];
+    match content {
+        Some(content) => {
+            if v.style != Style::Unit {
+                let body = match v.style {
+                    Style::Newtype => field_plan(&v.fields[0]),
+                    _ => object(Map::new(), None, object_members(&v.fields, false)),
+                };
+                members.push(Member::Property {
+                    name: content.to_owned(),
+                    plan: body,
+                    required: true,
+                });
+            }
+        }
+        None => match v.style {
+            Style::Named => members.extend(object_members(&v.fields, false)),
+            Style::Newtype => {
+                let f = &v.fields[0];
+                object_asserts.push(f.ty.clone());
+                members.push(Member::Flatten {
+                    ty: f.ty.clone(),
+                    required: true,
+                });
+            }
+            _ => {}
+        },
+    }
+    object(vk, vd, members)
 }

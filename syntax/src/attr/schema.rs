@@ -143,210 +143,7 @@ impl SchemaAttrs {
 pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
     let mut out = SchemaAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("schema")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            let span = meta.path.span();
-            let Some((_, scopes)) = SCHEMA_KEYS.iter().find(|(k, _)| *k == key) else {
-                skip_value(&meta)?;
-                let keys: Vec<&str> = SCHEMA_KEYS
-                    .iter()
-                    .filter(|(_, s)| s.contains(&scope))
-                    .map(|(k, _)| *k)
-                    .collect();
-                let help = did_you_mean(&key, &keys).map_or_else(
-                    || format!("the keys accepted here are `{}`", keys.join("`, `")),
-                    |k| format!("did you mean `{k}`?"),
-                );
-                cx.error_at(
-                    RuleId::SchemaAttr,
-                    span,
-                    format_args!("unknown key `{key}` in `#[schema(...)]`"),
-                    help,
-                );
-                return Ok(());
-            };
-            if !scopes.contains(&scope) {
-                skip_value(&meta)?;
-                let places: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
-                cx.error_at(
-                    RuleId::SchemaAttr,
-                    span,
-                    format_args!(
-                        "`{key}` does not apply to a {}, only to a {}",
-                        scope.as_str(),
-                        places.join(" or ")
-                    ),
-                    "move the key to where it applies",
-                );
-                return Ok(());
-            }
-            let dup = |taken: bool| {
-                if taken {
-                    cx.error_at(
-                        RuleId::SchemaAttr,
-                        span,
-                        format_args!("duplicate key `{key}` in `#[schema(...)]`"),
-                        "give each key once",
-                    );
-                }
-            };
-            match key.as_str() {
-                "root" => {
-                    dup(out.root.is_some());
-                    out.root = Some(span);
-                }
-                "elicitation" => {
-                    dup(out.elicitation.is_some());
-                    out.elicitation = Some(span);
-                }
-                "crate" => {
-                    let s: LitStr = meta.value()?.parse()?;
-                    dup(out.krate.is_some());
-                    out.krate = Some(Spanned::new(s.parse()?, span));
-                }
-                "deprecated" => {
-                    dup(out.deprecated.is_some());
-                    out.deprecated = Some(span);
-                }
-                "unique_items" => {
-                    dup(out.unique_items.is_some());
-                    out.unique_items = Some(span);
-                }
-                "allow_weakened" => {
-                    dup(out.allow_weakened.is_some());
-                    out.allow_weakened = Some(span);
-                }
-                "title" | "description" | "pattern" | "format" => {
-                    let s: LitStr = meta.value()?.parse()?;
-                    let slot = match key.as_str() {
-                        "title" => &mut out.title,
-                        "description" => &mut out.description,
-                        "pattern" => &mut out.pattern,
-                        _ => &mut out.format,
-                    };
-                    dup(slot.is_some());
-                    if key == "pattern"
-                        && let Err(e) = regex::Regex::new(&s.value()) {
-                            let first = e.to_string();
-                            let last = first.lines().last().unwrap_or_default().trim();
-                            let detail = last.strip_prefix("error: ").unwrap_or(last);
-                            cx.error_at(
-                                RuleId::SchemaAttr,
-                                s.span(),
-                                format_args!("`pattern` is not a valid regex: {detail}"),
-                                "fix the regular expression (the Rust `regex` syntax, which the platform's ECMA-262 engine also reads)",
-                            );
-                        }
-                    *slot = Some(Spanned::new(s.value(), span));
-                }
-                "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum"
-                | "multiple_of" => {
-                    let expr: Expr = meta.value()?.parse()?;
-                    let slot = match key.as_str() {
-                        "minimum" => &mut out.minimum,
-                        "maximum" => &mut out.maximum,
-                        "exclusive_minimum" => &mut out.exclusive_minimum,
-                        "exclusive_maximum" => &mut out.exclusive_maximum,
-                        _ => &mut out.multiple_of,
-                    };
-                    dup(slot.is_some());
-                    match to_json(&expr) {
-                        Ok(Value::Number(n)) => *slot = Some(Spanned::new(n, span)),
-                        _ => cx.error(
-                            RuleId::SchemaAttr,
-                            &expr,
-                            format_args!("`{key}` takes a number, for example `{key} = 1`"),
-                        ),
-                    }
-                }
-                "min_length" | "max_length" | "min_items" | "max_items" => {
-                    let expr: Expr = meta.value()?.parse()?;
-                    let slot = match key.as_str() {
-                        "min_length" => &mut out.min_length,
-                        "max_length" => &mut out.max_length,
-                        "min_items" => &mut out.min_items,
-                        _ => &mut out.max_items,
-                    };
-                    dup(slot.is_some());
-                    match to_json(&expr).ok().as_ref().and_then(Value::as_u64) {
-                        Some(n) => *slot = Some(Spanned::new(n, span)),
-                        None => cx.error(
-                            RuleId::SchemaAttr,
-                            &expr,
-                            format_args!("`{key}` takes a non-negative integer"),
-                        ),
-                    }
-                }
-                "default" => {
-                    let expr: Expr = meta.value()?.parse()?;
-                    dup(out.default.is_some());
-                    match to_json(&expr) {
-                        Ok(v) => out.default = Some(Spanned::new(v, expr.span())),
-                        Err(e) => cx.push(e),
-                    }
-                }
-                "examples" => {
-                    let expr: Expr = meta.value()?.parse()?;
-                    dup(out.examples.is_some());
-                    if let Expr::Array(array) = &expr {
-                        let mut items = Vec::new();
-                        for elem in &array.elems {
-                            match to_json(elem) {
-                                Ok(v) => items.push(Spanned::new(v, elem.span())),
-                                Err(e) => cx.push(e),
-                            }
-                        }
-                        out.examples = Some(Spanned::new(items, span));
-                    } else {
-                        cx.error(
-                            RuleId::SchemaAttr,
-                            &expr,
-                            "`examples` takes an array, for example `examples = [\"Lisbon\"]`",
-                        );
-                    }
-                }
-                "header" => {
-                    let s: LitStr = meta.value()?.parse()?;
-                    let name = s.value();
-                    if out.header.is_some() {
-                        cx.error_at(
-                            RuleId::HeaderAttr,
-                            span,
-                            "duplicate key `header` in `#[schema(...)]`",
-                            "mirror a property in one header",
-                        );
-                    } else if !neuralis_model::header::is_header_name(&name) {
-                        cx.error_at(
-                            RuleId::HeaderAttr,
-                            s.span(),
-                            format_args!(
-                                "`{name}` is not an HTTP header name (a token of ASCII letters, digits and ``!#$%&'*+-.^_`|~``)"
-                            ),
-                            "name the header with a token, for example `header = \"Region\"`: the client sends the value in `Mcp-Param-Region`",
-                        );
-                    } else {
-                        out.header = Some(Spanned::new(name, s.span()));
-                    }
-                }
-                "with" => {
-                    let value = meta.value()?;
-                    let ty: Type = if value.peek(LitStr) {
-                        let s: LitStr = value.parse()?;
-                        s.parse()?
-                    } else {
-                        value.parse()?
-                    };
-                    dup(out.with.is_some());
-                    out.with = Some(Spanned::new(ty, span));
-                }
-                _ => skip_value(&meta)?,
-            }
-            Ok(())
-        });
+        let result = attr.parse_nested_meta(|meta| parse_key(cx, &mut out, &meta, scope));
         if let Err(e) = result {
             cx.error_at(
                 RuleId::SchemaAttr,
@@ -364,6 +161,272 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SchemaAttrs {
         out.deprecated.get_or_insert(path);
     }
     out
+}
+
+/// The key of `#[schema(...)]` being read: its name and span, for its diagnostics.
+struct Key<'a> {
+    cx: &'a Ctxt,
+    name: &'a str,
+    span: Span,
+}
+
+impl Key<'_> {
+    /// `schema-attr` when the key was already given (`taken`).
+    fn check_once(&self, taken: bool) {
+        if taken {
+            self.cx.error_at(
+                RuleId::SchemaAttr,
+                self.span,
+                format_args!("duplicate key `{}` in `#[schema(...)]`", self.name),
+                "give each key once",
+            );
+        }
+    }
+}
+
+/// Reads one `key` or `key = value` of a `#[schema(...)]` attribute into `out`.
+fn parse_key(
+    cx: &Ctxt,
+    out: &mut SchemaAttrs,
+    meta: &ParseNestedMeta,
+    scope: Scope,
+) -> syn::Result<()> {
+    let name = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let key = Key {
+        cx,
+        name: &name,
+        span: meta.path.span(),
+    };
+    if !key_applies(&key, meta, scope)? {
+        return Ok(());
+    }
+    match key.name {
+        "root" | "elicitation" | "deprecated" | "unique_items" | "allow_weakened" => {
+            parse_flag(&key, out);
+        }
+        "crate" => {
+            let s: LitStr = meta.value()?.parse()?;
+            key.check_once(out.krate.is_some());
+            out.krate = Some(Spanned::new(s.parse()?, key.span));
+        }
+        "title" | "description" | "pattern" | "format" => parse_text(&key, out, meta)?,
+        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => {
+            parse_number(&key, out, meta)?;
+        }
+        "min_length" | "max_length" | "min_items" | "max_items" => {
+            parse_count(&key, out, meta)?;
+        }
+        "default" => parse_default(&key, out, meta)?,
+        "examples" => parse_examples(&key, out, meta)?,
+        "header" => parse_header(&key, out, meta)?,
+        "with" => parse_with(&key, out, meta)?,
+        _ => skip_value(meta)?,
+    }
+    Ok(())
+}
+
+/// Whether `key` is a `#[schema]` key that applies at `scope`. When it is not, its value
+/// is skipped and `schema-attr` names the keys accepted here, or where the key applies.
+fn key_applies(key: &Key, meta: &ParseNestedMeta, scope: Scope) -> syn::Result<bool> {
+    let Key { cx, name, span } = *key;
+    let Some((_, scopes)) = SCHEMA_KEYS.iter().find(|(k, _)| *k == name) else {
+        skip_value(meta)?;
+        let keys: Vec<&str> = SCHEMA_KEYS
+            .iter()
+            .filter(|(_, s)| s.contains(&scope))
+            .map(|(k, _)| *k)
+            .collect();
+        let help = did_you_mean(name, &keys).map_or_else(
+            || format!("the keys accepted here are `{}`", keys.join("`, `")),
+            |k| format!("did you mean `{k}`?"),
+        );
+        cx.error_at(
+            RuleId::SchemaAttr,
+            span,
+            format_args!("unknown key `{name}` in `#[schema(...)]`"),
+            help,
+        );
+        return Ok(false);
+    };
+    if !scopes.contains(&scope) {
+        skip_value(meta)?;
+        let places: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
+        cx.error_at(
+            RuleId::SchemaAttr,
+            span,
+            format_args!(
+                "`{name}` does not apply to a {}, only to a {}",
+                scope.as_str(),
+                places.join(" or ")
+            ),
+            "move the key to where it applies",
+        );
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// A key written alone: `root`, `elicitation`, `deprecated`, `unique_items`,
+/// `allow_weakened`.
+fn parse_flag(key: &Key, out: &mut SchemaAttrs) {
+    let slot = match key.name {
+        "root" => &mut out.root,
+        "elicitation" => &mut out.elicitation,
+        "deprecated" => &mut out.deprecated,
+        "unique_items" => &mut out.unique_items,
+        _ => &mut out.allow_weakened,
+    };
+    key.check_once(slot.is_some());
+    *slot = Some(key.span);
+}
+
+/// A string key: `title`, `description`, `pattern` (which must be a regex), `format`.
+fn parse_text(key: &Key, out: &mut SchemaAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let s: LitStr = meta.value()?.parse()?;
+    let slot = match key.name {
+        "title" => &mut out.title,
+        "description" => &mut out.description,
+        "pattern" => &mut out.pattern,
+        _ => &mut out.format,
+    };
+    key.check_once(slot.is_some());
+    if key.name == "pattern"
+        && let Err(e) = regex::Regex::new(&s.value())
+    {
+        let first = e.to_string();
+        let last = first.lines().last().unwrap_or_default().trim();
+        let detail = last.strip_prefix("error: ").unwrap_or(last);
+        key.cx.error_at(
+            RuleId::SchemaAttr,
+            s.span(),
+            format_args!("`pattern` is not a valid regex: {detail}"),
+            "fix the regular expression (the Rust `regex` syntax, which the platform's ECMA-262 engine also reads)",
+        );
+    }
+    *slot = Some(Spanned::new(s.value(), key.span));
+    Ok(())
+}
+
+/// A numeric bound: `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum`,
+/// `multiple_of`.
+fn parse_number(key: &Key, out: &mut SchemaAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let expr: Expr = meta.value()?.parse()?;
+    let slot = match key.name {
+        "minimum" => &mut out.minimum,
+        "maximum" => &mut out.maximum,
+        "exclusive_minimum" => &mut out.exclusive_minimum,
+        "exclusive_maximum" => &mut out.exclusive_maximum,
+        _ => &mut out.multiple_of,
+    };
+    key.check_once(slot.is_some());
+    match to_json(&expr) {
+        Ok(Value::Number(n)) => *slot = Some(Spanned::new(n, key.span)),
+        _ => key.cx.error(
+            RuleId::SchemaAttr,
+            &expr,
+            format_args!("`{k}` takes a number, for example `{k} = 1`", k = key.name),
+        ),
+    }
+    Ok(())
+}
+
+/// A length or item count: `min_length`, `max_length`, `min_items`, `max_items`.
+fn parse_count(key: &Key, out: &mut SchemaAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let expr: Expr = meta.value()?.parse()?;
+    let slot = match key.name {
+        "min_length" => &mut out.min_length,
+        "max_length" => &mut out.max_length,
+        "min_items" => &mut out.min_items,
+        _ => &mut out.max_items,
+    };
+    key.check_once(slot.is_some());
+    match to_json(&expr).ok().as_ref().and_then(Value::as_u64) {
+        Some(n) => *slot = Some(Spanned::new(n, key.span)),
+        None => key.cx.error(
+            RuleId::SchemaAttr,
+            &expr,
+            format_args!("`{}` takes a non-negative integer", key.name),
+        ),
+    }
+    Ok(())
+}
+
+/// `default = value`: a literal, kept at the value's span.
+fn parse_default(key: &Key, out: &mut SchemaAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let expr: Expr = meta.value()?.parse()?;
+    key.check_once(out.default.is_some());
+    match to_json(&expr) {
+        Ok(v) => out.default = Some(Spanned::new(v, expr.span())),
+        Err(e) => key.cx.push(e),
+    }
+    Ok(())
+}
+
+/// `examples = [...]`: an array of literals, each kept at its own span.
+fn parse_examples(key: &Key, out: &mut SchemaAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let expr: Expr = meta.value()?.parse()?;
+    key.check_once(out.examples.is_some());
+    if let Expr::Array(array) = &expr {
+        let mut items = Vec::new();
+        for elem in &array.elems {
+            match to_json(elem) {
+                Ok(v) => items.push(Spanned::new(v, elem.span())),
+                Err(e) => key.cx.push(e),
+            }
+        }
+        out.examples = Some(Spanned::new(items, key.span));
+    } else {
+        key.cx.error(
+            RuleId::SchemaAttr,
+            &expr,
+            "`examples` takes an array, for example `examples = [\"Lisbon\"]`",
+        );
+    }
+    Ok(())
+}
+
+/// `header = "Name"`: an HTTP header name, given once (rule `header-attr`).
+fn parse_header(key: &Key, out: &mut SchemaAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let s: LitStr = meta.value()?.parse()?;
+    let name = s.value();
+    if out.header.is_some() {
+        key.cx.error_at(
+            RuleId::HeaderAttr,
+            key.span,
+            "duplicate key `header` in `#[schema(...)]`",
+            "mirror a property in one header",
+        );
+    } else if !neuralis_model::header::is_header_name(&name) {
+        key.cx.error_at(
+            RuleId::HeaderAttr,
+            s.span(),
+            format_args!(
+                "`{name}` is not an HTTP header name (a token of ASCII letters, digits and ``!#$%&'*+-.^_`|~``)"
+            ),
+            "name the header with a token, for example `header = \"Region\"`: the client sends the value in `Mcp-Param-Region`",
+        );
+    } else {
+        out.header = Some(Spanned::new(name, s.span()));
+    }
+    Ok(())
+}
+
+/// `with = Type` or `with = "Type"`: the type whose schema the field takes.
+fn parse_with(key: &Key, out: &mut SchemaAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let value = meta.value()?;
+    let ty: Type = if value.peek(LitStr) {
+        let s: LitStr = value.parse()?;
+        s.parse()?
+    } else {
+        value.parse()?
+    };
+    key.check_once(out.with.is_some());
+    out.with = Some(Spanned::new(ty, key.span));
+    Ok(())
 }
 
 fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {

@@ -102,33 +102,15 @@ fn receiver(cx: &Ctxt, r: &syn::Receiver, mode: Mode) -> bool {
     false
 }
 
+/// Reports `handler-signature` with `msg` at `tokens`.
+fn refuse(cx: &Ctxt, tokens: &dyn quote::ToTokens, msg: &str) {
+    cx.error(RuleId::HandlerSignature, tokens, msg);
+}
+
 // handler-signature: the toolkit calls the handler with the deserialized input, and
 // optionally the call context and the abort signal; anything else it cannot supply.
 pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature, mode: Mode) {
-    let bad = |tokens: &dyn quote::ToTokens, msg: &str| {
-        cx.error(RuleId::HandlerSignature, tokens, msg);
-    };
-    if let Some(c) = &sig.constness {
-        bad(c, "a tool handler cannot be a `const fn`");
-    }
-    if let syn::Safety::Unsafe(u) = &sig.safety {
-        bad(
-            u,
-            "a tool handler cannot be `unsafe`: the toolkit calls it from safe code",
-        );
-    }
-    if let Some(abi) = &sig.abi {
-        bad(abi, "a tool handler cannot have an `extern` ABI");
-    }
-    if let Some(v) = &sig.variadic {
-        bad(v, "a tool handler cannot be variadic");
-    }
-    if !sig.generics.params.is_empty() {
-        bad(
-            &sig.generics.params,
-            "a tool handler cannot be generic: the dispatch table needs one concrete function",
-        );
-    }
+    check_qualifiers(cx, sig);
     let mut has_receiver = false;
     for arg in &sig.inputs {
         let ty = match arg {
@@ -139,83 +121,9 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature, mode: Mode) {
             }
             FnArg::Typed(t) => &*t.ty,
         };
-        let param = match ty {
-            Type::Reference(r) if is_named(&r.elem, "ToolContext") => {
-                if let Some(m) = &r.mutability {
-                    bad(
-                        m,
-                        "the call context is shared: take `&ToolContext`, not `&mut`",
-                    );
-                }
-                Param::Context { span: ty.span() }
-            }
-            t if is_named(t, "ToolContext") => {
-                bad(t, "take the call context by reference: `&ToolContext`");
-                Param::Context { span: ty.span() }
-            }
-            Type::Reference(r) if is_named(&r.elem, "AbortSignal") => {
-                if let Some(m) = &r.mutability {
-                    bad(
-                        m,
-                        "take the abort signal as `AbortSignal` or `&AbortSignal`",
-                    );
-                }
-                Param::Abort {
-                    span: ty.span(),
-                    by_ref: true,
-                }
-            }
-            t if is_named(t, "AbortSignal") => Param::Abort {
-                span: ty.span(),
-                by_ref: false,
-            },
-            Type::Reference(r) => {
-                bad(
-                    r,
-                    "take the input by value: the toolkit deserializes it for this call and hands it over",
-                );
-                Param::Input { ty: r.elem.clone() }
-            }
-            Type::ImplTrait(t) => {
-                bad(
-                    t,
-                    "the input needs a concrete type that derives `ToolInput`",
-                );
-                continue;
-            }
-            t => Param::Input {
-                ty: Box::new(t.clone()),
-            },
-        };
-        let dup = |what: &str| {
-            tool.params.iter().any(|p| match (p, &param) {
-                (Param::Context { .. }, Param::Context { .. })
-                | (Param::Abort { .. }, Param::Abort { .. }) => true,
-                (Param::Input { .. }, Param::Input { .. }) => what == "input",
-                _ => false,
-            })
-        };
-        let taken = match &param {
-            Param::Input { .. } => dup("input"),
-            _ => dup(""),
-        };
-        if taken {
-            bad(
-                arg,
-                match &param {
-                    Param::Input { .. } => {
-                        "a tool handler takes one input: put every argument in the input struct"
-                    }
-                    Param::Context { .. } => "the call context is taken twice",
-                    Param::Abort { .. } => "the abort signal is taken twice",
-                },
-            );
-            continue;
+        if let Some(param) = param_of(cx, ty) {
+            add_param(cx, tool, arg, param);
         }
-        if let Param::Input { ty } = &param {
-            tool.input = Some((**ty).clone());
-        }
-        tool.params.push(param);
     }
     if mode == Mode::Method && !has_receiver {
         cx.error_with_help(
@@ -232,6 +140,134 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature, mode: Mode) {
             "a tool handler takes its input by value: add a parameter whose type derives `ToolInput`",
         );
     }
+    read_returns(cx, tool, sig);
+}
+
+/// Refuses what makes a function unfit for the dispatch table: `const`, `unsafe`, an
+/// `extern` ABI, variadic arguments, generics.
+fn check_qualifiers(cx: &Ctxt, sig: &Signature) {
+    if let Some(c) = &sig.constness {
+        refuse(cx, c, "a tool handler cannot be a `const fn`");
+    }
+    if let syn::Safety::Unsafe(u) = &sig.safety {
+        refuse(
+            cx,
+            u,
+            "a tool handler cannot be `unsafe`: the toolkit calls it from safe code",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        refuse(cx, abi, "a tool handler cannot have an `extern` ABI");
+    }
+    if let Some(v) = &sig.variadic {
+        refuse(cx, v, "a tool handler cannot be variadic");
+    }
+    if !sig.generics.params.is_empty() {
+        refuse(
+            cx,
+            &sig.generics.params,
+            "a tool handler cannot be generic: the dispatch table needs one concrete function",
+        );
+    }
+}
+
+/// What a typed parameter is, by its type: the call context, the abort signal, or the
+/// input. One taken the wrong way (`&mut`, the context by value, the input by reference)
+/// is refused but still classified; `None` for an `impl Trait` input, refused too.
+fn param_of(cx: &Ctxt, ty: &Type) -> Option<Param> {
+    let param = match ty {
+        Type::Reference(r) if is_named(&r.elem, "ToolContext") => {
+            if let Some(m) = &r.mutability {
+                refuse(
+                    cx,
+                    m,
+                    "the call context is shared: take `&ToolContext`, not `&mut`",
+                );
+            }
+            Param::Context { span: ty.span() }
+        }
+        t if is_named(t, "ToolContext") => {
+            refuse(cx, t, "take the call context by reference: `&ToolContext`");
+            Param::Context { span: ty.span() }
+        }
+        Type::Reference(r) if is_named(&r.elem, "AbortSignal") => {
+            if let Some(m) = &r.mutability {
+                refuse(
+                    cx,
+                    m,
+                    "take the abort signal as `AbortSignal` or `&AbortSignal`",
+                );
+            }
+            Param::Abort {
+                span: ty.span(),
+                by_ref: true,
+            }
+        }
+        t if is_named(t, "AbortSignal") => Param::Abort {
+            span: ty.span(),
+            by_ref: false,
+        },
+        Type::Reference(r) => {
+            refuse(
+                cx,
+                r,
+                "take the input by value: the toolkit deserializes it for this call and hands it over",
+            );
+            Param::Input { ty: r.elem.clone() }
+        }
+        Type::ImplTrait(t) => {
+            refuse(
+                cx,
+                t,
+                "the input needs a concrete type that derives `ToolInput`",
+            );
+            return None;
+        }
+        t => Param::Input {
+            ty: Box::new(t.clone()),
+        },
+    };
+    Some(param)
+}
+
+/// Adds `param` (written as `arg`) to the tool's parameters, and the input to its
+/// `input`; a second input, context or abort signal is refused instead.
+fn add_param(cx: &Ctxt, tool: &mut Tool, arg: &FnArg, param: Param) {
+    let dup = |what: &str| {
+        tool.params.iter().any(|p| match (p, &param) {
+            (Param::Context { .. }, Param::Context { .. })
+            | (Param::Abort { .. }, Param::Abort { .. }) => true,
+            (Param::Input { .. }, Param::Input { .. }) => what == "input",
+            _ => false,
+        })
+    };
+    let taken = match &param {
+        Param::Input { .. } => dup("input"),
+        _ => dup(""),
+    };
+    if taken {
+        refuse(
+            cx,
+            arg,
+            match &param {
+                Param::Input { .. } => {
+                    "a tool handler takes one input: put every argument in the input struct"
+                }
+                Param::Context { .. } => "the call context is taken twice",
+                Param::Abort { .. } => "the abort signal is taken twice",
+            },
+        );
+        return;
+    }
+    if let Param::Input { ty } = &param {
+        tool.input = Some((**ty).clone());
+    }
+    tool.params.push(param);
+}
+
+/// Sets the tool's `returns` from the signature's return type, refusing none (`()`) and
+/// an `impl Trait` one.
+fn read_returns(cx: &Ctxt, tool: &mut Tool, sig: &Signature) {
     tool.returns = match &sig.output {
         ReturnType::Default => Returns::Missing,
         ReturnType::Type(_, ty) => returns_of(ty),
@@ -241,7 +277,8 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature, mode: Mode) {
             ReturnType::Default => &sig.ident,
             ReturnType::Type(_, ty) => ty,
         };
-        bad(
+        refuse(
+            cx,
             tokens,
             "a tool handler returns its result: a type deriving `ToolOutput`, a `ToolResult`, or a `Result` of either",
         );
@@ -249,7 +286,8 @@ pub(super) fn read(cx: &Ctxt, tool: &mut Tool, sig: &Signature, mode: Mode) {
     if let ReturnType::Type(_, ty) = &sig.output
         && let Type::ImplTrait(t) = &**ty
     {
-        bad(
+        refuse(
+            cx,
             t,
             "name the return type: the toolkit decides from it how the value becomes a result",
         );
