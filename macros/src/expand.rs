@@ -5,18 +5,17 @@ use neuralis_model::RuleId;
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::{Container, Data, Field, Style};
 use neuralis_syntax::attr::Spanned;
-use neuralis_syntax::attr::docs::DocPart;
 use neuralis_syntax::attr::schema::SchemaAttrs;
 use neuralis_syntax::check::check;
-use neuralis_syntax::render::{IsObject, KeyPlan, Member, Plan, Rendered, render};
+use neuralis_syntax::render::{IsObject, KeyPlan, Rendered, render};
 use neuralis_syntax::types::TypeKind;
 use proc_macro2::TokenStream;
 use quote::{ToTokens as _, quote, quote_spanned};
-use serde_json::{Map, Value};
+use syn::DeriveInput;
 use syn::spanned::Spanned as _;
-use syn::{DeriveInput, GenericParam, parse_quote};
 
 use crate::fallback;
+use crate::lower::{bounded_generics, lower, name_fn};
 
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
@@ -25,7 +24,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
         check(&cx, cont);
     }
     match (cx.check(), cont) {
-        (Ok(()), Some(cont)) => expand(&cont, crate::output::written(input).as_ref()),
+        (Ok(()), Some(cont)) => expand(&cont, crate::lower::written(input).as_ref()),
         (Err(e), cont) => fallback::expand(input, cont.as_ref(), &e),
         (Ok(()), None) => fallback::expand(
             input,
@@ -33,168 +32,6 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             &syn::Error::new(input.ident.span(), "bug in neuralis-macros, please report"),
         ),
     }
-}
-
-fn json_text(map: &Map<String, Value>) -> String {
-    serde_json::to_string(map).unwrap_or_default()
-}
-
-fn lower(p: &TokenStream, plan: &Plan) -> TokenStream {
-    let target = Target::Trait {
-        trait_path: quote!(#p::ToolInput),
-        method: quote!(__subschema),
-    };
-    lower_as(p, plan, &target)
-}
-
-/// How a plan's named types are composed: through one trait (`ToolInput::__subschema`
-/// for an input, `ToolInput::__written_subschema` for what an input's type writes), or,
-/// for an output, through the field probe (`OutputField`: the type's `ToolOutput` impl,
-/// else what its `ToolInput` derive wrote).
-pub(crate) enum Target {
-    Trait {
-        trait_path: TokenStream,
-        method: TokenStream,
-    },
-    OutputProbe,
-}
-
-impl Target {
-    /// The schema of `ty`, composed through `__cx`, spanned on the type.
-    fn call(&self, p: &TokenStream, ty: &syn::Type) -> TokenStream {
-        match self {
-            Self::Trait { trait_path, method } => {
-                quote_spanned!(ty.span()=> <#ty as #trait_path>::#method(__cx))
-            }
-            Self::OutputProbe => quote_spanned! {ty.span()=> {
-                #[allow(unused_imports)]
-                use #p::{ViaFieldOutput as _, ViaFieldWritten as _};
-                (&#p::OutputField::<#ty>::NEW).__neuralis_field(__cx)
-            }},
-        }
-    }
-}
-
-pub(crate) fn lower_as(p: &TokenStream, plan: &Plan, t: &Target) -> TokenStream {
-    match plan {
-        Plan::Fixed(v) => {
-            let text = serde_json::to_string(v).unwrap_or_default();
-            quote!(#p::json(#text))
-        }
-        Plan::Type { ty, keywords, docs } => {
-            let call = t.call(p, ty);
-            let mut out = if keywords.is_empty() {
-                call
-            } else {
-                let text = json_text(keywords);
-                quote!(#p::overlay(#call, #text))
-            };
-            if let Some(parts) = docs {
-                out = describe(p, out, parts);
-            }
-            out
-        }
-        Plan::Object {
-            keywords,
-            docs,
-            members,
-        } => {
-            let text = json_text(keywords);
-            let members = members.iter().map(|m| match m {
-                Member::Property {
-                    name,
-                    plan,
-                    required,
-                } => {
-                    let plan = lower_as(p, plan, t);
-                    quote!(#p::property(&mut __o, #name, #plan, #required);)
-                }
-                Member::Flatten { ty, required } => {
-                    let call = t.call(p, ty);
-                    quote!(#p::flatten(&mut __o, #call, #required);)
-                }
-            });
-            let out = quote!({
-                let mut __o = #p::object(#text);
-                #(#members)*
-                #p::close(__o)
-            });
-            match docs {
-                Some(parts) => describe(p, out, parts),
-                None => out,
-            }
-        }
-        Plan::Described(inner, parts) => describe(p, lower_as(p, inner, t), parts),
-        Plan::Choice {
-            keyword,
-            keywords,
-            docs,
-            branches,
-        } => {
-            let text = json_text(keywords);
-            let branches = branches.iter().map(|b| lower_as(p, b, t));
-            let out = quote!(#p::choice(#text, #keyword, [#(#branches),*]));
-            match docs {
-                Some(parts) => describe(p, out, parts),
-                None => out,
-            }
-        }
-    }
-}
-
-/// The impl's generics with `bound` required of every type parameter, and whether there
-/// is one.
-pub(crate) fn bounded_generics(
-    generics: &syn::Generics,
-    bound: &TokenStream,
-) -> (syn::Generics, bool) {
-    let mut generics = generics.clone();
-    let params: Vec<syn::Ident> = generics
-        .params
-        .iter()
-        .filter_map(|g| match g {
-            GenericParam::Type(t) => Some(t.ident.clone()),
-            _ => None,
-        })
-        .collect();
-    let is_generic = !params.is_empty();
-    let where_clause = generics.make_where_clause();
-    for param in &params {
-        where_clause.predicates.push(parse_quote!(#param: #bound));
-    }
-    (generics, is_generic)
-}
-
-/// The type's `definitions` name (`ToolInput::schema_name`, `ToolOutput::output_name`):
-/// its name as written, its type parameters' names through `trait_path::method`
-/// (`Page<Item>`), as the build script spells it from source.
-pub(crate) fn name_fn(
-    p: &TokenStream,
-    generics: &syn::Generics,
-    ident: &syn::Ident,
-    trait_path: &TokenStream,
-    method: &TokenStream,
-) -> TokenStream {
-    let name = syn::ext::IdentExt::unraw(ident).to_string();
-    let params: Vec<&syn::Ident> = generics.type_params().map(|t| &t.ident).collect();
-    let body = if params.is_empty() {
-        quote!(#p::Cow::Borrowed(#name))
-    } else {
-        quote!(#p::Cow::Owned(#p::generic_name(#name, &[#(<#params as #trait_path>::#method()),*])))
-    };
-    quote! {
-        fn #method() -> #p::Cow<'static, str> {
-            #body
-        }
-    }
-}
-
-fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStream {
-    let parts = parts.iter().map(|part| match part {
-        DocPart::Text(t) => quote!(#t),
-        DocPart::Expr(e) => e.clone(),
-    });
-    quote!(#p::describe(#schema, &[#(#parts),*]))
 }
 
 /// The input's impls: `ToolInput`, with `__written_in` from `written` (the model of what
@@ -262,7 +99,7 @@ fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
     };
     let elicitation = elicitation(&p, cont, &generics);
     let written_in = written.map(|w| {
-        let body = crate::output::written_body(&p, w);
+        let body = crate::lower::written_body(&p, w);
         quote! {
             #[inline]
             fn __written_in(__cx: &mut #p::OutputComposer) -> #p::Value {

@@ -7,6 +7,7 @@
 mod bound;
 mod expand;
 mod fallback;
+mod lower;
 mod output;
 mod testing;
 mod tool;

@@ -5,14 +5,13 @@ use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
 use neuralis_syntax::attr::Direction;
 use neuralis_syntax::check::check_output;
-use neuralis_syntax::render::{IsObject, Plan, Rendered, render};
+use neuralis_syntax::render::{IsObject, Rendered, render};
 use proc_macro2::TokenStream;
 use quote::{ToTokens as _, quote, quote_spanned};
-use serde_json::Value;
 use syn::DeriveInput;
 use syn::spanned::Spanned as _;
 
-use crate::expand::{Target, bounded_generics, lower_as};
+use crate::lower::{Target, bounded_generics, lower_as, name_fn, object_choice};
 
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
@@ -68,58 +67,6 @@ fn stub(input: &DeriveInput) -> TokenStream {
     }
 }
 
-/// The model of what serde writes for an item `#[derive(ToolInput)]` reads, when the
-/// output derive would accept it (else `None`: the input's `__written_in` stays `{}`).
-pub(crate) fn written(input: &DeriveInput) -> Option<Container<'_>> {
-    let cx = Ctxt::new();
-    let written = Container::from_ast_for(&cx, input, Direction::Serialize);
-    if let Some(written) = &written {
-        check_output(&cx, written);
-    }
-    match cx.check() {
-        Ok(()) => written,
-        Err(_) => None,
-    }
-}
-
-/// The body of `ToolInput::__written_in` for the model of what serde writes: the output
-/// derive's plan, composed through the fields' own `__written_in` (every field type of an
-/// input is `ToolInput`, so no bound on `ToolOutput` is needed, and a type without a
-/// schema is the input's one error).
-pub(crate) fn written_body(p: &TokenStream, written: &Container) -> TokenStream {
-    let plan = object_choice(
-        render(written).plan,
-        written.serde.tag.is_some() && written.serde.untagged.is_none(),
-    );
-    let target = Target::Trait {
-        trait_path: quote!(#p::ToolInput),
-        method: quote!(__written_subschema),
-    };
-    lower_as(p, &plan, &target)
-}
-
-/// A tagged enum's branches are all objects: say so at the top, so that the output is
-/// not wrapped as `result` (serde writes an object for every variant).
-fn object_choice(plan: Plan, tagged: bool) -> Plan {
-    match plan {
-        Plan::Choice {
-            keyword,
-            mut keywords,
-            docs,
-            branches,
-        } if tagged => {
-            keywords.insert("type".into(), Value::String("object".into()));
-            Plan::Choice {
-                keyword,
-                keywords,
-                docs,
-                branches,
-            }
-        }
-        other => other,
-    }
-}
-
 /// Whether a nested type's output schema is an object's: its `ToolOutput` impl's
 /// `IS_OBJECT`, else its `ToolInput`'s (the inherent const of `OutputField` wins over the
 /// trait's where both apply).
@@ -152,7 +99,7 @@ fn expand(cont: &Container) -> TokenStream {
     let ident = cont.ident;
     let (generics, is_generic) = generics(&p, cont.original);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let name = crate::expand::name_fn(
+    let name = name_fn(
         &p,
         &cont.original.generics,
         ident,

@@ -137,6 +137,43 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
         DocPart::Expr(e) => e.clone(),
     });
     let cancellable = tool.is_cancellable();
+    let (adapter, service_type) = adapter(&p, tool, sig, input);
+    let output_fn = output_fn(&p, &sig.output);
+    let bound = crate::bound::descriptor_bound(&p, tool);
+    let task = task_mode(&p, tool);
+    let asserts = asserts(&p, tool, input, cfgs);
+    quote! {
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, non_snake_case, dead_code)]
+        #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
+            name: #name,
+            x_neuralis: #x_neuralis,
+            description: &[#(#docs),*],
+            schema: #p::root_schema::<#input>,
+            root_keys: <#input as #p::ToolInput>::ROOT_KEYS,
+            cancellable: #cancellable,
+            service: #service_type,
+            output: #output_fn,
+            bound: #bound,
+            task: #task,
+            headers: <#input as #p::ToolInput>::HEADERS,
+            handler: #adapter,
+        };
+        #asserts
+    }
+}
+
+/// The descriptor's `handler` (the adapter that reads the input, finds a method's
+/// service, calls the handler and converts what it returns) and its `service`.
+fn adapter(
+    p: &TokenStream,
+    tool: &Tool,
+    sig: &Signature,
+    input: &syn::Type,
+) -> (TokenStream, TokenStream) {
+    let handler = &tool.ident;
+    let service = tool.service.as_ref();
     let args = tool.params.iter().map(|param| match param {
         Param::Input { .. } => quote!(__input),
         Param::Context { .. } => quote!(__cx),
@@ -159,10 +196,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             quote!(::core::option::Option::None),
         ),
     };
-    let convert = convert(&p, &sig.output, handler.span());
-    let output_fn = output_fn(&p, &sig.output);
-    let bound = crate::bound::descriptor_bound(&p, tool);
-    let task = task_mode(&p, tool);
+    let convert = convert(p, &sig.output, handler.span());
     let deserialize = quote_spanned!(input.span()=> #p::deserialize::<#input>(__args, __cx)?);
     let adapter = if tool.is_async {
         quote! {
@@ -200,27 +234,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             })
         }
     };
-    let asserts = asserts(&p, tool, input, cfgs);
-    quote! {
-        #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, dead_code)]
-        #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
-            name: #name,
-            x_neuralis: #x_neuralis,
-            description: &[#(#docs),*],
-            schema: #p::root_schema::<#input>,
-            root_keys: <#input as #p::ToolInput>::ROOT_KEYS,
-            cancellable: #cancellable,
-            service: #service_type,
-            output: #output_fn,
-            bound: #bound,
-            task: #task,
-            headers: <#input as #p::ToolInput>::HEADERS,
-            handler: #adapter,
-        };
-        #asserts
-    }
+    (adapter, service_type)
 }
 
 /// The descriptor's `task`: `TaskMode::FORBIDDEN` unless the attribute says otherwise.
