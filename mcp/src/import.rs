@@ -195,44 +195,13 @@ fn import_one(
             diagnostic,
         });
     };
-    if remote.is_empty() {
-        refuse(
-            notes,
-            Diagnostic::new(RuleId::RemoteName, format!("{at}/name"))
-                .with_message("the tool has no name"),
-        );
-        return None;
-    }
-    let safe: String = remote
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if is_reserved_remote_name(&remote) || is_reserved_remote_name(&safe) {
-        refuse(
-            notes,
-            Diagnostic::new(RuleId::RemoteReservedName, format!("{at}/name")).with_message(
-                format!("the remote tool name `{safe}` is reserved for the assistant's own tool"),
-            ),
-        );
-        return None;
-    }
-    let wire = wire_name(server_id, &safe);
-    if !is_wire_safe_tool_name(&wire) {
-        refuse(
-            notes,
-            Diagnostic::new(RuleId::RemoteName, format!("{at}/name")).with_message(format!(
-                "the namespaced name `{}` does not match `^[a-zA-Z0-9_-]{{1,48}}$`",
-                wire.escape_debug()
-            )),
-        );
-        return None;
-    }
+    let (safe, wire) = match checked_names(server_id, &remote, at) {
+        Ok(names) => names,
+        Err(diagnostic) => {
+            refuse(notes, diagnostic);
+            return None;
+        }
+    };
     let mut changes = Vec::new();
     if safe != remote {
         changes.push(fixed(
@@ -252,6 +221,74 @@ fn import_one(
         );
         return None;
     };
+    let mut document = input_document(input, at, &mut changes);
+    describe(&mut document, tool, input, at, &mut changes);
+    document.insert(xn::BLOCK.into(), tool_meta(tool).to_value());
+    let document = Value::Object(document);
+    let found = check_value(&wire, &document, &CheckOptions::default());
+    if found.iter().any(Diagnostic::is_error) {
+        for d in found.into_iter().filter(Diagnostic::is_error) {
+            refuse(notes, d);
+        }
+        return None;
+    }
+    notes.extend(
+        changes
+            .into_iter()
+            .chain(found)
+            .map(|diagnostic| ImportNote {
+                tool: remote.clone(),
+                refused: false,
+                diagnostic,
+            }),
+    );
+    Some((remote, wire, document))
+}
+
+/// The wire-safe form of a remote tool's name (each character outside
+/// `[a-zA-Z0-9_-]` an `_`) and its namespaced wire name; or why the tool is refused: no
+/// name, a reserved one, or a wire name that does not fit.
+fn checked_names(server_id: &str, remote: &str, at: &str) -> Result<(String, String), Diagnostic> {
+    if remote.is_empty() {
+        return Err(Diagnostic::new(RuleId::RemoteName, format!("{at}/name"))
+            .with_message("the tool has no name"));
+    }
+    let safe: String = remote
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if is_reserved_remote_name(remote) || is_reserved_remote_name(&safe) {
+        return Err(
+            Diagnostic::new(RuleId::RemoteReservedName, format!("{at}/name")).with_message(
+                format!("the remote tool name `{safe}` is reserved for the assistant's own tool"),
+            ),
+        );
+    }
+    let wire = wire_name(server_id, &safe);
+    if !is_wire_safe_tool_name(&wire) {
+        return Err(
+            Diagnostic::new(RuleId::RemoteName, format!("{at}/name")).with_message(format!(
+                "the namespaced name `{}` does not match `^[a-zA-Z0-9_-]{{1,48}}$`",
+                wire.escape_debug()
+            )),
+        );
+    }
+    Ok((safe, wire))
+}
+
+/// The imported tool's document from its `inputSchema`: draft-07, the remote's own
+/// `$schema` and `x-neuralis` left out, an object, its root closed (a change reported).
+fn input_document(
+    input: &Map<String, Value>,
+    at: &str,
+    changes: &mut Vec<Diagnostic>,
+) -> Map<String, Value> {
     let mut document = Map::new();
     document.insert("$schema".into(), Value::String(DRAFT_07.into()));
     for (key, value) in input {
@@ -270,6 +307,18 @@ fn import_one(
             "the root was open; it is closed (`additionalProperties: false`): the model is told only the declared properties".into(),
         ));
     }
+    document
+}
+
+/// The document's `description`: the tool's own, else its `inputSchema`'s, sanitized
+/// (a rewrite reported); none when neither has one.
+fn describe(
+    document: &mut Map<String, Value>,
+    tool: &Value,
+    input: &Map<String, Value>,
+    at: &str,
+    changes: &mut Vec<Diagnostic>,
+) {
     let description = tool
         .get("description")
         .and_then(Value::as_str)
@@ -297,6 +346,11 @@ fn import_one(
             document.remove("description");
         }
     }
+}
+
+/// The imported tool's `x-neuralis` block, from its MCP title and annotations: destructive
+/// unless said otherwise (or read-only), cancellable, over the MCP transport.
+fn tool_meta(tool: &Value) -> ToolMeta {
     let annotations = tool.get("annotations").and_then(Value::as_object);
     let read_only = hint(annotations, "readOnlyHint");
     let destructive =
@@ -306,7 +360,7 @@ fn import_one(
             .and_then(|a| a.get("title"))
             .and_then(Value::as_str)
     });
-    let block = ToolMeta {
+    ToolMeta {
         transport: Some(MCP_TRANSPORT.into()),
         annotations: Annotations {
             title: title.map(str::to_owned),
@@ -323,27 +377,7 @@ fn import_one(
             cancellable: Some(true),
         },
         ..ToolMeta::default()
-    };
-    document.insert(xn::BLOCK.into(), block.to_value());
-    let document = Value::Object(document);
-    let found = check_value(&wire, &document, &CheckOptions::default());
-    if found.iter().any(Diagnostic::is_error) {
-        for d in found.into_iter().filter(Diagnostic::is_error) {
-            refuse(notes, d);
-        }
-        return None;
     }
-    notes.extend(
-        changes
-            .into_iter()
-            .chain(found)
-            .map(|diagnostic| ImportNote {
-                tool: remote.clone(),
-                refused: false,
-                diagnostic,
-            }),
-    );
-    Some((remote, wire, document))
 }
 
 /// A boolean hint of a tool's MCP `annotations`, when stated.

@@ -934,6 +934,157 @@ impl McpServer {
         Ok(CreateTaskResult::new(record.task()).into())
     }
 
+    /// The span of one `tools/call`: its tool, caller and era, the request id (`http`)
+    /// and, with payload tracing on, its arguments; the rest is recorded as it ends.
+    fn call_span(
+        &self,
+        request: &CallToolRequestParams,
+        session: &SessionContext,
+        context: &RequestContext<RoleServer>,
+    ) -> tracing::Span {
+        let era = context
+            .protocol_version()
+            .map(|v| v.to_string())
+            .unwrap_or_default();
+        let span = tracing::info_span!(
+            target: "neuralis_mcp::call",
+            "mcp.call",
+            tool = %request.name,
+            caller = %session.user_id(),
+            era = %era,
+            request_id = tracing::field::Empty,
+            outcome = tracing::field::Empty,
+            refusal = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+            arguments = tracing::field::Empty,
+            result = tracing::field::Empty,
+        );
+        #[cfg(feature = "http")]
+        if let Some(id) = crate::http::request_id_of(context) {
+            span.record("request_id", id);
+        }
+        if self.trace_payloads {
+            let args = request.arguments.as_ref().map(|a| Value::Object(a.clone()));
+            span.record("arguments", args.unwrap_or(Value::Null).to_string());
+        }
+        span
+    }
+
+    /// Whether the call of `name` runs as a task; refused (recorded on `span`) when its
+    /// tool runs only as one and the client did not opt in.
+    fn runs_as_task(
+        &self,
+        name: &str,
+        session: &SessionContext,
+        capabilities: Option<&ClientCapabilities>,
+        span: &tracing::Span,
+    ) -> Result<bool, ErrorData> {
+        // A tool that may run as a task, which the caller may call: a task when the client
+        // opted in to the extension (for the session or this request); refused, before
+        // anything runs, when it must be one and the client did not.
+        let mode = self.package.task_mode(name).unwrap_or_default();
+        let opted_in = capabilities.is_some_and(ClientCapabilities::supports_tasks);
+        let may_task =
+            mode.support.allows_task() && self.package.catalog(session).any(|e| e.name == name);
+        if may_task && mode.support == TaskSupport::Required && !opted_in {
+            span.record("outcome", "refused");
+            span.record(
+                "refusal",
+                "runs only as a task: the client did not opt in to tasks",
+            );
+            return Err(ErrorData::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            ));
+        }
+        Ok(may_task && opted_in)
+    }
+
+    /// How a call of `name` ended, for its span and log: the outcome and, for a refusal,
+    /// why.
+    fn call_outcome(
+        &self,
+        ended: &Ended,
+        aborted: bool,
+        name: &str,
+        session: &SessionContext,
+    ) -> (&'static str, Option<&'static str>) {
+        match ended {
+            Ended::Suspended => ("input_required", None),
+            Ended::Task(_) => ("task", None),
+            Ended::Result(r) if !r.is_error => ("ok", None),
+            Ended::Result(_) if aborted => ("aborted", None),
+            Ended::Result(_) if self.package.tool(name).is_none() => {
+                ("refused", Some("unknown tool"))
+            }
+            Ended::Result(_) if !self.package.catalog(session).any(|e| e.name == name) => (
+                "refused",
+                Some(
+                    "not granted: the caller's grants do not satisfy the tool's `requires.features`",
+                ),
+            ),
+            Ended::Result(_) => ("error", None),
+        }
+    }
+
+    /// Records how a call ended on its span (with payload tracing on, its result) and
+    /// logs it.
+    fn record_call(
+        &self,
+        span: &tracing::Span,
+        ended: &Ended,
+        outcome: &'static str,
+        refusal: Option<&'static str>,
+        started: std::time::Instant,
+    ) {
+        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        span.record("outcome", outcome);
+        span.record("duration_ms", duration_ms);
+        if let Some(refusal) = refusal {
+            span.record("refusal", refusal);
+        }
+        if self.trace_payloads
+            && let Ended::Result(result) = ended
+        {
+            span.record("result", serde_json::to_string(result).unwrap_or_default());
+        }
+        span.in_scope(|| {
+            tracing::info!(target: "neuralis_mcp::call", outcome, duration_ms, refusal, "call");
+        });
+    }
+
+    /// The answer to a `tools/call` that ended: its result, its suspended round, its
+    /// task begun, or the refusal of a question the client could not answer.
+    async fn respond(
+        &self,
+        ended: Ended,
+        round: Option<Arc<Round>>,
+        task_request: Option<CallToolRequestParams>,
+        session: SessionContext,
+        capabilities: Option<ClientCapabilities>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // A handler's question the client could not answer was an `AskError` to it; a
+        // call that then failed ends with `-32021` naming what the client lacks.
+        let unanswerable = match (&ended, &round) {
+            (Ended::Result(result), Some(round)) => round.unanswerable(result.is_error),
+            _ => None,
+        };
+        match unanswerable {
+            Some(refusal) => Err(refusal),
+            None => match (ended, round, task_request) {
+                (Ended::Result(result), _, _) => Ok(crate::wire::call_tool_result(result).into()),
+                (Ended::Suspended, Some(round), _) => self.states.suspend(&round).map(Into::into),
+                (Ended::Task(answered), _, Some(request)) => {
+                    self.start_task(request, session, capabilities, answered)
+                        .await
+                }
+                _ => Err(ErrorData::internal_error(
+                    "a call suspended with no round, or began a task it could not be",
+                    None,
+                )),
+            },
+        }
+    }
+
     /// Fires the abort signal of the call `id`, if it is still running.
     fn abort(&self, id: &RequestId) {
         if let Some(controller) = self
@@ -1213,53 +1364,10 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let session = self.caller(&context)?;
         let started = std::time::Instant::now();
-        let era = context
-            .protocol_version()
-            .map(|v| v.to_string())
-            .unwrap_or_default();
-        let span = tracing::info_span!(
-            target: "neuralis_mcp::call",
-            "mcp.call",
-            tool = %request.name,
-            caller = %session.user_id(),
-            era = %era,
-            request_id = tracing::field::Empty,
-            outcome = tracing::field::Empty,
-            refusal = tracing::field::Empty,
-            duration_ms = tracing::field::Empty,
-            arguments = tracing::field::Empty,
-            result = tracing::field::Empty,
-        );
-        #[cfg(feature = "http")]
-        if let Some(id) = crate::http::request_id_of(&context) {
-            span.record("request_id", id);
-        }
-        if self.trace_payloads {
-            let args = request.arguments.as_ref().map(|a| Value::Object(a.clone()));
-            span.record("arguments", args.unwrap_or(Value::Null).to_string());
-        }
+        let span = self.call_span(&request, &session, &context);
         let name = request.name.to_string();
-        // A tool that may run as a task, which the caller may call: a task when the client
-        // opted in to the extension (for the session or this request); refused, before
-        // anything runs, when it must be one and the client did not.
-        let mode = self.package.task_mode(&name).unwrap_or_default();
         let capabilities = context.client_capabilities();
-        let opted_in = capabilities
-            .as_ref()
-            .is_some_and(ClientCapabilities::supports_tasks);
-        let may_task =
-            mode.support.allows_task() && self.package.catalog(&session).any(|e| e.name == name);
-        if may_task && mode.support == TaskSupport::Required && !opted_in {
-            span.record("outcome", "refused");
-            span.record(
-                "refusal",
-                "runs only as a task: the client did not opt in to tasks",
-            );
-            return Err(ErrorData::missing_required_client_capability(
-                ClientCapabilities::builder().enable_tasks().build(),
-            ));
-        }
-        let as_task = may_task && opted_in;
+        let as_task = self.runs_as_task(&name, &session, capabilities.as_ref(), &span)?;
         let task_request = as_task.then(|| request.clone());
         let run = tracing::Instrument::instrument(
             self.run_call(request, &session, &context, as_task),
@@ -1277,57 +1385,11 @@ impl ServerHandler for McpServer {
             }
         };
         let (ended, round, aborted) = run.await?;
-        let (outcome, refusal) = match &ended {
-            Ended::Suspended => ("input_required", None),
-            Ended::Task(_) => ("task", None),
-            Ended::Result(r) if !r.is_error => ("ok", None),
-            Ended::Result(_) if aborted => ("aborted", None),
-            Ended::Result(_) if self.package.tool(&name).is_none() => {
-                ("refused", Some("unknown tool"))
-            }
-            Ended::Result(_) if !self.package.catalog(&session).any(|e| e.name == name) => (
-                "refused",
-                Some(
-                    "not granted: the caller's grants do not satisfy the tool's `requires.features`",
-                ),
-            ),
-            Ended::Result(_) => ("error", None),
-        };
-        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-        span.record("outcome", outcome);
-        span.record("duration_ms", duration_ms);
-        if let Some(refusal) = refusal {
-            span.record("refusal", refusal);
-        }
-        if self.trace_payloads
-            && let Ended::Result(result) = &ended
-        {
-            span.record("result", serde_json::to_string(result).unwrap_or_default());
-        }
-        span.in_scope(|| {
-            tracing::info!(target: "neuralis_mcp::call", outcome, duration_ms, refusal, "call");
-        });
-        // A handler's question the client could not answer was an `AskError` to it; a
-        // call that then failed ends with `-32021` naming what the client lacks.
-        let unanswerable = match (&ended, &round) {
-            (Ended::Result(result), Some(round)) => round.unanswerable(result.is_error),
-            _ => None,
-        };
-        let response = match unanswerable {
-            Some(refusal) => Err(refusal),
-            None => match (ended, round, task_request) {
-                (Ended::Result(result), _, _) => Ok(crate::wire::call_tool_result(result).into()),
-                (Ended::Suspended, Some(round), _) => self.states.suspend(&round).map(Into::into),
-                (Ended::Task(answered), _, Some(request)) => {
-                    self.start_task(request, session, capabilities, answered)
-                        .await
-                }
-                _ => Err(ErrorData::internal_error(
-                    "a call suspended with no round, or began a task it could not be",
-                    None,
-                )),
-            },
-        };
+        let (outcome, refusal) = self.call_outcome(&ended, aborted, &name, &session);
+        self.record_call(&span, &ended, outcome, refusal, started);
+        let response = self
+            .respond(ended, round, task_request, session, capabilities)
+            .await;
         // rmcp delivers a result to a connected stream only: a call that closed its
         // stream answers once the client is back on it (or gave up waiting).
         #[cfg(feature = "http")]

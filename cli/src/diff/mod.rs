@@ -336,27 +336,42 @@ fn tool(
 
 /// The `x-neuralis` block: defaults change what a call means, posture who approves.
 fn block(old: &Value, new: &Value) -> Vec<Finding> {
+    let mut out = block_defaults(old, new);
+    out.extend(block_hints(old, new));
+    out.extend(block_lists(old, new));
+    out.extend(block_metadata(old, new));
+    out
+}
+
+/// The JSON pointer of `path` inside the `x-neuralis` block.
+fn block_at(path: &[&str]) -> String {
+    path.iter().fold("/x-neuralis".to_owned(), |p, t| {
+        neuralis_core::contract::push_pointer(&p, t)
+    })
+}
+
+/// The value at `path` inside the block, `null` when it is not there.
+fn block_get(v: &Value, path: &[&str]) -> Value {
+    path.iter()
+        .try_fold(v, |v, k| v.get(*k))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// A finding about the block at `path`.
+fn block_finding(rule: &'static str, class: Class, path: &[&str], message: String) -> Finding {
+    Finding {
+        rule,
+        class,
+        pointer: block_at(path),
+        message,
+    }
+}
+
+/// Defaults: one added, gone or changed is breaking, a call that leaves the key out
+/// now means something else.
+fn block_defaults(old: &Value, new: &Value) -> Vec<Finding> {
     let mut out = Vec::new();
-    let at = |path: &[&str]| {
-        path.iter().fold("/x-neuralis".to_owned(), |p, t| {
-            neuralis_core::contract::push_pointer(&p, t)
-        })
-    };
-    let get = |v: &Value, path: &[&str]| -> Value {
-        path.iter()
-            .try_fold(v, |v, k| v.get(*k))
-            .cloned()
-            .unwrap_or(Value::Null)
-    };
-    let mut find = |rule: &'static str, class: Class, pointer: String, message: String| {
-        out.push(Finding {
-            rule,
-            class,
-            pointer,
-            message,
-        });
-    };
-    // Defaults.
     let empty = Map::new();
     let od = old
         .get("defaults")
@@ -376,15 +391,20 @@ fn block(old: &Value, new: &Value) -> Vec<Finding> {
                 (None, Some(b)) => format!("`{key}` now defaults to {b}"),
                 (None, None) => continue,
             };
-            find(
+            out.push(block_finding(
                 "default-changed",
                 Class::Breaking,
-                at(&["defaults", key]),
+                &["defaults", key],
                 format!("{what}: a call that leaves it out now means something else"),
-            );
+            ));
         }
     }
-    // Posture: who must approve, who may call.
+    out
+}
+
+/// Posture: who must approve, who may call, as the annotations' hints and category say.
+fn block_hints(old: &Value, new: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
     for (path, rule) in [
         (&["annotations", "destructiveHint"][..], "hint-changed"),
         (&["annotations", "readOnlyHint"][..], "hint-changed"),
@@ -392,21 +412,28 @@ fn block(old: &Value, new: &Value) -> Vec<Finding> {
         (&["annotations", "openWorldHint"][..], "hint-changed"),
         (&["annotations", "category"][..], "category-changed"),
     ] {
-        let (a, b) = (get(old, path), get(new, path));
+        let (a, b) = (block_get(old, path), block_get(new, path));
         if a != b {
             let key = path[path.len() - 1];
-            find(
+            out.push(block_finding(
                 rule,
                 Class::Posture,
-                at(path),
+                path,
                 format!(
                     "`{key}` {} became {}: who must approve a call may change",
                     shown(&a),
                     shown(&b)
                 ),
-            );
+            ));
         }
     }
+    out
+}
+
+/// Posture: the keys that ask for approval, the features and escalations required,
+/// each entry added or gone.
+fn block_lists(old: &Value, new: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
     let set = |v: Value| -> BTreeSet<String> {
         v.as_array()
             .map(|a| {
@@ -434,27 +461,33 @@ fn block(old: &Value, new: &Value) -> Vec<Finding> {
             "lists the escalations",
         ),
     ] {
-        let (a, b) = (set(get(old, path)), set(get(new, path)));
+        let (a, b) = (set(block_get(old, path)), set(block_get(new, path)));
         let added: Vec<&String> = b.difference(&a).collect();
         let gone: Vec<&String> = a.difference(&b).collect();
         if !added.is_empty() {
-            find(
+            out.push(block_finding(
                 rule,
                 Class::Posture,
-                at(path),
+                path,
                 format!("now also {what} {}", quoted(&added)),
-            );
+            ));
         }
         if !gone.is_empty() {
-            find(
+            out.push(block_finding(
                 rule,
                 Class::Posture,
-                at(path),
+                path,
                 format!("no longer {what} {}", quoted(&gone)),
-            );
+            ));
         }
     }
-    // What people read.
+    out
+}
+
+/// What people read: title, duration, cancellability, ui, family, operation,
+/// transport.
+fn block_metadata(old: &Value, new: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
     for path in [
         &["annotations", "title"][..],
         &["annotations", "estimatedDurationMs"][..],
@@ -464,7 +497,7 @@ fn block(old: &Value, new: &Value) -> Vec<Finding> {
         &["operation"][..],
         &["transport"][..],
     ] {
-        let (a, b) = (get(old, path), get(new, path));
+        let (a, b) = (block_get(old, path), block_get(new, path));
         if a != b {
             let key = path[path.len() - 1];
             let rule = if key == "ui" {
@@ -472,12 +505,12 @@ fn block(old: &Value, new: &Value) -> Vec<Finding> {
             } else {
                 "metadata-changed"
             };
-            find(
+            out.push(block_finding(
                 rule,
                 Class::Cosmetic,
-                at(path),
+                path,
                 format!("`{key}` {} became {}", shown(&a), shown(&b)),
-            );
+            ));
         }
     }
     out

@@ -523,83 +523,107 @@ impl<'a> Walk<'a> {
         for (key, old) in op {
             let at = push(&props, key);
             match np.get(key) {
-                None => match self.side {
-                    Side::Input => self.find(
-                        "property-removed",
-                        Class::Breaking,
-                        &at,
-                        format!("`{key}` is gone: a call that sends it is refused"),
-                    ),
-                    Side::Output if or.contains(key) => self.find(
-                        "output-property-removed",
-                        Class::Breaking,
-                        &at,
-                        format!(
-                            "`{key}` is no longer in results: a client reading it gets nothing"
-                        ),
-                    ),
-                    Side::Output => self.find(
-                        "output-property-removed",
-                        Class::Additive,
-                        &at,
-                        format!("`{key}`, never guaranteed, is no longer in results"),
-                    ),
-                },
+                None => self.property_removed(key, or.contains(key), &at),
                 Some(new) => {
-                    match (or.contains(key), nr.contains(key), self.side) {
-                        (false, true, Side::Input) => self.find(
-                            "property-required",
-                            Class::Breaking,
-                            &at,
-                            format!("`{key}` is now required: a call without it is refused"),
-                        ),
-                        (true, false, Side::Input) => self.find(
-                            "property-optional",
-                            Class::Additive,
-                            &at,
-                            format!("`{key}` is now optional"),
-                        ),
-                        (true, false, Side::Output) => self.find(
-                            "output-property-optional",
-                            Class::Breaking,
-                            &at,
-                            format!("`{key}` is no longer guaranteed in results"),
-                        ),
-                        (false, true, Side::Output) => self.find(
-                            "output-property-required",
-                            Class::Additive,
-                            &at,
-                            format!("`{key}` is now always in results"),
-                        ),
-                        _ => {}
-                    }
+                    self.requiredness(key, or.contains(key), nr.contains(key), &at);
                     self.schema(old, new, &at);
                 }
             }
         }
         for (key, _) in np.iter().filter(|(k, _)| !op.contains_key(*k)) {
             let at = push(&props, key);
-            match (self.side, nr.contains(key)) {
-                (Side::Input, true) => self.find(
-                    "property-required",
-                    Class::Breaking,
-                    &at,
-                    format!("`{key}` is new and required: a call without it is refused"),
-                ),
-                (Side::Input, false) => self.find(
-                    "property-added",
-                    Class::Additive,
-                    &at,
-                    format!("`{key}` is new and optional"),
-                ),
-                (Side::Output, _) => self.find(
-                    "output-property-added",
-                    Class::Additive,
-                    &at,
-                    format!("`{key}` is new in results"),
-                ),
-            }
+            self.property_added(key, nr.contains(key), &at);
         }
+        self.additional_properties(o, n, pointer);
+    }
+
+    /// A property that is gone; `required` whether the old side required it.
+    fn property_removed(&mut self, key: &str, required: bool, at: &str) {
+        match self.side {
+            Side::Input => self.find(
+                "property-removed",
+                Class::Breaking,
+                at,
+                format!("`{key}` is gone: a call that sends it is refused"),
+            ),
+            Side::Output if required => self.find(
+                "output-property-removed",
+                Class::Breaking,
+                at,
+                format!("`{key}` is no longer in results: a client reading it gets nothing"),
+            ),
+            Side::Output => self.find(
+                "output-property-removed",
+                Class::Additive,
+                at,
+                format!("`{key}`, never guaranteed, is no longer in results"),
+            ),
+        }
+    }
+
+    /// A property on both sides that became required or optional.
+    fn requiredness(&mut self, key: &str, was: bool, is: bool, at: &str) {
+        match (was, is, self.side) {
+            (false, true, Side::Input) => self.find(
+                "property-required",
+                Class::Breaking,
+                at,
+                format!("`{key}` is now required: a call without it is refused"),
+            ),
+            (true, false, Side::Input) => self.find(
+                "property-optional",
+                Class::Additive,
+                at,
+                format!("`{key}` is now optional"),
+            ),
+            (true, false, Side::Output) => self.find(
+                "output-property-optional",
+                Class::Breaking,
+                at,
+                format!("`{key}` is no longer guaranteed in results"),
+            ),
+            (false, true, Side::Output) => self.find(
+                "output-property-required",
+                Class::Additive,
+                at,
+                format!("`{key}` is now always in results"),
+            ),
+            _ => {}
+        }
+    }
+
+    /// A property only the new side has; `required` whether the new side requires it.
+    fn property_added(&mut self, key: &str, required: bool, at: &str) {
+        match (self.side, required) {
+            (Side::Input, true) => self.find(
+                "property-required",
+                Class::Breaking,
+                at,
+                format!("`{key}` is new and required: a call without it is refused"),
+            ),
+            (Side::Input, false) => self.find(
+                "property-added",
+                Class::Additive,
+                at,
+                format!("`{key}` is new and optional"),
+            ),
+            (Side::Output, _) => self.find(
+                "output-property-added",
+                Class::Additive,
+                at,
+                format!("`{key}` is new in results"),
+            ),
+        }
+    }
+
+    /// `additionalProperties`: two schemas are walked, otherwise the object opened or
+    /// closed.
+    fn additional_properties(
+        &mut self,
+        o: &Map<String, Value>,
+        n: &Map<String, Value>,
+        pointer: &str,
+    ) {
         let at = push(pointer, "additionalProperties");
         match (o.get("additionalProperties"), n.get("additionalProperties")) {
             (a, b) if a == b => {}

@@ -260,129 +260,14 @@ fn read_block(item: Value, pointer: &str, diags: &mut Vec<Diagnostic>) -> Block 
             return Block::Malformed;
         }
     };
-    let missing = |diags: &mut Vec<Diagnostic>, field: &str| {
-        diags.push(
-            shape(
-                &push_pointer(pointer, field),
-                format!("`{kind}` block without a string `{field}`; dropped"),
-            )
-            .with_hint(format!("give the `{kind}` block a string `{field}`")),
-        );
-        Block::Malformed
-    };
     let annotations = read_annotations(&mut m, pointer, diags);
     let meta = take_meta(&mut m);
     match kind.as_str() {
-        "text" => match take_string(&mut m, "text") {
-            Some(text) => Block::Kept(ContentBlock::Text(TextContent {
-                text,
-                annotations,
-                meta,
-            })),
-            None => missing(diags, "text"),
-        },
-        "image" | "audio" => {
-            let Some(data) = take_string(&mut m, "data") else {
-                return missing(diags, "data");
-            };
-            let Some(mime_type) = take_string(&mut m, "mimeType") else {
-                return missing(diags, "mimeType");
-            };
-            let b = BinaryContent {
-                data,
-                mime_type,
-                annotations,
-                meta,
-            };
-            Block::Kept(if kind == "image" {
-                ContentBlock::Image(b)
-            } else {
-                ContentBlock::Audio(b)
-            })
-        }
-        "resource" => {
-            let Some(Value::Object(mut r)) = m.remove("resource") else {
-                return missing_object(diags, pointer);
-            };
-            let Some(uri) = take_string(&mut r, "uri") else {
-                diags.push(shape(
-                    &format!("{pointer}/resource/uri"),
-                    "`resource` block without a string `uri`; dropped",
-                ));
-                return Block::Malformed;
-            };
-            let resource = ResourceContents {
-                uri,
-                mime_type: take_string(&mut r, "mimeType"),
-                text: take_string(&mut r, "text"),
-                blob: take_string(&mut r, "blob"),
-                meta: take_meta(&mut r),
-            };
-            Block::Kept(ContentBlock::Resource(EmbeddedResource {
-                resource,
-                annotations,
-                meta,
-            }))
-        }
-        "resource_link" => {
-            let Some(uri) = take_string(&mut m, "uri") else {
-                return missing(diags, "uri");
-            };
-            let mut link = Map::new();
-            for key in ["name", "title", "description", "size"] {
-                if let Some(v) = m.remove(key) {
-                    link.insert(key.to_owned(), v);
-                }
-            }
-            let resource_meta = (!link.is_empty()).then(|| {
-                let mut n = Map::new();
-                n.insert("link".into(), Value::Object(link));
-                let mut meta = Map::new();
-                meta.insert(NEURALIS_META.into(), Value::Object(n));
-                meta
-            });
-            let resource = ResourceContents {
-                uri,
-                mime_type: take_string(&mut m, "mimeType"),
-                text: None,
-                blob: None,
-                meta: resource_meta,
-            };
-            Block::Kept(ContentBlock::Resource(EmbeddedResource {
-                resource,
-                annotations,
-                meta,
-            }))
-        }
-        "video" => {
-            let mime_type = match take_string(&mut m, "mimeType") {
-                Some(t) if t.starts_with("video/") => t,
-                _ => {
-                    diags.push(
-                        shape(
-                            &format!("{pointer}/mimeType"),
-                            "`video` block without a `video/*` `mimeType`; dropped",
-                        )
-                        .with_hint("send video as a `resource` block with a `video/*` `mimeType`"),
-                    );
-                    return Block::Malformed;
-                }
-            };
-            let uri =
-                take_string(&mut m, "uri").unwrap_or_else(|| "neuralis:inline-video".to_owned());
-            let resource = ResourceContents {
-                uri,
-                mime_type: Some(mime_type),
-                text: None,
-                blob: take_string(&mut m, "data"),
-                meta: None,
-            };
-            Block::Kept(ContentBlock::Resource(EmbeddedResource {
-                resource,
-                annotations,
-                meta,
-            }))
-        }
+        "text" => read_text(m, pointer, annotations, meta, diags),
+        "image" | "audio" => read_binary(m, &kind, pointer, annotations, meta, diags),
+        "resource" => read_resource(m, pointer, annotations, meta, diags),
+        "resource_link" => read_resource_link(m, pointer, annotations, meta, diags),
+        "video" => read_video(m, pointer, annotations, meta, diags),
         _ => {
             diags.push(
                 shape(pointer, format!("content block type `{kind}` is not `text`, `image`, `audio` or `resource`; dropped"))
@@ -391,6 +276,172 @@ fn read_block(item: Value, pointer: &str, diags: &mut Vec<Diagnostic>) -> Block 
             Block::Unknown
         }
     }
+}
+
+/// Reports a `kind` block without its string `field`: the block is malformed.
+fn missing_field(diags: &mut Vec<Diagnostic>, pointer: &str, kind: &str, field: &str) -> Block {
+    diags.push(
+        shape(
+            &push_pointer(pointer, field),
+            format!("`{kind}` block without a string `{field}`; dropped"),
+        )
+        .with_hint(format!("give the `{kind}` block a string `{field}`")),
+    );
+    Block::Malformed
+}
+
+/// A `text` block: its string `text`.
+fn read_text(
+    mut m: Map<String, Value>,
+    pointer: &str,
+    annotations: Option<ContentAnnotations>,
+    meta: Option<Map<String, Value>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Block {
+    match take_string(&mut m, "text") {
+        Some(text) => Block::Kept(ContentBlock::Text(TextContent {
+            text,
+            annotations,
+            meta,
+        })),
+        None => missing_field(diags, pointer, "text", "text"),
+    }
+}
+
+/// An `image` or `audio` block (`kind`): its string `data` and `mimeType`.
+fn read_binary(
+    mut m: Map<String, Value>,
+    kind: &str,
+    pointer: &str,
+    annotations: Option<ContentAnnotations>,
+    meta: Option<Map<String, Value>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Block {
+    let Some(data) = take_string(&mut m, "data") else {
+        return missing_field(diags, pointer, kind, "data");
+    };
+    let Some(mime_type) = take_string(&mut m, "mimeType") else {
+        return missing_field(diags, pointer, kind, "mimeType");
+    };
+    let b = BinaryContent {
+        data,
+        mime_type,
+        annotations,
+        meta,
+    };
+    Block::Kept(if kind == "image" {
+        ContentBlock::Image(b)
+    } else {
+        ContentBlock::Audio(b)
+    })
+}
+
+/// A `resource` block: its `resource` object, with a string `uri`.
+fn read_resource(
+    mut m: Map<String, Value>,
+    pointer: &str,
+    annotations: Option<ContentAnnotations>,
+    meta: Option<Map<String, Value>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Block {
+    let Some(Value::Object(mut r)) = m.remove("resource") else {
+        return missing_object(diags, pointer);
+    };
+    let Some(uri) = take_string(&mut r, "uri") else {
+        diags.push(shape(
+            &format!("{pointer}/resource/uri"),
+            "`resource` block without a string `uri`; dropped",
+        ));
+        return Block::Malformed;
+    };
+    let resource = ResourceContents {
+        uri,
+        mime_type: take_string(&mut r, "mimeType"),
+        text: take_string(&mut r, "text"),
+        blob: take_string(&mut r, "blob"),
+        meta: take_meta(&mut r),
+    };
+    Block::Kept(ContentBlock::Resource(EmbeddedResource {
+        resource,
+        annotations,
+        meta,
+    }))
+}
+
+/// A `resource_link` block, as a `resource`: its `uri` and `mimeType`, its `name`,
+/// `title`, `description` and `size` under the resource's `_meta.neuralis.link`.
+fn read_resource_link(
+    mut m: Map<String, Value>,
+    pointer: &str,
+    annotations: Option<ContentAnnotations>,
+    meta: Option<Map<String, Value>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Block {
+    let Some(uri) = take_string(&mut m, "uri") else {
+        return missing_field(diags, pointer, "resource_link", "uri");
+    };
+    let mut link = Map::new();
+    for key in ["name", "title", "description", "size"] {
+        if let Some(v) = m.remove(key) {
+            link.insert(key.to_owned(), v);
+        }
+    }
+    let resource_meta = (!link.is_empty()).then(|| {
+        let mut n = Map::new();
+        n.insert("link".into(), Value::Object(link));
+        let mut meta = Map::new();
+        meta.insert(NEURALIS_META.into(), Value::Object(n));
+        meta
+    });
+    let resource = ResourceContents {
+        uri,
+        mime_type: take_string(&mut m, "mimeType"),
+        text: None,
+        blob: None,
+        meta: resource_meta,
+    };
+    Block::Kept(ContentBlock::Resource(EmbeddedResource {
+        resource,
+        annotations,
+        meta,
+    }))
+}
+
+/// A `video` block with a `video/*` `mimeType`, as a `resource` carrying its `data` as
+/// `blob` (its `uri`, or `neuralis:inline-video` when it has none).
+fn read_video(
+    mut m: Map<String, Value>,
+    pointer: &str,
+    annotations: Option<ContentAnnotations>,
+    meta: Option<Map<String, Value>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Block {
+    let mime_type = match take_string(&mut m, "mimeType") {
+        Some(t) if t.starts_with("video/") => t,
+        _ => {
+            diags.push(
+                shape(
+                    &format!("{pointer}/mimeType"),
+                    "`video` block without a `video/*` `mimeType`; dropped",
+                )
+                .with_hint("send video as a `resource` block with a `video/*` `mimeType`"),
+            );
+            return Block::Malformed;
+        }
+    };
+    let uri = take_string(&mut m, "uri").unwrap_or_else(|| "neuralis:inline-video".to_owned());
+    let resource = ResourceContents {
+        uri,
+        mime_type: Some(mime_type),
+        text: None,
+        blob: take_string(&mut m, "data"),
+        meta: None,
+    };
+    Block::Kept(ContentBlock::Resource(EmbeddedResource {
+        resource,
+        annotations,
+        meta,
+    }))
 }
 
 fn missing_object(diags: &mut Vec<Diagnostic>, pointer: &str) -> Block {

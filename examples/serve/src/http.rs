@@ -322,51 +322,12 @@ pub async fn serve(
     let local = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
-    let (hosts, mut origins) = allowed_hosts(local, &options);
-    origins.extend(
-        options
-            .cors_origins
-            .iter()
-            .map(|o| with_port(o.trim_end_matches('/'))),
-    );
-    let mut config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(!options.stateless)
-        .with_json_response(true)
-        .with_allowed_hosts(hosts)
-        .with_allowed_origins(origins);
-    config.max_request_body_bytes = options.max_body;
-    config.cancellation_token = end_streams.clone();
+    let config = http_config(local, &options, &end_streams);
     let name = "neuralis-example-serve";
     let version = env!("CARGO_PKG_VERSION");
     // `GET /healthz`: for a load balancer or an orchestrator, without credentials.
     let mut router = Router::new().route("/healthz", get(|| async { "ok\n" }));
-    let jwt = match (&options.issuer, &options.jwks_url) {
-        (Some(issuer), _) => Some(JwtResolver::discover(issuer)),
-        (None, Some(url)) => Some(JwtResolver::jwks(url)),
-        (None, None) => None,
-    };
-    // The hosted server, or (no credentials configured) the package back.
-    let hosted = match (&options.tokens, jwt) {
-        (Some(path), _) => {
-            let tokens = TokenTable::from_file(path).map_err(|e| e.to_string())?;
-            Ok(McpServer::hosted(package, tokens))
-        }
-        (None, Some(resolver)) => {
-            let audience = options.audience.as_deref().unwrap_or_default();
-            let resolver = resolver
-                .audience(audience)
-                .grants(GrantMapping::claim(options.grants_claim.clone()));
-            // A wrong issuer URL fails here, not at the first request.
-            let keys = resolver
-                .load()
-                .await
-                .map_err(|e| format!("the identity provider's keys cannot be fetched: {e}"))?;
-            eprintln!("verifying bearer JWTs with {keys} keys from the identity provider");
-            Ok(McpServer::hosted(package, resolver))
-        }
-        (None, None) => Err(package),
-    };
-    match hosted {
+    match hosted_server(package, &options).await? {
         Ok(hosted) => {
             let mut hosted = compose.hosted(
                 hosted
@@ -389,18 +350,8 @@ pub async fn serve(
                 hosted = hosted.with_consumed_states(ledger);
             }
             if let Some(resource) = &options.resource {
-                let mut metadata = ProtectedResource::new(resource.clone());
-                if let Some(issuer) = &options.issuer {
-                    metadata = metadata.authorization_server(issuer.clone());
-                }
-                let document = metadata.clone();
-                router = router.route(
-                    &metadata.well_known_path(),
-                    get(move || {
-                        let document = document.clone();
-                        async move { document.response() }
-                    }),
-                );
+                let metadata = protected_resource(resource, &options);
+                router = route_metadata(router, &metadata);
                 hosted = hosted.with_protected_resource(metadata);
             }
             router = router.nest_service("/mcp", hosted.service(config));
@@ -430,6 +381,100 @@ pub async fn serve(
     // The line a supervisor (or a test) waits for.
     eprintln!("listening on http://{local}/mcp");
 
+    run_until_signal(listener, router, limits, grace, stop_accepting, end_streams).await
+}
+
+/// rmcp's streamable HTTP configuration: sessions unless `--stateless`, JSON answers, the
+/// `Host` and `Origin` values accepted for the server listening on `local` (and the CORS
+/// origins), the body cap, and `end_streams` to end what it still serves.
+fn http_config(
+    local: SocketAddr,
+    options: &Options,
+    end_streams: &CancellationToken,
+) -> StreamableHttpServerConfig {
+    let (hosts, mut origins) = allowed_hosts(local, options);
+    origins.extend(
+        options
+            .cors_origins
+            .iter()
+            .map(|o| with_port(o.trim_end_matches('/'))),
+    );
+    let mut config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(!options.stateless)
+        .with_json_response(true)
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins);
+    config.max_request_body_bytes = options.max_body;
+    config.cancellation_token = end_streams.clone();
+    config
+}
+
+/// The hosted server for the credentials configured (a token table, or an identity
+/// provider's JWTs, its keys fetched now), or (no credentials configured) the package
+/// back; `Err` when the credentials cannot be read.
+async fn hosted_server(
+    package: Package,
+    options: &Options,
+) -> Result<Result<Hosted, Package>, String> {
+    let jwt = match (&options.issuer, &options.jwks_url) {
+        (Some(issuer), _) => Some(JwtResolver::discover(issuer)),
+        (None, Some(url)) => Some(JwtResolver::jwks(url)),
+        (None, None) => None,
+    };
+    match (&options.tokens, jwt) {
+        (Some(path), _) => {
+            let tokens = TokenTable::from_file(path).map_err(|e| e.to_string())?;
+            Ok(Ok(McpServer::hosted(package, tokens)))
+        }
+        (None, Some(resolver)) => {
+            let audience = options.audience.as_deref().unwrap_or_default();
+            let resolver = resolver
+                .audience(audience)
+                .grants(GrantMapping::claim(options.grants_claim.clone()));
+            // A wrong issuer URL fails here, not at the first request.
+            let keys = resolver
+                .load()
+                .await
+                .map_err(|e| format!("the identity provider's keys cannot be fetched: {e}"))?;
+            eprintln!("verifying bearer JWTs with {keys} keys from the identity provider");
+            Ok(Ok(McpServer::hosted(package, resolver)))
+        }
+        (None, None) => Ok(Err(package)),
+    }
+}
+
+/// The protected-resource metadata of `resource`, naming the `--issuer` as its
+/// authorization server when there is one.
+fn protected_resource(resource: &str, options: &Options) -> ProtectedResource {
+    let mut metadata = ProtectedResource::new(resource.to_owned());
+    if let Some(issuer) = &options.issuer {
+        metadata = metadata.authorization_server(issuer.clone());
+    }
+    metadata
+}
+
+/// `router` answering `metadata` at its well-known path.
+fn route_metadata(router: Router, metadata: &ProtectedResource) -> Router {
+    let document = metadata.clone();
+    router.route(
+        &metadata.well_known_path(),
+        get(move || {
+            let document = document.clone();
+            async move { document.response() }
+        }),
+    )
+}
+
+/// Serves `router` on `listener` until SIGINT or SIGTERM, then stops in two steps: stop
+/// accepting and let the calls in flight finish for up to `grace`, then end what is left.
+async fn run_until_signal(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    limits: ConnectionLimits,
+    grace: Duration,
+    stop_accepting: CancellationToken,
+    end_streams: CancellationToken,
+) -> Result<(), String> {
     let signalled = stop_accepting.clone();
     let stats = Arc::new(ConnectionStats::default());
     let server = neuralis_mcp::listen::serve(listener, router, limits, stats, async move {
