@@ -14,14 +14,16 @@
 #     "load_package_from_sources parse parse_keep_all"
 #
 # (dispatch sizes 0, 1, 2 are its 65 B, 197 B and 1.3 KB arguments; load_package sizes
-# are tool counts.) `FEATURES=jsonschema` builds neuralis-core with those features, as
-# `neuralis-mcp` builds it (the path an MCP call takes).
+# are tool counts.) `FEATURES=jsonschema` builds the bench's package with those features, as
+# `neuralis-mcp` builds neuralis-core (the path an MCP call takes); `PACKAGE=neuralis` runs
+# a bench of the facade crate (`benches/mcp_path.rs`: macro-built and hand-registered
+# tools) instead of neuralis-core's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench="$1"; runs="$2"; IFS=, read -r -a baselines <<<"$3"; read -r -a sizes <<<"$4"
 read -r -a scenarios <<<"$5"
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
-bin=$(cargo bench -p neuralis-core --bench "$bench" ${FEATURES:+--features "$FEATURES"} --no-run \
+bin=$(cargo bench -p "${PACKAGE:-neuralis-core}" --bench "$bench" ${FEATURES:+--features "$FEATURES"} --no-run \
   --message-format=json 2>/dev/null \
   | jq -r --arg b "$bench" 'select(.executable != null and .target.name == $b) | .executable' | tail -1)
 ir() { # size scenario runs -> instructions
