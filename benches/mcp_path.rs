@@ -181,7 +181,9 @@ fn main() {
 
 /// The same result from every path (outside the count).
 fn same_result(f: &Fixture, args: &str) {
-    let first = f.by_macro.dispatch_text_blocking("forecast", args, &f.session);
+    let first = f
+        .by_macro
+        .dispatch_text_blocking("forecast", args, &f.session);
     assert!(!first.is_error, "{first:?}");
     let parsed: Value = serde_json::from_str(args).expect("args");
     assert_eq!(
@@ -193,5 +195,8 @@ fn same_result(f: &Fixture, args: &str) {
         f.by_macro.dispatch_blocking("forecast", parsed, &f.session),
         first
     );
-    assert!(f.general.is_valid(&serde_json::from_str(args).expect("args")));
+    assert!(
+        f.general
+            .is_valid(&serde_json::from_str(args).expect("args"))
+    );
 }
