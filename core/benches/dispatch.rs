@@ -80,18 +80,9 @@ fn schema() -> Value {
     })
 }
 
-const SMALL: &str = r#"{"city":"Porto","units":"metric","includeHourly":false,"note":""}"#;
-
-const MEDIUM: &str = r#"{"city":"Lisbon, Portugal","days":5,"units":"metric","includeHourly":true,"note":"Planning a long weekend by the coast; please include the wind, the sea state and the chance of rain for each day."}"#;
-
-/// About 1.3 KB: a long note, with escapes and non-ASCII text.
-fn large() -> String {
-    let note = "Planning a week by the coast with \\\"family\\\": wind, sea state, UV index, chance of rain; é, ü, 😀. "
-        .repeat(12);
-    format!(
-        r#"{{"city":"Lisbon, Portugal","days":7,"units":"metric","includeHourly":true,"note":"{note}"}}"#
-    )
-}
+#[path = "support/arguments.rs"]
+mod arguments;
+use arguments::{MEDIUM, SMALL, large};
 
 #[path = "support/count.rs"]
 mod counted;

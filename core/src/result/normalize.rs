@@ -260,14 +260,16 @@ fn read_block(item: Value, pointer: &str, diags: &mut Vec<Diagnostic>) -> Block 
             return Block::Malformed;
         }
     };
-    let annotations = read_annotations(&mut m, pointer, diags);
-    let meta = take_meta(&mut m);
+    let envelope = Envelope {
+        annotations: read_annotations(&mut m, pointer, diags),
+        meta: take_meta(&mut m),
+    };
     match kind.as_str() {
-        "text" => read_text(m, pointer, annotations, meta, diags),
-        "image" | "audio" => read_binary(m, &kind, pointer, annotations, meta, diags),
-        "resource" => read_resource(m, pointer, annotations, meta, diags),
-        "resource_link" => read_resource_link(m, pointer, annotations, meta, diags),
-        "video" => read_video(m, pointer, annotations, meta, diags),
+        "text" => read_text(m, pointer, envelope, diags),
+        "image" | "audio" => read_binary(m, &kind, pointer, envelope, diags),
+        "resource" => read_resource(m, pointer, envelope, diags),
+        "resource_link" => read_resource_link(m, pointer, envelope, diags),
+        "video" => read_video(m, pointer, envelope, diags),
         _ => {
             diags.push(
                 shape(pointer, format!("content block type `{kind}` is not `text`, `image`, `audio` or `resource`; dropped"))
@@ -275,6 +277,23 @@ fn read_block(item: Value, pointer: &str, diags: &mut Vec<Diagnostic>) -> Block 
             );
             Block::Unknown
         }
+    }
+}
+
+/// What every block may carry beside its own fields: its `annotations` and `_meta`.
+struct Envelope {
+    annotations: Option<ContentAnnotations>,
+    meta: Option<Map<String, Value>>,
+}
+
+impl Envelope {
+    /// A block kept as an embedded `resource`.
+    fn resource(self, resource: ResourceContents) -> Block {
+        Block::Kept(ContentBlock::Resource(EmbeddedResource {
+            resource,
+            annotations: self.annotations,
+            meta: self.meta,
+        }))
     }
 }
 
@@ -294,15 +313,14 @@ fn missing_field(diags: &mut Vec<Diagnostic>, pointer: &str, kind: &str, field: 
 fn read_text(
     mut m: Map<String, Value>,
     pointer: &str,
-    annotations: Option<ContentAnnotations>,
-    meta: Option<Map<String, Value>>,
+    envelope: Envelope,
     diags: &mut Vec<Diagnostic>,
 ) -> Block {
     match take_string(&mut m, "text") {
         Some(text) => Block::Kept(ContentBlock::Text(TextContent {
             text,
-            annotations,
-            meta,
+            annotations: envelope.annotations,
+            meta: envelope.meta,
         })),
         None => missing_field(diags, pointer, "text", "text"),
     }
@@ -313,8 +331,7 @@ fn read_binary(
     mut m: Map<String, Value>,
     kind: &str,
     pointer: &str,
-    annotations: Option<ContentAnnotations>,
-    meta: Option<Map<String, Value>>,
+    envelope: Envelope,
     diags: &mut Vec<Diagnostic>,
 ) -> Block {
     let Some(data) = take_string(&mut m, "data") else {
@@ -326,8 +343,8 @@ fn read_binary(
     let b = BinaryContent {
         data,
         mime_type,
-        annotations,
-        meta,
+        annotations: envelope.annotations,
+        meta: envelope.meta,
     };
     Block::Kept(if kind == "image" {
         ContentBlock::Image(b)
@@ -340,8 +357,7 @@ fn read_binary(
 fn read_resource(
     mut m: Map<String, Value>,
     pointer: &str,
-    annotations: Option<ContentAnnotations>,
-    meta: Option<Map<String, Value>>,
+    envelope: Envelope,
     diags: &mut Vec<Diagnostic>,
 ) -> Block {
     let Some(Value::Object(mut r)) = m.remove("resource") else {
@@ -361,11 +377,7 @@ fn read_resource(
         blob: take_string(&mut r, "blob"),
         meta: take_meta(&mut r),
     };
-    Block::Kept(ContentBlock::Resource(EmbeddedResource {
-        resource,
-        annotations,
-        meta,
-    }))
+    envelope.resource(resource)
 }
 
 /// A `resource_link` block, as a `resource`: its `uri` and `mimeType`, its `name`,
@@ -373,8 +385,7 @@ fn read_resource(
 fn read_resource_link(
     mut m: Map<String, Value>,
     pointer: &str,
-    annotations: Option<ContentAnnotations>,
-    meta: Option<Map<String, Value>>,
+    envelope: Envelope,
     diags: &mut Vec<Diagnostic>,
 ) -> Block {
     let Some(uri) = take_string(&mut m, "uri") else {
@@ -400,11 +411,7 @@ fn read_resource_link(
         blob: None,
         meta: resource_meta,
     };
-    Block::Kept(ContentBlock::Resource(EmbeddedResource {
-        resource,
-        annotations,
-        meta,
-    }))
+    envelope.resource(resource)
 }
 
 /// A `video` block with a `video/*` `mimeType`, as a `resource` carrying its `data` as
@@ -412,8 +419,7 @@ fn read_resource_link(
 fn read_video(
     mut m: Map<String, Value>,
     pointer: &str,
-    annotations: Option<ContentAnnotations>,
-    meta: Option<Map<String, Value>>,
+    envelope: Envelope,
     diags: &mut Vec<Diagnostic>,
 ) -> Block {
     let mime_type = match take_string(&mut m, "mimeType") {
@@ -437,11 +443,7 @@ fn read_video(
         blob: take_string(&mut m, "data"),
         meta: None,
     };
-    Block::Kept(ContentBlock::Resource(EmbeddedResource {
-        resource,
-        annotations,
-        meta,
-    }))
+    envelope.resource(resource)
 }
 
 fn missing_object(diags: &mut Vec<Diagnostic>, pointer: &str) -> Block {
