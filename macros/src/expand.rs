@@ -6,7 +6,7 @@ use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::{Container, Data, Field, Style};
 use neuralis_syntax::attr::Spanned;
 use neuralis_syntax::attr::schema::SchemaAttrs;
-use neuralis_syntax::check::check;
+use neuralis_syntax::check::{check, check_output};
 use neuralis_syntax::render::{IsObject, KeyPlan, Rendered, render};
 use neuralis_syntax::types::TypeKind;
 use proc_macro2::TokenStream;
@@ -17,14 +17,26 @@ use syn::spanned::Spanned as _;
 use crate::fallback;
 use crate::lower::{bounded_generics, lower, name_fn};
 
+/// The input derive: the item read once, for what serde reads (the input's model, its
+/// findings the derive's errors) and what it writes (the model behind `__written_in`,
+/// when the output derive would accept it; its findings only say there is none).
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
-    let cont = Container::from_ast(&cx, input);
-    if let Some(cont) = &cont {
-        check(&cx, cont);
+    let written_cx = Ctxt::new();
+    let both = Container::from_ast_both(&cx, &written_cx, input);
+    if let Some((read, written)) = &both {
+        check(&cx, read);
+        check_output(&written_cx, written);
     }
+    let (cont, written) = match both {
+        Some((read, written)) => (Some(read), written_cx.check().is_ok().then_some(written)),
+        None => {
+            let _ = written_cx.check();
+            (None, None)
+        }
+    };
     match (cx.check(), cont) {
-        (Ok(()), Some(cont)) => expand(&cont, crate::lower::written(input).as_ref()),
+        (Ok(()), Some(cont)) => expand(&cont, written.as_ref()),
         (Err(e), cont) => fallback::expand(input, cont.as_ref(), &e),
         (Ok(()), None) => fallback::expand(
             input,

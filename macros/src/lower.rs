@@ -3,17 +3,14 @@
 //! the output derive's (`ToolOutput::output_in`, through the field probe). Both derives
 //! and nothing else lower a plan here, so neither imports the other.
 
-use neuralis_syntax::Ctxt;
 use neuralis_syntax::ast::Container;
-use neuralis_syntax::attr::Direction;
 use neuralis_syntax::attr::docs::DocPart;
-use neuralis_syntax::check::check_output;
 use neuralis_syntax::render::{Member, Plan, render};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use serde_json::{Map, Value};
 use syn::spanned::Spanned as _;
-use syn::{DeriveInput, GenericParam, parse_quote};
+use syn::{GenericParam, parse_quote};
 
 pub(crate) fn json_text(map: &Map<String, Value>) -> String {
     serde_json::to_string(map).unwrap_or_default()
@@ -175,20 +172,6 @@ fn describe(p: &TokenStream, schema: TokenStream, parts: &[DocPart]) -> TokenStr
         DocPart::Expr(e) => e.clone(),
     });
     quote!(#p::describe(#schema, &[#(#parts),*]))
-}
-
-/// The model of what serde writes for an item `#[derive(ToolInput)]` reads, when the
-/// output derive would accept it (else `None`: the input's `__written_in` stays `{}`).
-pub(crate) fn written(input: &DeriveInput) -> Option<Container<'_>> {
-    let cx = Ctxt::new();
-    let written = Container::from_ast_for(&cx, input, Direction::Serialize);
-    if let Some(written) = &written {
-        check_output(&cx, written);
-    }
-    match cx.check() {
-        Ok(()) => written,
-        Err(_) => None,
-    }
 }
 
 /// The body of `ToolInput::__written_in` for the model of what serde writes: the output

@@ -145,26 +145,57 @@ impl<'a> Container<'a> {
 
     /// Builds the model of what serde reads or writes for the item (`direction`).
     pub fn from_ast_for(cx: &Ctxt, input: &'a DeriveInput, direction: Direction) -> Option<Self> {
-        let serde = serde::parse_for(cx, &input.attrs, Scope::Container, direction);
+        let other = Ctxt::new();
+        let both = match direction {
+            Direction::Deserialize => Self::both(cx, &other, cx, input),
+            Direction::Serialize => Self::both(&other, cx, cx, input),
+        };
+        // What the other half finds is not this model's.
+        let _ = other.check();
+        both.map(|(read, written)| match direction {
+            Direction::Deserialize => read,
+            Direction::Serialize => written,
+        })
+    }
+
+    /// Builds the models of what serde reads and of what it writes for the item, reading
+    /// its attributes once: what is found about what serde reads, or about neither half
+    /// (`#[schema(...)]`, a union), is reported to `cx`; what is found about what it
+    /// writes only to `written_cx`.
+    pub fn from_ast_both(
+        cx: &Ctxt,
+        written_cx: &Ctxt,
+        input: &'a DeriveInput,
+    ) -> Option<(Self, Self)> {
+        Self::both(cx, written_cx, cx, input)
+    }
+
+    /// Both models, the findings about each half reported to its context, the others to
+    /// `cx`.
+    fn both(
+        read_cx: &Ctxt,
+        written_cx: &Ctxt,
+        cx: &Ctxt,
+        input: &'a DeriveInput,
+    ) -> Option<(Self, Self)> {
+        let walk = Walk {
+            read_cx,
+            written_cx,
+            cx,
+        };
+        let serde = serde::parse_both(read_cx, written_cx, &input.attrs, Scope::Container);
         let schema = schema::parse(cx, &input.attrs, Scope::Container);
         let docs = Docs::from_attrs(&input.attrs);
-        let data = match &input.data {
+        let (read, written) = match &input.data {
             syn::Data::Struct(s) => {
-                let (style, fields) = fields_from_ast(
-                    cx,
-                    &s.fields,
-                    serde.rename_all.as_ref().map(|r| r.value),
-                    direction,
-                );
-                Data::Struct(style, fields)
+                let rules =
+                    [&serde.read, &serde.written].map(|a| a.rename_all.as_ref().map(|r| r.value));
+                let (style, read, written) = walk.fields(&s.fields, rules);
+                (Data::Struct(style, read), Data::Struct(style, written))
             }
             syn::Data::Enum(e) => {
-                let variants = e
-                    .variants
-                    .iter()
-                    .map(|v| variant_from_ast(cx, v, &serde, direction))
-                    .collect();
-                Data::Enum(variants)
+                let (read, written) = e.variants.iter().map(|v| walk.variant(v, &serde)).unzip();
+                (Data::Enum(read), Data::Enum(written))
             }
             syn::Data::Union(u) => {
                 cx.error(
@@ -175,14 +206,18 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
-        Some(Self {
+        let container = |serde, schema, docs, data| Self {
             original: input,
             ident: &input.ident,
             serde,
             schema,
             docs,
             data,
-        })
+        };
+        Some((
+            container(serde.read, schema.clone(), docs.clone(), read),
+            container(serde.written, schema, docs, written),
+        ))
     }
 
     /// Whether the author marked the type as a tool's root input (`#[schema(root)]`).
@@ -192,16 +227,108 @@ impl<'a> Container<'a> {
     }
 }
 
-fn variant_from_ast<'a>(
-    cx: &Ctxt,
-    variant: &'a syn::Variant,
-    container: &SerdeAttrs,
-    direction: Direction,
-) -> Variant<'a> {
-    let serde = serde::parse_for(cx, &variant.attrs, Scope::Variant, direction);
-    let schema = schema::parse(cx, &variant.attrs, Scope::Variant);
+/// The walk over an item's variants and fields that reads each attribute once, for both
+/// halves of serde, reporting as [`Container::from_ast_both`] says.
+struct Walk<'c> {
+    read_cx: &'c Ctxt,
+    written_cx: &'c Ctxt,
+    cx: &'c Ctxt,
+}
+
+/// One value per half of serde: what it reads, then what it writes.
+type Halves<T> = [T; 2];
+
+impl Walk<'_> {
+    fn variant<'a>(
+        &self,
+        variant: &'a syn::Variant,
+        container: &serde::Both,
+    ) -> (Variant<'a>, Variant<'a>) {
+        let serde = serde::parse_both(
+            self.read_cx,
+            self.written_cx,
+            &variant.attrs,
+            Scope::Variant,
+        );
+        let schema = schema::parse(self.cx, &variant.attrs, Scope::Variant);
+        let docs = Docs::from_attrs(&variant.attrs);
+        let attrs = [serde.read, serde.written];
+        let containers = [&container.read, &container.written];
+        let rules = [0, 1].map(|i| {
+            attrs[i]
+                .rename_all
+                .as_ref()
+                .or(containers[i].rename_all_fields.as_ref())
+                .map(|r: &Spanned<RenameRule>| r.value)
+        });
+        let (style, read, written) = self.fields(&variant.fields, rules);
+        let [read_attrs, written_attrs] = attrs;
+        let made = |serde: SerdeAttrs, container: &SerdeAttrs, fields| Variant {
+            original: variant,
+            name: variant_name(variant, &serde, container),
+            docs: docs.clone(),
+            serde,
+            schema: schema.clone(),
+            style,
+            fields,
+        };
+        (
+            made(read_attrs, &container.read, read),
+            made(written_attrs, &container.written, written),
+        )
+    }
+
+    fn fields<'a>(
+        &self,
+        fields: &'a Fields,
+        rules: Halves<Option<RenameRule>>,
+    ) -> (Style, Vec<Field<'a>>, Vec<Field<'a>>) {
+        let style = match fields {
+            Fields::Named(_) => Style::Named,
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => Style::Newtype,
+            Fields::Unnamed(_) => Style::Tuple,
+            Fields::Unit => Style::Unit,
+        };
+        let (read, written) = fields
+            .iter()
+            .enumerate()
+            .map(|(i, field)| self.field(i, field, rules))
+            .unzip();
+        (style, read, written)
+    }
+
+    fn field<'a>(
+        &self,
+        index: usize,
+        field: &'a syn::Field,
+        rules: Halves<Option<RenameRule>>,
+    ) -> (Field<'a>, Field<'a>) {
+        let serde = serde::parse_both(self.read_cx, self.written_cx, &field.attrs, Scope::Field);
+        let schema = schema::parse(self.cx, &field.attrs, Scope::Field);
+        let docs = Docs::from_attrs(&field.attrs);
+        let own = Ty::of(&field.ty);
+        let [read, written] = [serde.read, serde.written];
+        let [read_rule, written_rule] = rules;
+        (
+            field_half(
+                index,
+                field,
+                read_rule,
+                read,
+                schema.clone(),
+                docs.clone(),
+                own.clone(),
+            ),
+            field_half(index, field, written_rule, written, schema, docs, own),
+        )
+    }
+}
+
+/// A variant's name for one half of serde: its `rename`, else its container's
+/// `rename_all` applied, else its identifier.
+fn variant_name(variant: &syn::Variant, serde: &SerdeAttrs, container: &SerdeAttrs) -> Name {
     let ident = variant.ident.unraw().to_string();
-    let name = match (&serde.rename, &container.rename_all) {
+    match (&serde.rename, &container.rename_all) {
         (Some(r), _) => Name {
             value: r.value.clone(),
             span: r.span,
@@ -217,53 +344,19 @@ fn variant_from_ast<'a>(
             span: variant.ident.span(),
             how: Renamed::Ident,
         },
-    };
-    let field_rule = serde
-        .rename_all
-        .as_ref()
-        .or(container.rename_all_fields.as_ref())
-        .map(|r: &Spanned<RenameRule>| r.value);
-    let (style, fields) = fields_from_ast(cx, &variant.fields, field_rule, direction);
-    Variant {
-        original: variant,
-        name,
-        docs: Docs::from_attrs(&variant.attrs),
-        serde,
-        schema,
-        style,
-        fields,
     }
 }
 
-fn fields_from_ast<'a>(
-    cx: &Ctxt,
-    fields: &'a Fields,
-    rule: Option<RenameRule>,
-    direction: Direction,
-) -> (Style, Vec<Field<'a>>) {
-    let style = match fields {
-        Fields::Named(_) => Style::Named,
-        Fields::Unnamed(f) if f.unnamed.len() == 1 => Style::Newtype,
-        Fields::Unnamed(_) => Style::Tuple,
-        Fields::Unit => Style::Unit,
-    };
-    let fields = fields
-        .iter()
-        .enumerate()
-        .map(|(i, field)| field_from_ast(cx, i, field, rule, direction))
-        .collect();
-    (style, fields)
-}
-
-fn field_from_ast<'a>(
-    cx: &Ctxt,
+/// A field for the half of serde its `serde` attributes were read for.
+fn field_half<'a>(
     index: usize,
     field: &'a syn::Field,
     rule: Option<RenameRule>,
-    direction: Direction,
+    serde: SerdeAttrs,
+    schema: SchemaAttrs,
+    docs: Docs,
+    own: Ty,
 ) -> Field<'a> {
-    let serde = serde::parse_for(cx, &field.attrs, Scope::Field, direction);
-    let schema = schema::parse(cx, &field.attrs, Scope::Field);
     let member = field.ident.clone().map_or_else(
         || {
             Member::Unnamed(syn::Index {
@@ -294,7 +387,6 @@ fn field_from_ast<'a>(
             how: Renamed::Ident,
         },
     };
-    let own = Ty::of(&field.ty);
     let (ty, kind) = match &schema.with {
         // `Option<T>` stays optional under `with`: serde's missing-field rule follows the
         // field's own type.
@@ -310,7 +402,7 @@ fn field_from_ast<'a>(
     // (The kind stays `Option`: a flattened `None` brings no key, so none is required.)
     let ty = match &kind {
         TypeKind::Option(inner)
-            if direction == Direction::Serialize
+            if serde.direction == Direction::Serialize
                 && (serde.skip_if_none || serde.flatten.is_some()) =>
         {
             inner.written.clone()
@@ -323,7 +415,7 @@ fn field_from_ast<'a>(
         name,
         ty,
         kind,
-        docs: Docs::from_attrs(&field.attrs),
+        docs,
         serde,
         schema,
     }

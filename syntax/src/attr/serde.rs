@@ -83,33 +83,239 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> SerdeAttrs {
     parse_for(cx, attrs, scope, Direction::Deserialize)
 }
 
-/// The keys whose meaning for an output differs from an input's; `Ok(true)` when `key`
-/// was one of them (and is now read).
-fn serialize_key(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    key: &str,
+/// Parses every `#[serde(...)]` attribute of an item written at `scope`, for the half of
+/// serde `direction` names (the other half's findings are dropped).
+pub fn parse_for(cx: &Ctxt, attrs: &[Attribute], scope: Scope, direction: Direction) -> SerdeAttrs {
+    let other = Ctxt::new();
+    let both = match direction {
+        Direction::Deserialize => parse_both(cx, &other, attrs, scope),
+        Direction::Serialize => parse_both(&other, cx, attrs, scope),
+    };
+    // What the other half finds is not this model's.
+    let _ = other.check();
+    both.get(direction)
+}
+
+/// Both halves of serde's attributes of one item: what serde reads and what it writes.
+#[derive(Debug, Clone, Default)]
+pub struct Both {
+    /// What serde reads ([`Direction::Deserialize`]).
+    pub read: SerdeAttrs,
+    /// What serde writes ([`Direction::Serialize`]).
+    pub written: SerdeAttrs,
+}
+
+impl Both {
+    /// The half `direction` names.
+    #[must_use]
+    pub fn get(self, direction: Direction) -> SerdeAttrs {
+        match direction {
+            Direction::Deserialize => self.read,
+            Direction::Serialize => self.written,
+        }
+    }
+}
+
+/// Parses every `#[serde(...)]` attribute of an item written at `scope` once, for both
+/// halves of serde: what it reads (its findings reported to `read_cx`) and what it writes
+/// (to `written_cx`). A malformed attribute is reported to both.
+pub fn parse_both(read_cx: &Ctxt, written_cx: &Ctxt, attrs: &[Attribute], scope: Scope) -> Both {
+    let mut both = Both {
+        read: SerdeAttrs {
+            direction: Direction::Deserialize,
+            ..SerdeAttrs::default()
+        },
+        written: SerdeAttrs {
+            direction: Direction::Serialize,
+            ..SerdeAttrs::default()
+        },
+    };
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let Some(ident) = meta.path.get_ident() else {
+                skip_value(&meta)?;
+                for cx in [read_cx, written_cx] {
+                    cx.error(
+                        RuleId::SerdeUnsupported,
+                        &meta.path,
+                        "this serde attribute is not modelled by the toolkit",
+                    );
+                }
+                return Ok(());
+            };
+            let key = Key {
+                ident,
+                name: ident.to_string(),
+                scope,
+            };
+            let given = Given::read(&meta, &key)?;
+            read_key(read_cx, &key, &given, &mut both.read);
+            written_key(written_cx, &meta.path, &key, &given, &mut both.written);
+            Ok(())
+        });
+        if let Err(e) = result {
+            for cx in [read_cx, written_cx] {
+                cx.error_at(
+                    RuleId::SerdeUnsupported,
+                    e.span(),
+                    format_args!("malformed `#[serde(...)]`: {e}"),
+                    "fix the attribute as serde documents it",
+                );
+            }
+        }
+    }
+    both
+}
+
+/// One key of a `#[serde(...)]` attribute, and where the attribute is.
+struct Key<'a> {
+    ident: &'a syn::Ident,
+    name: String,
     scope: Scope,
-    out: &mut SerdeAttrs,
-) -> syn::Result<bool> {
-    let span = meta.path.span();
-    let at = |scopes: &[Scope]| scopes.contains(&scope);
-    match key {
-        "rename" => out.rename = half_str(meta, "serialize")?.or(out.rename.take()),
-        "rename_all" if at(&[Scope::Container, Scope::Variant]) => {
-            out.rename_all = half_rule(cx, meta, "serialize")?.or(out.rename_all.take());
+}
+
+impl Key<'_> {
+    fn at(&self, scopes: &[Scope]) -> bool {
+        scopes.contains(&self.scope)
+    }
+
+    fn span(&self) -> Span {
+        self.ident.span()
+    }
+}
+
+/// A key's value, read once for both halves.
+enum Given {
+    /// A flag, or a value that does not matter (consumed).
+    Nothing,
+    /// `key = "..."`.
+    Str(Spanned<String>),
+    /// `key = "x"` (both halves `x`) or `key(serialize = "a", deserialize = "b")`.
+    Halves {
+        serialize: Option<Spanned<String>>,
+        deserialize: Option<Spanned<String>>,
+    },
+}
+
+impl Given {
+    /// The value of `key`, in the form the key takes where it is written.
+    fn read(meta: &ParseNestedMeta, key: &Key) -> syn::Result<Given> {
+        Ok(match key.name.as_str() {
+            "rename" => halves(meta)?,
+            "rename_all" if key.at(&[Scope::Container, Scope::Variant]) => halves(meta)?,
+            "rename_all_fields" if key.at(&[Scope::Container]) => halves(meta)?,
+            "alias" if key.at(&[Scope::Variant, Scope::Field]) => Given::Str(string(meta)?),
+            "tag" | "content" if key.at(&[Scope::Container]) => Given::Str(string(meta)?),
+            "skip_serializing_if" if key.at(&[Scope::Field]) => Given::Str(string(meta)?),
+            _ => {
+                skip_value(meta)?;
+                Given::Nothing
+            }
+        })
+    }
+
+    fn half(&self, direction: Direction) -> Option<Spanned<String>> {
+        match (self, direction) {
+            (Given::Halves { deserialize, .. }, Direction::Deserialize) => deserialize.clone(),
+            (Given::Halves { serialize, .. }, Direction::Serialize) => serialize.clone(),
+            (Given::Str(s), _) => Some(s.clone()),
+            (Given::Nothing, _) => None,
         }
-        "rename_all_fields" if at(&[Scope::Container]) => {
-            out.rename_all_fields =
-                half_rule(cx, meta, "serialize")?.or(out.rename_all_fields.take());
+    }
+}
+
+/// `key = "x"`.
+fn string(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
+    let s: LitStr = meta.value()?.parse()?;
+    Ok(Spanned::new(s.value(), s.span()))
+}
+
+/// `key = "x"` or `key(serialize = "a", deserialize = "b")`.
+fn halves(meta: &ParseNestedMeta) -> syn::Result<Given> {
+    if meta.input.peek(Token![=]) {
+        let s = string(meta)?;
+        return Ok(Given::Halves {
+            serialize: Some(s.clone()),
+            deserialize: Some(s),
+        });
+    }
+    let (mut serialize, mut deserialize) = (None, None);
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("serialize") {
+            serialize = Some(string(&inner)?);
+        } else if inner.path.is_ident("deserialize") {
+            deserialize = Some(string(&inner)?);
+        } else {
+            return Err(inner.error("expected `serialize` or `deserialize`"));
         }
-        "skip" | "skip_serializing" if at(&[Scope::Variant, Scope::Field]) => {
-            skip_value(meta)?;
+        Ok(())
+    })?;
+    Ok(Given::Halves {
+        serialize,
+        deserialize,
+    })
+}
+
+/// A renaming rule's name as a rule, or its error reported.
+fn rule(cx: &Ctxt, name: Option<Spanned<String>>) -> Option<Spanned<RenameRule>> {
+    let s = name?;
+    match RenameRule::parse(&s.value) {
+        Some(rule) => Some(Spanned::new(rule, s.span)),
+        None => {
+            cx.error_at(
+                RuleId::SerdeUnsupported,
+                s.span,
+                UnknownRule(&s.value),
+                "use one of the styles serde offers",
+            );
+            None
+        }
+    }
+}
+
+/// One key, for what serde reads.
+fn read_key(cx: &Ctxt, key: &Key, given: &Given, out: &mut SerdeAttrs) {
+    let half = || given.half(Direction::Deserialize);
+    let span = key.span();
+    match key.name.as_str() {
+        "rename" => out.rename = half().or(out.rename.take()),
+        "alias" if key.at(&[Scope::Variant, Scope::Field]) => out.aliases.extend(half()),
+        "rename_all" if key.at(&[Scope::Container, Scope::Variant]) => {
+            out.rename_all = rule(cx, half()).or(out.rename_all.take());
+        }
+        "rename_all_fields" if key.at(&[Scope::Container]) => {
+            out.rename_all_fields = rule(cx, half()).or(out.rename_all_fields.take());
+        }
+        "deny_unknown_fields" if key.at(&[Scope::Container]) => out.deny_unknown_fields = true,
+        "default" if key.at(&[Scope::Container, Scope::Field]) => out.default = Some(span),
+        "skip" | "skip_deserializing" if key.at(&[Scope::Variant, Scope::Field]) => {
             out.skip = Some(span);
         }
-        "skip_serializing_if" if at(&[Scope::Field]) => {
-            let s: LitStr = meta.value()?.parse()?;
-            let path = s.value().replace(' ', "");
+        "with" | "deserialize_with" if key.at(&[Scope::Variant, Scope::Field]) => {
+            out.with = Some(span);
+        }
+        _ => shared_key(cx, key, given, out),
+    }
+}
+
+/// One key, for what serde writes: the keys whose meaning differs from what serde reads,
+/// then the shared ones.
+fn written_key(cx: &Ctxt, path: &syn::Path, key: &Key, given: &Given, out: &mut SerdeAttrs) {
+    let half = || given.half(Direction::Serialize);
+    let span = key.span();
+    match key.name.as_str() {
+        "rename" => out.rename = half().or(out.rename.take()),
+        "rename_all" if key.at(&[Scope::Container, Scope::Variant]) => {
+            out.rename_all = rule(cx, half()).or(out.rename_all.take());
+        }
+        "rename_all_fields" if key.at(&[Scope::Container]) => {
+            out.rename_all_fields = rule(cx, half()).or(out.rename_all_fields.take());
+        }
+        "skip" | "skip_serializing" if key.at(&[Scope::Variant, Scope::Field]) => {
+            out.skip = Some(span);
+        }
+        "skip_serializing_if" if key.at(&[Scope::Field]) => {
+            let path = half().map(|s| s.value.replace(' ', "")).unwrap_or_default();
             out.skip_if_none = matches!(
                 path.as_str(),
                 "Option::is_none"
@@ -120,15 +326,13 @@ fn serialize_key(
             );
             out.skip_if = Some(span);
         }
-        "with" | "serialize_with" if at(&[Scope::Variant, Scope::Field]) => {
-            skip_value(meta)?;
+        "with" | "serialize_with" if key.at(&[Scope::Variant, Scope::Field]) => {
             out.with = Some(span);
         }
-        "into" if at(&[Scope::Container]) => {
-            skip_value(meta)?;
+        "into" if key.at(&[Scope::Container]) => {
             cx.error_with_help(
                 RuleId::SerdeUnsupported,
-                &meta.path,
+                path,
                 "`#[serde(into = ...)]` makes serde write another type",
                 "derive `ToolOutput` on that type and return it from the handler",
             );
@@ -141,151 +345,34 @@ fn serialize_key(
         | "from"
         | "try_from"
         | "deny_unknown_fields"
-        | "other" => skip_value(meta)?,
-        _ => return Ok(false),
+        | "other" => {}
+        _ => shared_key(cx, key, given, out),
     }
-    Ok(true)
 }
 
-/// Parses every `#[serde(...)]` attribute of an item written at `scope`, for the half of
-/// serde `direction` names.
-pub fn parse_for(cx: &Ctxt, attrs: &[Attribute], scope: Scope, direction: Direction) -> SerdeAttrs {
-    let mut out = SerdeAttrs {
-        direction,
-        ..SerdeAttrs::default()
-    };
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let Some(ident) = meta.path.get_ident() else {
-                skip_value(&meta)?;
-                cx.error(
-                    RuleId::SerdeUnsupported,
-                    &meta.path,
-                    "this serde attribute is not modelled by the toolkit",
-                );
-                return Ok(());
-            };
-            let key = ident.to_string();
-            let span = ident.span();
-            if direction == Direction::Serialize && serialize_key(cx, &meta, &key, scope, &mut out)?
-            {
-                return Ok(());
-            }
-            let at = |scopes: &[Scope]| scopes.contains(&scope);
-            match key.as_str() {
-                "rename" => out.rename = de_str(&meta)?.or(out.rename.take()),
-                "alias" if at(&[Scope::Variant, Scope::Field]) => {
-                    let s: LitStr = meta.value()?.parse()?;
-                    out.aliases.push(Spanned::new(s.value(), s.span()));
-                }
-                "rename_all" if at(&[Scope::Container, Scope::Variant]) => {
-                    out.rename_all = de_rule(cx, &meta)?.or(out.rename_all.take());
-                }
-                "rename_all_fields" if at(&[Scope::Container]) => {
-                    out.rename_all_fields = de_rule(cx, &meta)?.or(out.rename_all_fields.take());
-                }
-                "deny_unknown_fields" if at(&[Scope::Container]) => out.deny_unknown_fields = true,
-                "tag" if at(&[Scope::Container]) => {
-                    let s: LitStr = meta.value()?.parse()?;
-                    out.tag = Some(Spanned::new(s.value(), s.span()));
-                }
-                "content" if at(&[Scope::Container]) => {
-                    let s: LitStr = meta.value()?.parse()?;
-                    out.content = Some(Spanned::new(s.value(), s.span()));
-                }
-                "untagged" if at(&[Scope::Container]) => out.untagged = Some(span),
-                "transparent" if at(&[Scope::Container]) => out.transparent = Some(span),
-                "default" if at(&[Scope::Container, Scope::Field]) => {
-                    skip_value(&meta)?;
-                    out.default = Some(span);
-                }
-                "flatten" if at(&[Scope::Field]) => out.flatten = Some(span),
-                "skip" | "skip_deserializing" if at(&[Scope::Variant, Scope::Field]) => {
-                    out.skip = Some(span);
-                }
-                "with" | "deserialize_with" if at(&[Scope::Variant, Scope::Field]) => {
-                    skip_value(&meta)?;
-                    out.with = Some(span);
-                }
-                _ if IGNORED.iter().any(|(k, s)| *k == key && s.contains(&scope)) => {
-                    skip_value(&meta)?;
-                }
-                _ => {
-                    skip_value(&meta)?;
-                    cx.error_with_help(
-                        RuleId::SerdeUnsupported,
-                        ident,
-                        format_args!(
-                            "`#[serde({key})]` on a {} is not modelled by the toolkit",
-                            scope.as_str()
-                        ),
-                        unsupported_help(&key),
-                    );
-                }
-            }
-            Ok(())
-        });
-        if let Err(e) = result {
-            cx.error_at(
-                RuleId::SerdeUnsupported,
-                e.span(),
-                format_args!("malformed `#[serde(...)]`: {e}"),
-                "fix the attribute as serde documents it",
-            );
-        }
-    }
-    out
-}
-
-/// `key = "x"` or `key(serialize = "a", deserialize = "b")`: the deserialize half.
-fn de_str(meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<String>>> {
-    half_str(meta, "deserialize")
-}
-
-/// `key = "x"` or `key(serialize = "a", deserialize = "b")`: the half named `half`.
-fn half_str(meta: &ParseNestedMeta, half: &str) -> syn::Result<Option<Spanned<String>>> {
-    if meta.input.peek(Token![=]) {
-        let s: LitStr = meta.value()?.parse()?;
-        return Ok(Some(Spanned::new(s.value(), s.span())));
-    }
-    let mut found = None;
-    meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident(half) {
-            let s: LitStr = inner.value()?.parse()?;
-            found = Some(Spanned::new(s.value(), s.span()));
-        } else if inner.path.is_ident("serialize") || inner.path.is_ident("deserialize") {
-            let _: LitStr = inner.value()?.parse()?;
-        } else {
-            return Err(inner.error("expected `serialize` or `deserialize`"));
-        }
-        Ok(())
-    })?;
-    Ok(found)
-}
-
-fn de_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<RenameRule>>> {
-    half_rule(cx, meta, "deserialize")
-}
-
-fn half_rule(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    half: &str,
-) -> syn::Result<Option<Spanned<RenameRule>>> {
-    let Some(s) = half_str(meta, half)? else {
-        return Ok(None);
-    };
-    match RenameRule::parse(&s.value) {
-        Some(rule) => Ok(Some(Spanned::new(rule, s.span))),
-        None => {
-            cx.error_at(
-                RuleId::SerdeUnsupported,
-                s.span,
-                UnknownRule(&s.value),
-                "use one of the styles serde offers",
-            );
-            Ok(None)
-        }
+/// The keys that mean the same for both halves, the ones accepted with no effect, and the
+/// refusal of any other.
+fn shared_key(cx: &Ctxt, key: &Key, given: &Given, out: &mut SerdeAttrs) {
+    let span = key.span();
+    let name = key.name.as_str();
+    match name {
+        "tag" if key.at(&[Scope::Container]) => out.tag = given.half(out.direction),
+        "content" if key.at(&[Scope::Container]) => out.content = given.half(out.direction),
+        "untagged" if key.at(&[Scope::Container]) => out.untagged = Some(span),
+        "transparent" if key.at(&[Scope::Container]) => out.transparent = Some(span),
+        "flatten" if key.at(&[Scope::Field]) => out.flatten = Some(span),
+        _ if IGNORED
+            .iter()
+            .any(|(k, s)| *k == name && s.contains(&key.scope)) => {}
+        _ => cx.error_with_help(
+            RuleId::SerdeUnsupported,
+            key.ident,
+            format_args!(
+                "`#[serde({name})]` on a {} is not modelled by the toolkit",
+                key.scope.as_str()
+            ),
+            unsupported_help(name),
+        ),
     }
 }
 
