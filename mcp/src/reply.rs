@@ -18,6 +18,12 @@ pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 /// The header that names a request's JSON-RPC method (2026-07-28 clients send it).
 pub(crate) const METHOD_HEADER: &str = "mcp-method";
 
+/// The header that names a legacy MCP session.
+pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
+
+/// The header of a request's id: the caller's, echoed, else a fresh one.
+pub(crate) const REQUEST_ID: &str = "x-request-id";
+
 /// A body of `text`.
 pub(crate) fn full(text: String) -> BoxBody<Bytes, Infallible> {
     Full::new(Bytes::from(text)).boxed()
