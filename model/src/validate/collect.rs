@@ -44,29 +44,20 @@ impl Validator {
             Node::Ref(target) => self.collect(*target, v, path, out, depth + 1),
             Node::Checks(checks) => {
                 for check in checks {
-                    self.check_collect(check, v, path, out, depth);
+                    if self.collect_members(check, v, path, out, depth)
+                        || self.check_valid(check, v, depth)
+                    {
+                        continue;
+                    }
+                    if let Some((kind, message)) = self.failure(check, v, depth) {
+                        out.push(ValidationError {
+                            pointer: pointer(path),
+                            message,
+                            kind,
+                        });
+                    }
                 }
             }
-        }
-    }
-
-    fn check_collect<'v>(
-        &self,
-        check: &Check,
-        v: &'v Value,
-        path: &mut Vec<Seg<'v>>,
-        out: &mut Vec<ValidationError>,
-        depth: usize,
-    ) {
-        if self.collect_members(check, v, path, out, depth) || self.check_valid(check, v, depth) {
-            return;
-        }
-        if let Some((kind, message)) = self.failure(check, v, depth) {
-            out.push(ValidationError {
-                pointer: pointer(path),
-                message,
-                kind,
-            });
         }
     }
 
