@@ -87,11 +87,7 @@ pub(crate) fn stub(
     let ident = descriptor_ident(handler, service);
     let vis = descriptor_vis(vis);
     let name = tool.map_or_else(|| handler.unraw().to_string(), |t| t.name.value.clone());
-    quote! {
-        #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, dead_code)]
-        #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
+    let fields = quote! {
             name: #name,
             x_neuralis: "{}",
             description: &[],
@@ -104,7 +100,23 @@ pub(crate) fn stub(
             task: #p::TaskMode::FORBIDDEN,
             headers: &[],
             handler: #p::Adapter::Sync(#p::unavailable),
-        };
+    };
+    descriptor_static(&p, cfgs, &vis, &ident, &fields)
+}
+
+/// The hidden `static` descriptor of a handler, with its `#[cfg]`s and `fields`.
+fn descriptor_static(
+    p: &TokenStream,
+    cfgs: &[Attribute],
+    vis: &TokenStream,
+    ident: &Ident,
+    fields: &TokenStream,
+) -> TokenStream {
+    quote! {
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, non_snake_case, dead_code)]
+        #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor { #fields };
     }
 }
 
@@ -142,11 +154,7 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
     let bound = crate::bound::descriptor_bound(&p, tool);
     let task = task_mode(&p, tool);
     let asserts = asserts(&p, tool, input, cfgs);
-    quote! {
-        #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, dead_code)]
-        #vis static #ident: #p::ToolDescriptor = #p::ToolDescriptor {
+    let fields = quote! {
             name: #name,
             x_neuralis: #x_neuralis,
             description: &[#(#docs),*],
@@ -159,9 +167,9 @@ pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> To
             task: #task,
             headers: <#input as #p::ToolInput>::HEADERS,
             handler: #adapter,
-        };
-        #asserts
-    }
+    };
+    let descriptor = descriptor_static(&p, cfgs, &vis, &ident, &fields);
+    quote!(#descriptor #asserts)
 }
 
 /// The descriptor's `handler` (the adapter that reads the input, finds a method's

@@ -82,6 +82,16 @@ fn settle(mut nodes: Vec<Node>) -> Vec<Node> {
     nodes
 }
 
+/// One keyword where it stands: the schema holding it, the schema's pointer, its name
+/// and its value.
+#[derive(Clone, Copy)]
+struct Keyword<'s, 'k> {
+    map: &'s Map<String, Value>,
+    at: &'k str,
+    key: &'k str,
+    value: &'s Value,
+}
+
 pub(super) struct Compiler<'s> {
     root: &'s Value,
     nodes: Vec<Node>,
@@ -190,7 +200,12 @@ impl<'s> Compiler<'s> {
         }
         let mut checks = Vec::with_capacity(map.len());
         for (key, value) in map {
-            if let Some(check) = self.keyword(map, at, key, value)? {
+            if let Some(check) = self.keyword(Keyword {
+                map,
+                at,
+                key,
+                value,
+            })? {
                 checks.push(check);
             }
         }
@@ -226,13 +241,8 @@ impl<'s> Compiler<'s> {
 
     /// One keyword of the schema `map` at `at`: its check, `None` for an annotation (or a
     /// keyword another one compiles), or why it cannot be compiled.
-    fn keyword(
-        &mut self,
-        map: &'s Map<String, Value>,
-        at: &str,
-        key: &str,
-        value: &'s Value,
-    ) -> Result<Option<Check>, CompileError> {
+    fn keyword(&mut self, k: Keyword<'s, '_>) -> Result<Option<Check>, CompileError> {
+        let Keyword { at, key, value, .. } = k;
         let here = |what: &str| invalid(at, key, what);
         match key {
             "type" => type_check(value, here).map(Some),
@@ -250,7 +260,7 @@ impl<'s> Compiler<'s> {
             "pattern" => pattern_check(at, key, value).map(Some),
             "format" => format_check(at, key, value),
             "properties" | "additionalProperties" | "required" | "propertyNames" => {
-                self.object_check(map, at, key, value)
+                self.object_check(k)
             }
             "items" | "allOf" | "anyOf" | "oneOf" | "not" => {
                 self.applicator(at, key, value).map(Some)
@@ -270,13 +280,13 @@ impl<'s> Compiler<'s> {
     /// `properties`, `additionalProperties`, `required`, `propertyNames`. `properties`
     /// beside an `additionalProperties` that is `false` or a schema is compiled with it,
     /// as one [`Check::Closed`].
-    fn object_check(
-        &mut self,
-        map: &'s Map<String, Value>,
-        at: &str,
-        key: &str,
-        value: &'s Value,
-    ) -> Result<Option<Check>, CompileError> {
+    fn object_check(&mut self, k: Keyword<'s, '_>) -> Result<Option<Check>, CompileError> {
+        let Keyword {
+            map,
+            at,
+            key,
+            value,
+        } = k;
         let here = |what: &str| invalid(at, key, what);
         let closed = matches!(
             get_key(map, "additionalProperties"),
