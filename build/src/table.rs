@@ -106,8 +106,8 @@ pub fn package(
             /// makes `build()` fail naming it), state or caps, then `build()`.
             pub fn builder() -> #krate::dispatch::PackageBuilder {
                 let mut builder = #krate::dispatch::Package::builder().skills(SKILLS);
-                for ((name, _, file), tool) in FILES.iter().zip(TOOLS) {
-                    builder = builder.tool(*name, file.as_bytes(), **tool);
+                for (&(name, _, file), tool) in FILES.iter().zip(TOOLS) {
+                    builder = builder.checked_tool(name, file, **tool);
                 }
                 builder
             }

@@ -151,16 +151,34 @@ where
 
 /// A package being loaded.
 #[derive(Default)]
-struct Loader {
-    package: LoadedPackage,
+pub(crate) struct Loader {
+    pub(crate) package: LoadedPackage,
     seen: HashSet<String>,
 }
 
 impl Loader {
     /// Checks, normalizes and types one file, recording its outcome.
-    fn push(&mut self, file: String, name: &str, bytes: &[u8], options: &CheckOptions) {
+    pub(crate) fn push(&mut self, file: String, name: &str, bytes: &[u8], options: &CheckOptions) {
         let report = check_bytes_with(name, bytes, options);
-        let mut diagnostics = report.diagnostics;
+        self.record(file, name, report.diagnostics, report.schema);
+    }
+
+    /// Normalizes and types one file the build script checked against the contract (the
+    /// package table's): it is parsed, not checked again, so a module that only loads such
+    /// files does not link the checker.
+    pub(crate) fn push_checked(&mut self, name: &str, text: &str) {
+        let schema = serde_json::from_str(text).ok();
+        self.record(format!("{name}.json"), name, Vec::new(), schema);
+    }
+
+    /// Records one file's outcome: loaded when it has no error and names a new tool.
+    fn record(
+        &mut self,
+        file: String,
+        name: &str,
+        mut diagnostics: Vec<Diagnostic>,
+        schema: Option<Value>,
+    ) {
         let mut loaded = false;
         if !self.seen.insert(name.to_owned()) {
             diagnostics.push(
@@ -168,7 +186,7 @@ impl Loader {
                     .with_message(format!("a second file names the tool `{name}`")),
             );
         } else if !diagnostics.iter().any(Diagnostic::is_error) {
-            match into_entry(name, report.schema) {
+            match into_entry(name, schema) {
                 Ok(entry) => {
                     self.package.tools.push(entry);
                     loaded = true;
@@ -185,7 +203,8 @@ impl Loader {
     }
 }
 
-/// Normalizes and types a document the checker passed.
+/// Normalizes and types a document the checker passed (at run time, or in the build
+/// script for the package table's files).
 ///
 /// The checker has already refused what fails here; these diagnostics only guard the
 /// invariant, so nothing unchecked is ever loaded.

@@ -371,14 +371,23 @@ pub mod private {
 
     /// The drift test of one tool (the package table writes one per tool): the emitted
     /// file, rendered from source by the build script, against the run-time composition
-    /// of its handler's descriptor.
+    /// of its handler's descriptor; and the file against the run-time checker, since the
+    /// table's `builder()` serves it without checking it again.
     ///
     /// # Panics
     ///
-    /// When the two differ, naming the JSON pointer of the first difference: the test's
-    /// failure.
+    /// When the file has a contract error, or the two differ, naming the JSON pointer of
+    /// the first difference: the test's failure.
     #[track_caller]
     pub fn no_drift(name: &str, file: &str, descriptor: &ToolDescriptor) {
+        let report = crate::contract::check_bytes(name, file.as_bytes());
+        if let Some(d) = report.diagnostics.iter().find(|d| d.is_error()) {
+            panic!(
+                "tools/{name}.json fails the run-time checker, which the package table does \
+                 not run again: {d}\n(the build script checks the file it writes; rebuild, and \
+                 report a bug if this persists)"
+            );
+        }
         let emitted: Value = serde_json::from_str(file).unwrap_or(Value::Null);
         let composed = descriptor.document();
         if let Some(d) = first_difference(&emitted, &composed, "") {

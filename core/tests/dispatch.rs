@@ -850,6 +850,41 @@ fn handlers_and_tools_must_match_one_to_one() {
     );
 }
 
+/// The package table's files (`checked_tool`: the build script checked them) load as the
+/// same tools as the files given by hand, which the builder checks; and one that is not a
+/// tool file still fails the build, led by its rule, without a panic.
+#[test]
+fn a_table_file_loads_as_the_same_tool_unchecked() {
+    let file: &'static str = String::leak(String::from_utf8(notes_tool()).unwrap());
+    let given = Package::builder()
+        .tool("notes", file.as_bytes(), sync_fn(|_: Value| "x"))
+        .build()
+        .unwrap();
+    let table = Package::builder()
+        .checked_tool("notes", file, sync_fn(|_: Value| "x"))
+        .build()
+        .unwrap();
+    let (given, table) = (given.tool("notes").unwrap(), table.tool("notes").unwrap());
+    assert_eq!(given.schema, table.schema);
+    assert_eq!(given.meta, table.meta);
+    assert!(table.schema["properties"].is_object());
+
+    for (bad, rule) in [
+        ("{\"type\": ", "json-syntax"),
+        ("{\"type\": \"object\"}", "xn-missing"),
+    ] {
+        let err = Package::builder()
+            .checked_tool("bad", bad, sync_fn(|_: Value| "x"))
+            .build()
+            .unwrap_err();
+        let BuildProblem::File(report) = &err.problems[0] else {
+            panic!("{err}");
+        };
+        assert_eq!(report.diagnostics[0].rule.as_str(), rule, "{bad}");
+        assert!(!report.loaded);
+    }
+}
+
 // ---- call_json ----
 
 #[test]

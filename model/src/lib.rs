@@ -29,6 +29,8 @@
 //!   (`ToolMeta` in `neuralis-core`'s catalog) and the section's predicates.
 //! - [`task`]: how a tool's calls run as tasks (`#[tool(task = "...")]`).
 //! - [`header`]: arguments mirrored in HTTP headers (`#[schema(header = "...")]`).
+//! - [`sort`]: one sort for every element type (one copy of the sort's code in a WASM
+//!   module).
 //! - [`validate`]: the one draft-07 validator for the schemas the toolkit writes (and the
 //!   checker's [`contract::Draft07`] without a general validator).
 
@@ -45,6 +47,7 @@ pub mod remote;
 pub mod schema;
 pub mod shape;
 pub mod skill;
+pub mod sort;
 pub mod suggest;
 pub mod task;
 pub mod types;

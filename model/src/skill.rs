@@ -136,7 +136,7 @@ fn frontmatter_problem(name: &str, frontmatter: &str) -> Option<String> {
 
 fn files_problem(files: &[SkillFile]) -> Option<String> {
     let mut paths: Vec<&str> = files.iter().map(|f| f.path).collect();
-    paths.sort_unstable();
+    crate::sort::sort(&mut paths);
     if let Some(pair) = paths.windows(2).find(|pair| pair[0] == pair[1]) {
         return Some(format!("the file `{}` is given twice", pair[0]));
     }

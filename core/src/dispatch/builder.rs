@@ -13,20 +13,22 @@ use super::package::ToolIndex;
 use super::validation::Checker;
 use super::{DuplicateState, Handler, OutputMismatch, Package, Slot, StateMap};
 use crate::contract::CheckOptions;
-use crate::load::{FileReport, load_package_from_sources_with};
+use crate::load::{FileReport, Loader};
 use crate::result::BoundCaps;
 use neuralis_model::skill::Skill;
 use neuralis_model::validate::CompileError;
 
 /// Builds a [`Package`] from tool files and handlers; see [`Package::builder`].
 ///
-/// The generated dispatch table of a package calls [`tool`](Self::tool) once per tool,
-/// with the bytes of the emitted `tools/<name>.json` and a handler made by [`sync_fn`](super::sync_fn),
-/// [`sync_fn_cx`](super::sync_fn_cx), [`async_fn`](super::async_fn) or
-/// [`async_fn_cx`](super::async_fn_cx).
+/// A tool file given with [`tool`](Self::tool) or [`tool_file`](Self::tool_file) is
+/// checked against the contract when the package is built, and a handler is made by
+/// [`sync_fn`](super::sync_fn), [`sync_fn_cx`](super::sync_fn_cx),
+/// [`async_fn`](super::async_fn) or [`async_fn_cx`](super::async_fn_cx). The package
+/// table's `neuralis_package::builder()` adds the emitted `tools/<name>.json` files, which
+/// the build script checked, with their handlers' descriptors.
 #[must_use]
 pub struct PackageBuilder {
-    sources: Vec<(String, Vec<u8>)>,
+    sources: Vec<Source>,
     handlers: Vec<(String, Box<dyn Handler>)>,
     caps: BoundCaps,
     state: StateMap,
@@ -42,7 +44,7 @@ impl fmt::Debug for PackageBuilder {
         f.debug_struct("PackageBuilder")
             .field(
                 "tools",
-                &self.sources.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+                &self.sources.iter().map(Source::name).collect::<Vec<_>>(),
             )
             .field(
                 "handlers",
@@ -51,6 +53,32 @@ impl fmt::Debug for PackageBuilder {
             .field("caps", &self.caps)
             .field("state", &self.state)
             .finish_non_exhaustive()
+    }
+}
+
+/// A tool file given to the builder.
+enum Source {
+    /// Given by hand: checked when the package is built, by `check`. The checker is named
+    /// where a file is given, so a package built from its table alone (a WASM module)
+    /// never links it.
+    Given {
+        name: String,
+        bytes: Vec<u8>,
+        check: fn(&mut Loader, String, &str, &[u8], &CheckOptions),
+    },
+    /// The package table's: the build script checked it and wrote it.
+    Checked {
+        name: &'static str,
+        text: &'static str,
+    },
+}
+
+impl Source {
+    fn name(&self) -> &str {
+        match self {
+            Source::Given { name, .. } => name,
+            Source::Checked { name, .. } => name,
+        }
     }
 }
 
@@ -86,8 +114,28 @@ impl PackageBuilder {
 
     /// Adds a tool file alone; its handler comes with [`handler`](Self::handler).
     pub fn tool_file(mut self, name: impl Into<String>, file: impl AsRef<[u8]>) -> Self {
-        self.sources.push((name.into(), file.as_ref().to_vec()));
+        self.sources.push(Source::Given {
+            name: name.into(),
+            bytes: file.as_ref().to_vec(),
+            check: Loader::push,
+        });
         self
+    }
+
+    /// Adds a tool of the package table: a `tools/<name>.json` the build script checked
+    /// against the contract and wrote, embedded as it is, and its handler. The file is
+    /// parsed and typed when the package is built, not checked again. For the generated
+    /// `neuralis_package::builder()` only: a file given by hand goes through
+    /// [`tool`](Self::tool), which checks it.
+    #[doc(hidden)]
+    pub fn checked_tool(
+        mut self,
+        name: &'static str,
+        file: &'static str,
+        handler: impl Handler,
+    ) -> Self {
+        self.sources.push(Source::Checked { name, text: file });
+        self.handler(name, handler)
     }
 
     /// Adds the handler of the tool `name`.
@@ -214,13 +262,16 @@ impl PackageBuilder {
         self.state(service)
     }
 
-    /// The checker options the tool files are loaded with (the declared cards).
+    /// The checker options the tool files given with [`tool`](Self::tool) are checked
+    /// with (the declared cards). The package table's files were checked by the build
+    /// script, with the cards the crate declares.
     pub fn check_options(mut self, options: CheckOptions) -> Self {
         self.options = options;
         self
     }
 
-    /// Checks every tool file and matches it with its handler.
+    /// Checks every tool file given by hand, types every tool file, and matches each with
+    /// its handler.
     ///
     /// # Errors
     ///
@@ -230,10 +281,22 @@ impl PackageBuilder {
     /// a schema outside the built-in validator's subset without the `jsonschema` feature.
     /// Warnings do not fail the build: they are in [`Package::files`].
     pub fn build(self) -> Result<Package, BuildError> {
-        let loaded = load_package_from_sources_with(
-            self.sources.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
-            &self.options,
-        );
+        let mut loader = Loader::default();
+        for source in &self.sources {
+            match source {
+                Source::Given { name, bytes, check } => {
+                    check(
+                        &mut loader,
+                        format!("{name}.json"),
+                        name,
+                        bytes,
+                        &self.options,
+                    );
+                }
+                Source::Checked { name, text } => loader.push_checked(name, text),
+            }
+        }
+        let loaded = loader.package;
         let mut problems: Vec<BuildProblem> = loaded
             .files
             .iter()
@@ -292,7 +355,7 @@ impl PackageBuilder {
                 .into_iter()
                 .filter(|n| !failed.contains(n.as_str()))
                 .collect();
-            names.sort();
+            neuralis_model::sort::sort(&mut names);
             names
         };
         problems.extend(
@@ -448,9 +511,6 @@ pub enum BuildProblem {
     },
 }
 
-/// What to do about a schema outside the subset.
-pub(super) const GENERAL_VALIDATOR_FIX: &str = "turn on the `jsonschema` feature of `neuralis-core` (a general draft-07 validator), or keep to the keywords the toolkit writes";
-
 impl fmt::Display for BuildProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -486,7 +546,8 @@ impl fmt::Display for BuildProblem {
             ),
             BuildProblem::NeedsGeneralValidator { tool, error } => write!(
                 f,
-                "the schema of `{tool}` needs a general draft-07 validator: {error}; {GENERAL_VALIDATOR_FIX}"
+                "the schema of `{tool}` needs a general draft-07 validator: {}",
+                super::validation::needs_general(error)
             ),
             BuildProblem::Skill { skill, reason } => write!(
                 f,

@@ -129,8 +129,8 @@ impl OutputSchema {
     /// needs a general validator the package was built without.
     pub(super) fn new(output: Output) -> Result<Self, String> {
         crate::contract::meta_check(&output.schema)?;
-        let validator = Checker::new(&output.schema)
-            .map_err(|e| format!("{e}; {}", super::builder::GENERAL_VALIDATOR_FIX))?;
+        let validator =
+            Checker::new(&output.schema).map_err(|e| super::validation::needs_general(&e))?;
         Ok(Self { output, validator })
     }
 

@@ -70,7 +70,7 @@ pub(super) struct ToolIndex(Vec<(Box<str>, usize)>);
 
 impl ToolIndex {
     pub(super) fn new(mut names: Vec<(Box<str>, usize)>) -> Self {
-        names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        neuralis_model::sort::sort_by(&mut names, |a, b| a.0.cmp(&b.0));
         ToolIndex(names)
     }
 

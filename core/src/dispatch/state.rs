@@ -132,7 +132,7 @@ impl StateMap {
     #[must_use]
     pub fn type_names(&self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = self.entries.values().map(|(_, n)| *n).collect();
-        names.sort_unstable();
+        neuralis_model::sort::sort(&mut names);
         names.dedup();
         names
     }

@@ -8,6 +8,15 @@ use super::failed::ArgumentError;
 use crate::contract::push_pointer;
 use crate::contract::rules::RESERVED_INPUT_KEYS;
 
+/// Why a schema outside the subset cannot be used in a build without a general validator
+/// ([`Checker::new`]'s error), and what to do about it.
+pub(super) fn needs_general(error: &CompileError) -> String {
+    format!(
+        "{error}; turn on the `jsonschema` feature of `neuralis-core` (a general draft-07 \
+         validator), or keep to the keywords the toolkit writes"
+    )
+}
+
 /// A schema compiled once, when the package is built.
 pub(super) enum Checker {
     Builtin(Validator),

@@ -14,6 +14,7 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 
+use neuralis_model::sort;
 use serde_json::{Map, Value};
 
 use super::tally::MAX_LISTED_CUTS;
@@ -811,7 +812,7 @@ impl<'v> Engine<'v> {
             .into_iter()
             .map(|(_, i, size, clean)| (i, size, clean))
             .collect();
-        whole.sort_unstable();
+        sort::sort(&mut whole);
         let mut next = whole.iter().copied().peekable();
         for (i, (k, e)) in m.iter().enumerate() {
             let Some(&(j, size, clean)) = next.peek() else {
@@ -844,7 +845,7 @@ impl<'v> Engine<'v> {
             }
         }
 
-        kept.sort_unstable_by_key(|(i, _)| *i);
+        sort::sort_by_key(&mut kept, |(i, _)| *i);
         let count = kept.len();
         let len = self.rules.counted_len(m, depth) - deep;
         if count < len {

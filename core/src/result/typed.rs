@@ -345,7 +345,7 @@ fn marker(
 ) -> String {
     let mut places = cut_places(structured, text, how.wrapped);
     // Outer places first: the counts the model most needs.
-    places.sort_by_key(|(at, ..)| at.matches('/').count());
+    neuralis_model::sort::sort_by_key(&mut places, |(at, ..)| at.matches('/').count());
     let mut tail: Vec<String> = Vec::new();
     let strings = structured.strings_clipped + text.strings_clipped;
     if strings > 0 {

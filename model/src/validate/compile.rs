@@ -211,7 +211,7 @@ impl<'s> Compiler<'s> {
         }
         // `jsonschema` runs (and reports) a schema's keywords cheapest first; so do we,
         // so that the first failure is the same one.
-        checks.sort_by_key(Check::priority);
+        crate::sort::sort_by_key(&mut checks, Check::priority);
         fold_required(&mut checks);
         Ok(Node::Checks(checks))
     }

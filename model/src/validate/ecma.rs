@@ -631,7 +631,7 @@ impl Parser {
         if !self.emit {
             return Ok(());
         }
-        ranges.sort_unstable();
+        crate::sort::sort(&mut ranges);
         let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
         for (lo, hi) in ranges {
             match merged.last_mut() {
