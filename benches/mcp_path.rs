@@ -9,14 +9,16 @@
 //! - `hand_pipeline`: the same with the same tool file registered by hand
 //!   (`Package::builder().tool(name, file, sync_fn(..))`);
 //! - `macro_pipeline_text`: `Package::dispatch_text_blocking` of the macro-built tool;
+//! - `macro_raw_text`: the arguments scanned as a `RawValue` (what a server that read
+//!   `tools/call` itself would do to find them in the message), then the same;
 //! - `parse_and_validate`: `serde_json::from_str::<Value>` plus a compiled `jsonschema`
 //!   `is_valid` of the same document;
 //! - `floor`: that, then the default inserted, `serde_json::from_value` and the handler.
 //!
 //! Run as MCP builds it (`neuralis-core`'s `jsonschema` feature on):
 //! `PACKAGE=neuralis FEATURES=neuralis-core/jsonschema benches/count.sh mcp_path 1000
-//! parse_and_validate "0 1 2" "macro_pipeline hand_pipeline macro_pipeline_text floor
-//! parse_and_validate"`.
+//! parse_and_validate "0 1 2" "macro_pipeline hand_pipeline macro_pipeline_text
+//! macro_raw_text floor parse_and_validate"`.
 
 use std::hint::black_box;
 
@@ -134,6 +136,14 @@ fn scenario<'a>(f: &'a Fixture, args: &'a str, name: &str) -> Option<Scenario<'a
                     .dispatch_text_blocking("forecast", black_box(args), &f.session),
             );
         }),
+        "macro_raw_text" => Box::new(move || {
+            let raw: &serde_json::value::RawValue =
+                serde_json::from_str(black_box(args)).expect("args");
+            black_box(
+                f.by_macro
+                    .dispatch_text_blocking("forecast", raw.get(), &f.session),
+            );
+        }),
         "parse_and_validate" => Box::new(move || {
             let args: Value = serde_json::from_str(black_box(args)).expect("args");
             black_box(f.general.is_valid(&args));
@@ -176,6 +186,12 @@ fn same_result(f: &Fixture, args: &str) {
         .by_macro
         .dispatch_text_blocking("forecast", args, &f.session);
     assert!(!first.is_error, "{first:?}");
+    let raw: &serde_json::value::RawValue = serde_json::from_str(args).expect("args");
+    assert_eq!(
+        f.by_macro
+            .dispatch_text_blocking("forecast", raw.get(), &f.session),
+        first
+    );
     let parsed: Value = serde_json::from_str(args).expect("args");
     assert_eq!(
         f.by_hand
