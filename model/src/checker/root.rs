@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use super::words::{did_you_mean, display_pointer, list, short};
 use super::{DRAFT_07, Draft07, Violation};
+use crate::contract::meta::{Holds, applicator};
 use crate::contract::rules::{RESERVED_INPUT_KEYS, RuleId};
 use crate::contract::{Diagnostic, Seg, push_pointer, ref_pointer, render};
 use crate::validate::Validator;
@@ -111,10 +112,26 @@ pub(super) fn check_root_closed(root: &Map<String, Value>, out: &mut Vec<Diagnos
     }
 }
 
-/// Keywords whose value is one subschema reached through composition.
-const BRANCH_ONE: &[&str] = &["if", "then", "else", "not"];
-/// Keywords whose value is an array of subschemas reached through composition.
-const BRANCH_MANY: &[&str] = &["allOf", "anyOf", "oneOf"];
+/// The subschemas the keyword `key` (whose value is `value`, at `at`) holds that constrain
+/// the same instance as the schema holding it ([`applicator`]'s in place: `if`, `then`,
+/// `else`, `not`, each branch of `allOf`, `anyOf`, `oneOf`, each value of
+/// `dependencies`), each with its pointer; none for another keyword.
+fn branches<'a>(key: &str, value: &'a Value, at: &str) -> Vec<(String, &'a Value)> {
+    let Some(applicator) = applicator(key).filter(|a| a.in_place) else {
+        return Vec::new();
+    };
+    let here = push_pointer(at, key);
+    match (applicator.holds, value) {
+        (Holds::Array, Value::Array(items)) => (items.iter().enumerate())
+            .map(|(i, branch)| (push_pointer(&here, &i.to_string()), branch))
+            .collect(),
+        (Holds::Dependencies, Value::Object(map)) => (map.iter())
+            .map(|(name, branch)| (push_pointer(&here, name), branch))
+            .collect(),
+        (Holds::One, _) => vec![(here, value)],
+        _ => Vec::new(),
+    }
+}
 
 // root-composition: root keys come only from the root's own `properties`.
 // Reason: `$ref`, `patternProperties` and property-declaring branches smuggle keys past the checks.
@@ -135,25 +152,11 @@ pub(super) fn check_root_composition(
                     },
                 ),
             ),
-            _ if BRANCH_ONE.contains(&key) => {
-                let pointer = push_pointer("", key);
-                root_branch(schema, value, &pointer, key, out);
-            }
-            _ if BRANCH_MANY.contains(&key) => {
-                for (i, branch) in value.as_array().into_iter().flatten().enumerate() {
-                    let pointer = push_pointer(&push_pointer("", key), &i.to_string());
+            _ => {
+                for (pointer, branch) in branches(key, value, "") {
                     root_branch(schema, branch, &pointer, key, out);
                 }
             }
-            "dependencies" => {
-                for (name, dep) in value.as_object().into_iter().flatten() {
-                    if dep.is_object() {
-                        let pointer = push_pointer("/dependencies", name);
-                        root_branch(schema, dep, &pointer, key, out);
-                    }
-                }
-            }
-            _ => {}
         }
     }
 }
@@ -204,26 +207,9 @@ fn declares_properties(
         }
     }
     for (key, sub) in obj {
-        let key = key.as_str();
-        let found = if BRANCH_ONE.contains(&key) {
-            declares_properties(schema, sub, &push_pointer(pointer, key), seen)
-        } else if BRANCH_MANY.contains(&key) {
-            let base = push_pointer(pointer, key);
-            sub.as_array()
-                .into_iter()
-                .flatten()
-                .enumerate()
-                .find_map(|(i, b)| {
-                    declares_properties(schema, b, &push_pointer(&base, &i.to_string()), seen)
-                })
-        } else if key == "dependencies" {
-            let base = push_pointer(pointer, key);
-            sub.as_object().into_iter().flatten().find_map(|(name, d)| {
-                declares_properties(schema, d, &push_pointer(&base, name), seen)
-            })
-        } else {
-            None
-        };
+        let found = branches(key, sub, pointer)
+            .into_iter()
+            .find_map(|(at, branch)| declares_properties(schema, branch, &at, seen));
         if found.is_some() {
             return found;
         }
@@ -241,19 +227,6 @@ enum Edge {
     /// Composition (`allOf`/`anyOf`/`oneOf`/`if`/`then`/`else`/`not`) or `dependencies`:
     /// the branch constrains the same object as the schema that holds it.
     Branch,
-}
-
-/// What a schema keyword holds.
-#[derive(Debug, Clone, Copy)]
-enum Nest {
-    /// One subschema.
-    One,
-    /// An array of subschemas.
-    Many,
-    /// One subschema or an array of them (`items`).
-    OneOrMany,
-    /// An object whose values are subschemas.
-    Map,
 }
 
 /// One subschema on the walk, with how it was reached.
@@ -370,35 +343,32 @@ impl<'a> Walk<'a, '_> {
             edge,
         });
         for (key, sub) in schema {
-            let (edge, how) = match key.as_str() {
-                "properties" | "patternProperties" | "definitions" => (Edge::Child, Nest::Map),
-                "dependencies" => (Edge::Branch, Nest::Map),
-                "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
-                    (Edge::Child, Nest::One)
-                }
-                "items" => (Edge::Child, Nest::OneOrMany),
-                "allOf" | "anyOf" | "oneOf" => (Edge::Branch, Nest::Many),
-                "if" | "then" | "else" | "not" => (Edge::Branch, Nest::One),
-                _ => continue,
+            let Some(applicator) = applicator(key) else {
+                continue;
+            };
+            let edge = if applicator.in_place {
+                Edge::Branch
+            } else {
+                Edge::Child
             };
             self.path.push(Seg::Key(key));
-            match (how, sub) {
-                (Nest::Map, Value::Object(map)) => {
+            match (applicator.holds, sub) {
+                (Holds::Map | Holds::Dependencies, Value::Object(map)) => {
                     for (name, sub) in map {
                         self.path.push(Seg::Key(name));
                         self.schema(sub, edge);
                         self.path.pop();
                     }
                 }
-                (Nest::Many | Nest::OneOrMany, Value::Array(items)) => {
+                (Holds::Array | Holds::OneOrArray, Value::Array(items)) => {
                     for (i, sub) in items.iter().enumerate() {
                         self.path.push(Seg::Index(i));
                         self.schema(sub, edge);
                         self.path.pop();
                     }
                 }
-                (Nest::One | Nest::OneOrMany, _) => self.schema(sub, edge),
-                (Nest::Map | Nest::Many, _) => {}
+                (Holds::One | Holds::OneOrArray, _) => self.schema(sub, edge),
+                _ => {}
             }
             self.path.pop();
         }

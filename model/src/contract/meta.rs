@@ -13,6 +13,61 @@ use serde_json::{Map, Number, Value};
 
 use super::DRAFT_07;
 
+/// How a keyword of a schema object holds schemas, as the draft-07 meta-schema says: the
+/// one table every walk over a schema reads (this module's meta-schema check, the
+/// checker's walk, `schema::for_each_subschema_mut` and the canonical writer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holds {
+    /// One schema: `additionalProperties`, `additionalItems`, `contains`,
+    /// `propertyNames`, `not`, `if`, `then`, `else`.
+    One,
+    /// One schema, or an array of schemas (a tuple): `items`.
+    OneOrArray,
+    /// An array of schemas: `allOf`, `anyOf`, `oneOf`.
+    Array,
+    /// Names to schemas: `properties`, `patternProperties`, `definitions`.
+    Map,
+    /// Names to a schema or to an array of names: `dependencies`.
+    Dependencies,
+}
+
+/// A keyword that holds schemas: how it holds them, and whether they apply to the
+/// instance itself (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else`,
+/// `dependencies`) rather than to its members or items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Applicator {
+    /// How the schemas sit under the keyword.
+    pub holds: Holds,
+    /// Whether they constrain the instance the holding schema describes.
+    pub in_place: bool,
+}
+
+/// What `keyword` holds, if it holds schemas; `None` for every other keyword (`default`,
+/// `enum`, `const`, `examples` and unknown keywords hold values, never schemas).
+///
+/// ```
+/// use neuralis_model::contract::meta::{Holds, applicator};
+/// assert_eq!(applicator("items").map(|a| a.holds), Some(Holds::OneOrArray));
+/// assert!(applicator("not").is_some_and(|a| a.in_place));
+/// assert!(applicator("contains").is_some_and(|a| !a.in_place));
+/// assert_eq!(applicator("default"), None);
+/// ```
+#[must_use]
+pub fn applicator(keyword: &str) -> Option<Applicator> {
+    let (holds, in_place) = match keyword {
+        "additionalProperties" | "additionalItems" | "contains" | "propertyNames" => {
+            (Holds::One, false)
+        }
+        "not" | "if" | "then" | "else" => (Holds::One, true),
+        "items" => (Holds::OneOrArray, false),
+        "allOf" | "anyOf" | "oneOf" => (Holds::Array, true),
+        "properties" | "patternProperties" | "definitions" => (Holds::Map, false),
+        "dependencies" => (Holds::Dependencies, true),
+        _ => return None,
+    };
+    Some(Applicator { holds, in_place })
+}
+
 /// The type names `type` accepts.
 const SIMPLE_TYPES: &[&str] = &[
     "array", "boolean", "integer", "null", "number", "object", "string",
@@ -101,6 +156,9 @@ fn is_schema<'a>(value: &'a Value, format_ok: &mut FormatOk<'_, 'a>) -> bool {
 }
 
 fn keyword_ok<'a>(key: &'a str, value: &'a Value, format_ok: &mut FormatOk<'_, 'a>) -> bool {
+    if let Some(applicator) = applicator(key) {
+        return schemas_ok(key, applicator.holds, value, format_ok);
+    }
     match key {
         "$id" | "$ref" => value
             .as_str()
@@ -122,36 +180,7 @@ fn keyword_ok<'a>(key: &'a str, value: &'a Value, format_ok: &mut FormatOk<'_, '
         "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties" | "minProperties" => {
             value.is_u64()
         }
-        "additionalItems"
-        | "contains"
-        | "additionalProperties"
-        | "propertyNames"
-        | "if"
-        | "then"
-        | "else"
-        | "not" => is_schema(value, format_ok),
-        "items" => match value {
-            Value::Array(items) => schema_array(items, format_ok),
-            other => is_schema(other, format_ok),
-        },
-        "allOf" | "anyOf" | "oneOf" => value
-            .as_array()
-            .is_some_and(|items| schema_array(items, format_ok)),
         "required" => string_array(value),
-        "definitions" | "properties" => value
-            .as_object()
-            .is_some_and(|map| map.values().all(|v| is_schema(v, format_ok))),
-        "patternProperties" => value.as_object().is_some_and(|map| {
-            map.iter().all(|(pattern, v)| {
-                is_schema(v, format_ok) && format_ok(Asserted::PatternName(pattern))
-            })
-        }),
-        "dependencies" => value.as_object().is_some_and(|map| {
-            map.values().all(|v| match v {
-                Value::Array(_) => string_array(v),
-                other => is_schema(other, format_ok),
-            })
-        }),
         "type" => match value {
             Value::String(t) => SIMPLE_TYPES.contains(&t.as_str()),
             Value::Array(types) => {
@@ -165,6 +194,31 @@ fn keyword_ok<'a>(key: &'a str, value: &'a Value, format_ok: &mut FormatOk<'_, '
         },
         // `default`, `const`, and keywords the meta-schema does not name: anything.
         _ => true,
+    }
+}
+
+/// The value of a keyword that holds schemas, as [`applicator`] says it holds them (and
+/// `patternProperties`' keys regular expressions).
+fn schemas_ok<'a>(
+    key: &str,
+    holds: Holds,
+    value: &'a Value,
+    format_ok: &mut FormatOk<'_, 'a>,
+) -> bool {
+    match (holds, value) {
+        (Holds::One, _) | (Holds::OneOrArray, Value::Object(_) | Value::Bool(_)) => {
+            is_schema(value, format_ok)
+        }
+        (Holds::OneOrArray | Holds::Array, Value::Array(items)) => schema_array(items, format_ok),
+        (Holds::Map, Value::Object(map)) => map.iter().all(|(name, v)| {
+            is_schema(v, format_ok)
+                && (key != "patternProperties" || format_ok(Asserted::PatternName(name)))
+        }),
+        (Holds::Dependencies, Value::Object(map)) => map.values().all(|v| match v {
+            Value::Array(_) => string_array(v),
+            other => is_schema(other, format_ok),
+        }),
+        _ => false,
     }
 }
 

@@ -29,6 +29,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::contract::meta::{Holds, applicator};
 use crate::xn::{self, Kind, Level};
 
 /// The key order of a schema object; other keys follow in byte order.
@@ -153,21 +154,12 @@ impl Ctx {
     /// The context of the member `key` of an object in this context.
     fn member(self, key: &str, value: &Value) -> Ctx {
         match self {
-            Ctx::Schema => match key {
-                "properties" | "patternProperties" | "definitions" => Ctx::SchemaMap,
-                "dependencies" => Ctx::Dependencies,
-                "additionalProperties"
-                | "additionalItems"
-                | "contains"
-                | "propertyNames"
-                | "not"
-                | "if"
-                | "then"
-                | "else" => Ctx::Schema,
-                "items" if value.is_array() => Ctx::SchemaList,
-                "items" => Ctx::Schema,
-                "allOf" | "anyOf" | "oneOf" => Ctx::SchemaList,
-                xn::BLOCK => Ctx::Xn(Level::Block),
+            Ctx::Schema => match applicator(key).map(|a| a.holds) {
+                Some(Holds::Map) => Ctx::SchemaMap,
+                Some(Holds::Dependencies) => Ctx::Dependencies,
+                Some(Holds::OneOrArray | Holds::Array) if value.is_array() => Ctx::SchemaList,
+                Some(Holds::One | Holds::OneOrArray) => Ctx::Schema,
+                None if key == xn::BLOCK => Ctx::Xn(Level::Block),
                 _ => Ctx::Literal,
             },
             Ctx::SchemaMap => Ctx::Schema,

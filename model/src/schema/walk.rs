@@ -4,8 +4,10 @@
 
 use serde_json::{Map, Value};
 
+use crate::contract::meta::{Holds, applicator};
+
 /// Calls `f` with each subschema of `schema`, one level down, and the keyword it sits
-/// under: the values of `properties`, `patternProperties`, `definitions`, `$defs` and
+/// under, as [`applicator`] says each keyword holds them: the values of `properties`, `patternProperties`, `definitions`, `$defs` and
 /// `dependencies` (whose arrays of names `f` gets too: it skips what is not a schema),
 /// `items` (one schema or each of a tuple's), `additionalProperties`, `additionalItems`,
 /// `contains`, `propertyNames`, `not`, `if`, `then`, `else`, and each branch of `allOf`,
@@ -29,29 +31,22 @@ pub fn for_each_subschema_mut(
     mut f: impl FnMut(&str, &mut Value),
 ) {
     for (key, child) in schema.iter_mut() {
-        match key.as_str() {
-            "properties" | "patternProperties" | "definitions" | "$defs" | "dependencies" => {
-                if let Value::Object(map) = child {
-                    map.values_mut().for_each(|c| f(key, c));
-                }
-            }
-            "items" => match child {
-                Value::Array(items) => items.iter_mut().for_each(|c| f(key, c)),
-                other => f(key, other),
+        // `$defs` too: draft 2019-09's `definitions`, which the dialects write.
+        let holds = match key.as_str() {
+            "$defs" => Holds::Map,
+            other => match applicator(other) {
+                Some(a) => a.holds,
+                None => continue,
             },
-            "additionalProperties"
-            | "additionalItems"
-            | "contains"
-            | "propertyNames"
-            | "not"
-            | "if"
-            | "then"
-            | "else" => f(key, child),
-            "allOf" | "anyOf" | "oneOf" => {
-                if let Value::Array(branches) = child {
-                    branches.iter_mut().for_each(|c| f(key, c));
-                }
+        };
+        match (holds, child) {
+            (Holds::Map | Holds::Dependencies, Value::Object(map)) => {
+                map.values_mut().for_each(|c| f(key, c));
             }
+            (Holds::OneOrArray | Holds::Array, Value::Array(items)) => {
+                items.iter_mut().for_each(|c| f(key, c));
+            }
+            (Holds::One | Holds::OneOrArray, other) => f(key, other),
             _ => {}
         }
     }
