@@ -143,8 +143,7 @@ where
 {
     let mut loader = Loader::default();
     for (name, bytes) in sources {
-        let name = name.as_ref();
-        loader.push(format!("{name}.json"), name, bytes.as_ref(), options);
+        loader.push_source(name.as_ref(), bytes.as_ref(), options);
     }
     loader.package
 }
@@ -161,6 +160,11 @@ impl Loader {
     pub(crate) fn push(&mut self, file: String, name: &str, bytes: &[u8], options: &CheckOptions) {
         let report = check_bytes_with(name, bytes, options);
         self.record(file, name, report.diagnostics, report.schema);
+    }
+
+    /// [`push`](Self::push) of a source given by name (its file `<name>.json`).
+    pub(crate) fn push_source(&mut self, name: &str, bytes: &[u8], options: &CheckOptions) {
+        self.push(format!("{name}.json"), name, bytes, options);
     }
 
     /// Normalizes and types one file the build script checked against the contract (the

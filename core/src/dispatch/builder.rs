@@ -64,7 +64,7 @@ enum Source {
     Given {
         name: String,
         bytes: Vec<u8>,
-        check: fn(&mut Loader, String, &str, &[u8], &CheckOptions),
+        check: fn(&mut Loader, &str, &[u8], &CheckOptions),
     },
     /// The package table's: the build script checked it and wrote it.
     Checked {
@@ -117,7 +117,7 @@ impl PackageBuilder {
         self.sources.push(Source::Given {
             name: name.into(),
             bytes: file.as_ref().to_vec(),
-            check: Loader::push,
+            check: Loader::push_source,
         });
         self
     }
@@ -285,13 +285,7 @@ impl PackageBuilder {
         for source in &self.sources {
             match source {
                 Source::Given { name, bytes, check } => {
-                    check(
-                        &mut loader,
-                        format!("{name}.json"),
-                        name,
-                        bytes,
-                        &self.options,
-                    );
+                    check(&mut loader, name, bytes, &self.options);
                 }
                 Source::Checked { name, text } => loader.push_checked(name, text),
             }
