@@ -17,8 +17,9 @@ cargo test -p neuralis-mcp --features jwt --test http --test headers --test comp
 cargo test -p neuralis-mcp --features introspection,rate-limit,cors --doc
 # What a hosted service tells the operator (spans, events), its refusals, the rate limit.
 cargo test -p neuralis-mcp --features rate-limit --test trace
-# Bearer JWTs from a real OpenID provider (oidc-provider, `npm ci --prefix mcp/tests/oidc`).
-cargo test -p neuralis-mcp --features introspection --test oidc
+# Bearer JWTs from a real OpenID provider (oidc-provider, `npm ci --prefix mcp/tests/oidc`),
+# and the audience every token must name (JWTs and introspection answers).
+cargo test -p neuralis-mcp --features introspection --test oidc --test audience
 # The catalog and probe packages built to `.wasm` (release) and run in Node.
 ./scripts/wasm.sh
 # Real MCP clients against every example package (skipped, unless CI is set, when

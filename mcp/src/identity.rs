@@ -10,6 +10,7 @@ use std::fmt;
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use http::header::AUTHORIZATION;
 use neuralis_core::dispatch::SessionContext;
@@ -35,6 +36,67 @@ pub trait Resolve: Send + Sync + 'static {
     /// provider's keys, an introspection answer) overrides it.
     fn resolve_request<'a>(&'a self, parts: &'a http::request::Parts) -> Resolution<'a> {
         Box::pin(std::future::ready(self.resolve(parts)))
+    }
+
+    /// The resolver a hosted server uses once it knows what it is: called once, when the
+    /// service is built ([`Hosted::service`](crate::http::Hosted::service)), with the
+    /// `resource` its protected-resource metadata names (RFC 9728), if it publishes any.
+    ///
+    /// A resolver that checks which server a token was issued for, and was told none,
+    /// returns itself requiring `resource` as the audience (so a server that knows its
+    /// URL needs no second spelling of it); this is also where a resolver warns the
+    /// operator, once, of what it will refuse or let in. By default `None`: the resolver
+    /// is used as it is.
+    fn for_resource(&self, resource: Option<&str>) -> Option<Arc<dyn Resolve>> {
+        let _ = resource;
+        None
+    }
+}
+
+/// Which server a token must have been issued for (its `aud`, RFC 8707), as a resolver
+/// that reads tokens minted by an identity provider is configured: the MCP authorization
+/// spec requires the check, so a resolver told nothing refuses every token.
+#[cfg(feature = "jwt")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Audience {
+    /// None chosen: every token is refused, until [`Resolve::for_resource`] names one.
+    Unset,
+    /// `aud` must name this (a token without `aud` is refused).
+    Named(String),
+    /// Any audience, none at all included: the documented opt-out.
+    Any,
+}
+
+#[cfg(feature = "jwt")]
+impl Audience {
+    /// The refusal of every token while no audience is chosen; `builder` names the
+    /// resolver (`JwtResolver`).
+    pub(crate) fn unset_refusal(builder: &str) -> Refused {
+        Refused::invalid(format!(
+            "{builder} has no audience, so every token is refused (a token minted for another \
+             server must not get in): name this server with `.audience(\"https://host/mcp\")`, \
+             or give the hosted server its `ProtectedResource`, whose `resource` is then the \
+             audience; `.dangerously_accept_any_audience()` accepts tokens for any server"
+        ))
+    }
+
+    /// Logs, once, what a resolver with this audience will do when nothing names one
+    /// (`resource` is `None`): refuse everything, or let in any audience.
+    pub(crate) fn warn_at_start(&self, builder: &str) {
+        match self {
+            Self::Unset => tracing::warn!(
+                target: "neuralis_mcp::auth",
+                "{}",
+                Self::unset_refusal(builder).reason()
+            ),
+            Self::Any => tracing::warn!(
+                target: "neuralis_mcp::auth",
+                "{builder} accepts tokens issued for ANY audience \
+                 (`dangerously_accept_any_audience`): a token the identity provider minted for \
+                 another service opens this server too; name this server with `.audience(..)`"
+            ),
+            Self::Named(_) => {}
+        }
     }
 }
 

@@ -3,21 +3,25 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use neuralis_core::dispatch::SessionContext;
 use serde_json::{Map, Value};
 
-use crate::identity::{Refused, Resolution, Resolve, bearer_token};
+use crate::identity::{Audience, Refused, Resolution, Resolve, bearer_token};
 use crate::jwt::{GrantMapping, caller_of};
 
 /// Resolves each request's caller by asking the authorization server about its bearer
 /// token (RFC 7662 introspection): for opaque tokens, which only their issuer can read.
 ///
 /// The server is asked with this resource server's own client credentials (HTTP Basic);
-/// a token it calls inactive, or whose `aud` does not name [`Self::audience`] (or `iss`
-/// [`Self::issuer`]) when set, is refused with `401`. The user is the answer's `sub` (or
+/// a token it calls inactive, or whose `aud` does not name this server's audience (or
+/// `iss` [`Self::issuer`], when set), is refused with `401`. The audience is
+/// [`Self::audience`], else the `resource` of the
+/// [`ProtectedResource`](crate::http::ProtectedResource) the hosted server publishes; with
+/// neither, every token is refused without asking (the host's log says how to fix it),
+/// unless [`Self::dangerously_accept_any_audience`] says otherwise. The user is the answer's `sub` (or
 /// [`Self::user_claim`]), the grants its `scope` (or a [`GrantMapping`]). Answers are
 /// cached per token for [`Self::cache_for`] (default 60 s, never past the token's `exp`),
 /// so a busy caller costs one introspection a minute; a revoked token is then refused at
@@ -39,7 +43,7 @@ pub struct Introspection {
     client_id: String,
     client_secret: String,
     client: reqwest::Client,
-    audience: Option<String>,
+    audience: Audience,
     issuer: Option<String>,
     user_claim: String,
     grants: GrantMapping,
@@ -79,7 +83,7 @@ impl Introspection {
                 .timeout(Duration::from_secs(10))
                 .build()
                 .unwrap_or_default(),
-            audience: None,
+            audience: Audience::Unset,
             issuer: None,
             user_claim: "sub".into(),
             grants: GrantMapping::default(),
@@ -88,10 +92,21 @@ impl Introspection {
         }
     }
 
-    /// Requires the answer's `aud` to name `audience`.
+    /// Requires the answer's `aud` to name `audience` (this server, as the authorization
+    /// server knows it); an answer without `aud` is refused.
     #[must_use]
     pub fn audience(mut self, audience: impl Into<String>) -> Self {
-        self.audience = Some(audience.into());
+        self.audience = Audience::Named(audience.into());
+        self
+    }
+
+    /// Accepts an active token whatever server it was issued for, one that names none
+    /// included: the opt-out of the audience check, for the rare deployment that must.
+    /// The hosted server logs a warning saying so when it starts. Prefer
+    /// [`Self::audience`].
+    #[must_use]
+    pub fn dangerously_accept_any_audience(mut self) -> Self {
+        self.audience = Audience::Any;
         self
     }
 
@@ -146,7 +161,7 @@ impl Introspection {
                 "the authorization server says the token is not active (unknown, expired or revoked)",
             ));
         }
-        if let Some(audience) = &self.audience {
+        if let Audience::Named(audience) = &self.audience {
             let named = match answer.get("aud") {
                 Some(Value::String(aud)) => aud == audience,
                 Some(Value::Array(auds)) => auds.iter().any(|a| a.as_str() == Some(audience)),
@@ -174,6 +189,9 @@ impl Introspection {
     }
 
     async fn introspect(&self, token: &str) -> Result<SessionContext, Refused> {
+        if self.audience == Audience::Unset {
+            return Err(Audience::unset_refusal("Introspection"));
+        }
         let response = self
             .client
             .post(&self.endpoint)
@@ -238,5 +256,28 @@ impl Resolve for Introspection {
                 None => self.introspect(token).await,
             }
         })
+    }
+
+    /// Without an audience, the protected resource's URL is the audience; with none
+    /// either (or with any audience accepted), a warning in the host's log.
+    fn for_resource(&self, resource: Option<&str>) -> Option<Arc<dyn Resolve>> {
+        match (&self.audience, resource) {
+            (Audience::Unset, Some(resource)) => Some(Arc::new(Self {
+                endpoint: self.endpoint.clone(),
+                client_id: self.client_id.clone(),
+                client_secret: self.client_secret.clone(),
+                client: self.client.clone(),
+                audience: Audience::Named(resource.to_owned()),
+                issuer: self.issuer.clone(),
+                user_claim: self.user_claim.clone(),
+                grants: self.grants.clone(),
+                cache_for: self.cache_for,
+                cache: Mutex::default(),
+            })),
+            (audience, _) => {
+                audience.warn_at_start("Introspection");
+                None
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Header, Validation, decode, decode_he
 use neuralis_core::dispatch::SessionContext;
 use serde_json::{Map, Value};
 
-use crate::identity::{Refused, Resolution, Resolve, bearer_token};
+use crate::identity::{Audience, Refused, Resolution, Resolve, bearer_token};
 
 /// Resolves each request's caller from an `Authorization: Bearer <JWT>` header.
 ///
@@ -21,7 +21,14 @@ use crate::identity::{Refused, Resolution, Resolve, bearer_token};
 /// with a public key in PEM form), or (feature `jwks`) the keys an identity provider
 /// publishes, selected by the token's `kid` ([`JwtResolver::discover`],
 /// [`JwtResolver::jwks`]). `exp` is required and checked, `nbf` checked when present,
-/// `iss` and `aud` checked when configured (and then required). The user id is read from
+/// `iss` checked when configured (and then required).
+///
+/// `aud` is always checked, and required: a token names the server it was issued for
+/// (RFC 8707), and one minted for another service of the same identity provider must not
+/// get in. The audience is [`JwtResolver::audience`], else the `resource` of the
+/// [`ProtectedResource`](crate::http::ProtectedResource) the hosted server publishes;
+/// with neither, every token is refused (the host's log says how to fix it), unless
+/// [`JwtResolver::dangerously_accept_any_audience`] says otherwise. The user id is read from
 /// a claim (`sub` by default), the granted features by a [`GrantMapping`] (the `scope`
 /// claim by default: a space-separated string, as OAuth writes scopes, or an array of
 /// strings).
@@ -35,9 +42,12 @@ use crate::identity::{Refused, Resolution, Resolve, bearer_token};
 /// use neuralis_mcp::http::{JwtResolver, Resolve};
 /// use serde_json::json;
 ///
-/// let resolver = JwtResolver::hs256(b"a shared secret").unwrap().issuer("https://auth.example.com");
+/// let resolver = JwtResolver::hs256(b"a shared secret").unwrap()
+///     .issuer("https://auth.example.com")
+///     .audience("https://tools.example.com/mcp");
 /// let claims = json!({"sub": "ada", "scope": "weather.read notes.write",
-///     "iss": "https://auth.example.com", "exp": 4_102_444_800u64});
+///     "iss": "https://auth.example.com", "aud": "https://tools.example.com/mcp",
+///     "exp": 4_102_444_800u64});
 /// let key = EncodingKey::from_secret(b"a shared secret").unwrap();
 /// let token = encode(&Header::default(), &claims, &key).unwrap();
 /// let parts = http::Request::post("/mcp").header("Authorization", format!("Bearer {token}"))
@@ -50,6 +60,8 @@ use crate::identity::{Refused, Resolution, Resolve, bearer_token};
 pub struct JwtResolver {
     keys: Keys,
     validation: Validation,
+    /// The audience `aud` must name (mirrored in `validation`).
+    audience: Audience,
     user_claim: String,
     grants: GrantMapping,
     /// Tokens already verified with this configuration (every builder method starts a
@@ -135,7 +147,7 @@ impl fmt::Debug for JwtResolver {
             Keys::Set(set) => s.field("jwks", set),
         };
         s.field("iss", &self.validation.iss)
-            .field("aud", &self.validation.aud)
+            .field("aud", &self.audience)
             .field("user_claim", &self.user_claim)
             .field("grants", &self.grants)
             .finish_non_exhaustive()
@@ -303,12 +315,14 @@ impl JwtResolver {
     fn with_keys(keys: Keys) -> Self {
         let mut validation = Validation::new(Algorithm::RS256);
         validation.validate_nbf = true;
-        // Checked only when `audience` names one; a token's `aud` is then required.
+        // Until an audience is chosen every token is refused (`verify`), before this
+        // validation; `audience` turns the check on and requires the claim.
         validation.validate_aud = false;
         validation.leeway = 30;
         Self {
             keys,
             validation,
+            audience: Audience::Unset,
             user_claim: "sub".into(),
             grants: GrantMapping::default(),
             verified: Arc::default(),
@@ -462,13 +476,43 @@ impl JwtResolver {
         self
     }
 
-    /// Requires `aud` to name `audience` (this server, as the token's issuer knows it).
+    /// Requires `aud` to name `audience` (this server, as the token's issuer knows it:
+    /// usually its URL, `https://host/mcp`); a token without `aud` is refused.
+    ///
+    /// Without it, a hosted server that publishes a
+    /// [`ProtectedResource`](crate::http::ProtectedResource) requires its `resource`;
+    /// with neither, every token is refused.
     #[must_use]
     pub fn audience(mut self, audience: &str) -> Self {
         self.verified = Arc::default();
         self.validation.set_audience(&[audience]);
         self.validation.validate_aud = true;
         self.validation.required_spec_claims.insert("aud".into());
+        self.audience = Audience::Named(audience.to_owned());
+        self
+    }
+
+    /// Accepts a token whatever server it was issued for, one that names none included:
+    /// the opt-out of the audience check, for the rare deployment that must (a gateway
+    /// that checks `aud` itself). Every token the identity provider ever issued, for any
+    /// service, then opens this server; the hosted server logs a warning saying so when
+    /// it starts. Prefer [`Self::audience`].
+    ///
+    /// ```
+    /// use neuralis_mcp::http::JwtResolver;
+    ///
+    /// let resolver = JwtResolver::hs256(b"a shared secret").unwrap()
+    ///     .issuer("https://auth.example.com")
+    ///     .dangerously_accept_any_audience();
+    /// # let _ = resolver;
+    /// ```
+    #[must_use]
+    pub fn dangerously_accept_any_audience(mut self) -> Self {
+        self.verified = Arc::default();
+        self.validation.aud = None;
+        self.validation.validate_aud = false;
+        self.validation.required_spec_claims.remove("aud");
+        self.audience = Audience::Any;
         self
     }
 
@@ -520,6 +564,9 @@ impl JwtResolver {
         key: &Key,
         generation: u64,
     ) -> Result<SessionContext, Refused> {
+        if self.audience == Audience::Unset {
+            return Err(Audience::unset_refusal("JwtResolver"));
+        }
         let name = || match &key.kid {
             Some(kid) => format!("key `{kid}`"),
             None => "the key".to_owned(),
@@ -632,6 +679,18 @@ impl Resolve for JwtResolver {
                 let key = set.key(header.kid.as_deref()).await?;
                 self.verify(token, &header, &key, set.generation())
             }),
+        }
+    }
+
+    /// Without an audience, the protected resource's URL is the audience; with none
+    /// either (or with any audience accepted), a warning in the host's log.
+    fn for_resource(&self, resource: Option<&str>) -> Option<Arc<dyn Resolve>> {
+        match (&self.audience, resource) {
+            (Audience::Unset, Some(resource)) => Some(Arc::new(self.clone().audience(resource))),
+            (audience, _) => {
+                audience.warn_at_start("JwtResolver");
+                None
+            }
         }
     }
 }

@@ -327,15 +327,19 @@ async fn jwt_bearer_tokens() {
         assert!(body.get("result").is_none(), "{what}: {body}");
     }
 
+    // No `.audience`: the protected resource the server publishes is the audience.
     let rs = McpServer::hosted(
         package(),
         JwtResolver::rs256_pem(include_bytes!("fixtures/rs256-public.pem")).unwrap(),
     )
+    .with_protected_resource(neuralis_mcp::http::ProtectedResource::new(
+        "https://tools.test/mcp",
+    ))
     .service(config());
     let rs_sign = |pem: &[u8]| {
         encode(
             &Header::new(Algorithm::RS256),
-            &json!({"sub": "bob", "scope": "", "exp": now + 600}),
+            &json!({"sub": "bob", "scope": "", "aud": "https://tools.test/mcp", "exp": now + 600}),
             &EncodingKey::from_rsa_pem(pem).unwrap(),
         )
         .unwrap()

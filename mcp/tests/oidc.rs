@@ -334,7 +334,8 @@ async fn opaque_tokens_by_introspection() {
     let elsewhere = Introspection::new(&endpoint, "client-tools", "secret-tools")
         .audience("https://elsewhere.test/mcp");
     assert!(refusal_of(&elsewhere, &opaque).await.contains("`aud`"));
-    let wrong_secret = Introspection::new(&endpoint, "client-tools", "not-the-secret");
+    let wrong_secret =
+        Introspection::new(&endpoint, "client-tools", "not-the-secret").audience(AUDIENCE);
     assert!(
         refusal_of(&wrong_secret, &opaque)
             .await

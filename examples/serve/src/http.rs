@@ -3,7 +3,8 @@
 //! - With `--tokens FILE` (`{"<token>": {"user": "<id>", "grants": ["<feature>"]}}`),
 //!   every request needs `Authorization: Bearer <token>` and is served for that token's
 //!   user and grants (`McpServer::hosted`). With `--issuer URL` (or `--jwks-url URL`)
-//!   and `--audience AUD`, every request needs a bearer JWT from that identity provider
+//!   and `--audience AUD` (default: the `--resource` URL; one of them is required),
+//!   every request needs a bearer JWT for this server from that identity provider
 //!   (`JwtResolver::discover`): the user is its `sub`, the grants its `--grants-claim`
 //!   (default `scope`). Without either, every request is served for the one local
 //!   session (`--grant`), which is for local use only.
@@ -43,6 +44,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 /// The options of `--http`, each also read from `NEURALIS_<FLAG>`: flatten them into a
 /// server's own command line (`#[command(flatten)]`).
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("audience_source").args(["audience", "resource"]).multiple(true)))]
 pub struct Options {
     /// Serve over streamable HTTP at /mcp on this address (such as 127.0.0.1:8080).
     #[arg(long = "http", value_name = "ADDR", env = "NEURALIS_HTTP")]
@@ -92,7 +94,7 @@ pub struct Options {
         long,
         value_name = "URL",
         env = "NEURALIS_ISSUER",
-        requires_all = ["addr", "audience"],
+        requires_all = ["addr", "audience_source"],
         conflicts_with_all = ["tokens", "jwks_url"]
     )]
     pub issuer: Option<String>,
@@ -101,12 +103,13 @@ pub struct Options {
         long,
         value_name = "URL",
         env = "NEURALIS_JWKS_URL",
-        requires_all = ["addr", "audience"],
+        requires_all = ["addr", "audience_source"],
         conflicts_with = "tokens"
     )]
     pub jwks_url: Option<String>,
     /// The audience a JWT must name in `aud` (this server, as the provider knows it);
-    /// required with --issuer or --jwks-url.
+    /// with --issuer or --jwks-url, default: the --resource URL (one of the two is
+    /// required: a token minted for another server never gets in).
     #[arg(long, value_name = "AUD", env = "NEURALIS_AUDIENCE")]
     pub audience: Option<String>,
     /// The JWT claim that holds the granted features: a space-separated string or an
@@ -427,10 +430,13 @@ async fn hosted_server(
             Ok(Ok(McpServer::hosted(package, tokens)))
         }
         (None, Some(resolver)) => {
-            let audience = options.audience.as_deref().unwrap_or_default();
-            let resolver = resolver
-                .audience(audience)
-                .grants(GrantMapping::claim(options.grants_claim.clone()));
+            // Without `--audience`, the server's `--resource` URL is the audience: the
+            // hosted server names its protected resource to the resolver.
+            let resolver = match &options.audience {
+                Some(audience) => resolver.audience(audience),
+                None => resolver,
+            }
+            .grants(GrantMapping::claim(options.grants_claim.clone()));
             // A wrong issuer URL fails here, not at the first request.
             let keys = resolver
                 .load()

@@ -677,8 +677,8 @@ impl Provider {
 
 /// `--issuer URL --audience AUD`: the keys discovered from a real provider's metadata,
 /// each request's caller its token's `sub`, the grants its `scope` (`--grants-claim`);
-/// `--jwks-url` the same keys named directly; `--issuer` without `--audience` is a usage
-/// error.
+/// `--jwks-url` the same keys named directly; `--resource URL` alone makes that URL the
+/// audience; `--issuer` without `--audience` or `--resource` is a usage error.
 #[test]
 fn bearer_jwts_from_an_identity_provider() {
     let Some(provider) = Provider::start() else {
@@ -696,6 +696,7 @@ fn bearer_jwts_from_an_identity_provider() {
     for flags in [
         ["--issuer", provider.issuer.as_str(), "--audience", audience],
         ["--jwks-url", jwks.as_str(), "--audience", audience],
+        ["--issuer", provider.issuer.as_str(), "--resource", audience],
     ] {
         let server = Server::start_jwt(&flags);
         let both = provider.token("weather.read notes.write");
@@ -731,6 +732,14 @@ fn bearer_jwts_from_an_identity_provider() {
         "--issuer",
         &provider.issuer,
         "--audience",
+        "https://elsewhere.test/mcp",
+    ]);
+    assert_eq!(list(&server, Some(&token)).status, 401);
+    // The same with `--resource` naming another server: its URL is the audience.
+    let server = Server::start_jwt(&[
+        "--issuer",
+        &provider.issuer,
+        "--resource",
         "https://elsewhere.test/mcp",
     ]);
     assert_eq!(list(&server, Some(&token)).status, 401);

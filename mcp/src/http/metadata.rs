@@ -39,6 +39,14 @@ impl ProtectedResource {
         }
     }
 
+    /// The resource's URL: what a token for this server names as its audience (`aud`),
+    /// and the audience a resolver given none requires (see
+    /// [`Resolve::for_resource`](crate::http::Resolve::for_resource)).
+    #[must_use]
+    pub fn resource(&self) -> &str {
+        &self.resource
+    }
+
     /// An authorization server that issues tokens for this resource.
     #[must_use]
     pub fn authorization_server(mut self, issuer: impl Into<String>) -> Self {

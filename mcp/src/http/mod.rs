@@ -20,10 +20,17 @@
 //! `JwtResolver` (feature `jwt`: bearer JWTs with `exp`, `nbf`, `iss` and `aud` checked,
 //! the user id and the grants read from the claims by a `GrantMapping`; with feature
 //! `jwks`, the keys an identity provider publishes, discovered from its issuer URL and
-//! followed through rotations by `kid`), and any
-//! closure `Fn(&http::request::Parts) -> Result<SessionContext,
+//! followed through rotations by `kid`), `Introspection` (feature `introspection`: opaque
+//! tokens asked about at the authorization server), and any closure `Fn(&http::request::Parts) -> Result<SessionContext,
 //! Refused>`, which sees the headers and whatever the host's own auth middleware put in the
 //! request's extensions.
+//!
+//! The resolvers that read an identity provider's tokens always check the audience: a
+//! token must name this server in `aud` (RFC 8707), as the resolver's `.audience(..)`
+//! says, else as the [`ProtectedResource`] the hosted server publishes
+//! ([`Hosted::with_protected_resource`]). With neither, every token is refused and the
+//! host's log says why when the service starts; `dangerously_accept_any_audience()` is
+//! the opt-out, logged as a warning at start-up.
 //!
 //! rmcp's own checks still apply behind it: `Host`/`Origin` validation against DNS
 //! rebinding (`allowed_hosts`, `allowed_origins`), the request body cap
@@ -191,7 +198,9 @@ impl Hosted {
 
     /// Names `metadata`'s document in every `401` challenge
     /// (`WWW-Authenticate: Bearer resource_metadata="..."`); the host serves the document
-    /// at [`ProtectedResource::well_known_path`] ([`ProtectedResource::response`]).
+    /// at [`ProtectedResource::well_known_path`] ([`ProtectedResource::response`]). Its
+    /// `resource` is also the audience a token must name when the resolver was given
+    /// none (`JwtResolver::audience`, `Introspection::audience`).
     #[must_use]
     pub fn with_protected_resource(mut self, metadata: ProtectedResource) -> Self {
         self.metadata = Some(metadata);
@@ -268,14 +277,21 @@ impl Hosted {
         self.limits.connections
     }
 
-    /// The tower service, over rmcp's streamable HTTP service built with `config`.
+    /// The tower service, over rmcp's streamable HTTP service built with `config`. The
+    /// resolver learns here what the server is ([`Resolve::for_resource`]): the
+    /// protected resource's URL is the audience of a resolver that names none.
     #[must_use]
     pub fn service(self, config: StreamableHttpServerConfig) -> HostedService {
         let challenge = match &self.metadata {
             Some(m) => format!("Bearer resource_metadata=\"{}\"", m.metadata_url()),
             None => "Bearer".to_owned(),
         };
-        HostedService::new(self.server, self.resolver, challenge, config, &self.limits)
+        let resource = self.metadata.as_ref().map(ProtectedResource::resource);
+        let resolver = self
+            .resolver
+            .for_resource(resource)
+            .unwrap_or(self.resolver);
+        HostedService::new(self.server, resolver, challenge, config, &self.limits)
     }
 }
 
