@@ -445,7 +445,7 @@ fn the_previous_release_of_an_example_gives_what_changed() {
         &now.to_string_lossy(),
     ]);
     let text = String::from_utf8_lossy(&md.stdout);
-    assert!(text.contains("| `catalog_edit` | **cosmetic** | `annotation-changed` | `/properties/status/description` |"), "{text}");
+    assert!(text.contains("| `catalog_edit` | **cosmetic** | cosmetic | `annotation-changed` | `/properties/status/description` |"), "{text}");
     let human = neuralis(&["diff", &previous.to_string_lossy(), &now.to_string_lossy()]);
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("catalog_edit: cosmetic"), "{text}");
@@ -534,11 +534,24 @@ fn since_reads_git_and_checks_the_version_step() {
         doc["version"],
         json!({"old": "0.1.0", "new": "0.1.1", "major_step": false, "flagged": true})
     );
-    assert_eq!(run(&["--allow", "breaking"]).0, 0, "allowed");
+    // The version step is its own failure: allowing breaking changes does not allow it.
+    assert_eq!(
+        run(&["--allow", "breaking"]).0,
+        1,
+        "the version step still fails"
+    );
+    assert_eq!(run(&["--allow", "breaking", "--allow", "posture"]).0, 1);
+    assert_eq!(run(&["--allow", "version"]).0, 1, "the change still breaks");
+    assert_eq!(
+        run(&["--allow", "breaking", "--allow", "version"]).0,
+        0,
+        "both allowed"
+    );
     std::fs::write(root.join("Cargo.toml"), manifest("0.2.0")).expect("write");
     let (code, doc) = run(&[]);
     assert_eq!(doc["version"]["flagged"], false, "{doc}");
     assert_eq!(code, 1, "still breaking");
+    assert_eq!(run(&["--allow", "breaking"]).0, 0, "a major step: allowed");
     // Nothing changed since the commit: nothing to say.
     git(root, &["add", "-A"]);
     git(root, &["commit", "-q", "-m", "two"]);
@@ -548,4 +561,202 @@ fn since_reads_git_and_checks_the_version_step() {
     // A revision git does not know is unreadable input.
     let out = neuralis(&["diff", "--since", "no-such-rev", &tools]);
     assert_eq!(out.status.code(), Some(2));
+    // A directory git holds nothing in at the revision: said so (exit 2), not every tool
+    // read as new.
+    std::fs::create_dir_all(root.join("untracked")).expect("mkdir");
+    std::fs::write(root.join("untracked/t.json"), base().to_string()).expect("write");
+    let untracked = root.join("untracked").to_string_lossy().into_owned();
+    let out = neuralis(&["diff", "--since", "HEAD", &untracked]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("git has no file in") && stderr.contains("at HEAD"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A key the old side required, made optional with a default: no valid old call left it
+/// out, so the default changes no call (`default-added`, additive), whether the default
+/// is the package's (`x-neuralis.defaults`) or the schema's (`default`), at the root or
+/// nested. A default gained by a key that was already optional still breaks.
+#[test]
+fn a_required_key_made_optional_with_a_default_is_additive() {
+    let mut old = base();
+    old["required"] = json!(["city", "days"]);
+    old["properties"]["filter"]["required"] = json!(["tag"]);
+    let mut new = base();
+    new["x-neuralis"]["defaults"] = json!({"days": 3});
+    new["properties"]["filter"]["properties"]["tag"]["default"] = json!("all");
+    let (code, class, findings) = changed(old.clone(), new.clone());
+    assert_eq!(code, 0, "{findings:?}");
+    assert_eq!(class, "additive");
+    let mut findings = findings;
+    findings.sort();
+    assert_eq!(
+        findings,
+        [
+            finding(
+                "default-added",
+                "additive",
+                "/properties/filter/properties/tag/default"
+            ),
+            finding("default-added", "additive", "/x-neuralis/defaults/days"),
+            finding("property-optional", "additive", "/properties/days"),
+            finding(
+                "property-optional",
+                "additive",
+                "/properties/filter/properties/tag"
+            ),
+        ]
+    );
+    // Optional before: a call that left it out now means something else.
+    let mut optional = old;
+    optional["required"] = json!(["city"]);
+    optional["properties"]["filter"]
+        .as_object_mut()
+        .expect("filter")
+        .remove("required");
+    let (code, class, findings) = changed(optional, new);
+    assert_eq!((code, class.as_str()), (1, "breaking"), "{findings:?}");
+    let mut findings = findings;
+    findings.sort();
+    assert_eq!(
+        findings,
+        [
+            finding(
+                "default-changed",
+                "breaking",
+                "/properties/filter/properties/tag/default"
+            ),
+            finding("default-changed", "breaking", "/x-neuralis/defaults/days"),
+        ]
+    );
+}
+
+/// A tool with a breaking and a posture change: both classes listed and counted (JSON,
+/// human, Markdown), and allowing one does not allow the other.
+#[test]
+fn every_class_a_tool_has_is_listed_and_counted() {
+    let mut new = base();
+    new["required"] = json!(["city", "days"]);
+    new["x-neuralis"]["annotations"]["destructiveHint"] = json!(false);
+    new["properties"]["unit"]["description"] = json!("The unit.");
+    let (a, b) = (dir(&[("t.json", base())]), dir(&[("t.json", new)]));
+    let (code, doc) = diff(a.path(), b.path(), &[]);
+    assert_eq!(code, 1);
+    let tool = &doc["tools"][0];
+    assert_eq!(tool["class"], "breaking");
+    assert_eq!(tool["classes"], json!(["breaking", "posture", "cosmetic"]));
+    assert_eq!(
+        doc["summary"],
+        json!({"breaking": 1, "posture": 1, "additive": 0, "cosmetic": 1, "none": 0, "findings": 3})
+    );
+    assert_eq!(
+        diff(a.path(), b.path(), &["--allow", "breaking"]).0,
+        1,
+        "posture still fails"
+    );
+    assert_eq!(
+        diff(a.path(), b.path(), &["--allow", "posture"]).0,
+        1,
+        "breaking still fails"
+    );
+    assert_eq!(
+        diff(
+            a.path(),
+            b.path(),
+            &["--allow", "posture", "--allow", "breaking"]
+        )
+        .0,
+        0
+    );
+    let (old, new) = (
+        a.path().to_string_lossy().into_owned(),
+        b.path().to_string_lossy().into_owned(),
+    );
+    let human = neuralis(&["diff", &old, &new]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("t: breaking, posture, cosmetic\n"), "{text}");
+    assert!(
+        text.contains("summary: 1 breaking, 1 posture, 0 additive, 1 cosmetic, 0 unchanged"),
+        "{text}"
+    );
+    let md = neuralis(&["diff", "--format", "markdown", &old, &new]);
+    let text = String::from_utf8_lossy(&md.stdout);
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("| `t` |")).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    for row in &rows {
+        assert!(
+            row.starts_with("| `t` | **breaking**, **posture**, **cosmetic** |"),
+            "the tool's class on every row: {row}"
+        );
+    }
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("| posture | `hint-changed` |")),
+        "{text}"
+    );
+}
+
+/// A v1 to v2 release of an example package (`examples/weather`, its `Cargo.toml` and
+/// `tools/`) through `diff --since` in a scratch git repository: a breaking change, a
+/// posture change and the version step each seen, each allowed only by its own `--allow`.
+#[test]
+fn a_release_of_an_example_through_since() {
+    let repo_dir = tempfile::tempdir().expect("a temp dir");
+    let root = repo_dir.path();
+    let example = repo().join("examples/weather");
+    std::fs::create_dir_all(root.join("tools")).expect("mkdir");
+    std::fs::copy(example.join("Cargo.toml"), root.join("Cargo.toml")).expect("copy");
+    let file = "tools/weather_forecast.json";
+    std::fs::copy(example.join(file), root.join(file)).expect("copy");
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "v1"]);
+    let text = std::fs::read_to_string(root.join(file)).expect("read");
+    let mut v2: Value = serde_json::from_str(&text).expect("json");
+    v2["required"] = json!(["city", "days"]);
+    v2["x-neuralis"]["annotations"]["readOnlyHint"] = json!(false);
+    std::fs::write(
+        root.join(file),
+        serde_json::to_string_pretty(&v2).expect("json"),
+    )
+    .expect("write");
+    let tools = root.join("tools").to_string_lossy().into_owned();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["diff", "--format", "json", "--since", "HEAD"];
+        args.extend_from_slice(extra);
+        args.push(&tools);
+        let out = neuralis(&args);
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code().expect("a status"), doc)
+    };
+    let (code, doc) = run(&[]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["tools"][0]["classes"], json!(["breaking", "posture"]));
+    assert_eq!(doc["version"]["flagged"], true, "{doc}");
+    assert_eq!(
+        run(&["--allow", "breaking", "--allow", "posture"]).0,
+        1,
+        "the version step"
+    );
+    assert_eq!(
+        run(&["--allow", "breaking", "--allow", "version"]).0,
+        1,
+        "the posture change"
+    );
+    assert_eq!(
+        run(&["--allow", "posture", "--allow", "version"]).0,
+        1,
+        "the breaking change"
+    );
+    assert_eq!(
+        run(&[
+            "--allow", "breaking", "--allow", "posture", "--allow", "version"
+        ])
+        .0,
+        0
+    );
 }

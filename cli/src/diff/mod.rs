@@ -1,7 +1,8 @@
 //! `neuralis diff OLD NEW`: two revisions of a package's `tools/`, read the way a caller
-//! lives with them. Each tool gets one class, the most severe of its findings
-//! (`breaking`, `posture`, `additive`, `cosmetic`, `none`); each finding a rule id, a
-//! JSON pointer and what a caller will see (`docs/changing.md`).
+//! lives with them. Each finding has a rule id, a class (`breaking`, `posture`,
+//! `additive`, `cosmetic`), a JSON pointer and what a caller will see; each tool lists
+//! every class its findings have, the most severe first (its `class`), or `none`
+//! (`docs/changing.md`).
 
 mod schema;
 
@@ -30,10 +31,31 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: DiffFormat,
-    /// A class that does not fail the run (exit 0): `breaking` or `posture`;
-    /// repeatable.
+    /// What does not fail the run (exit 0): `breaking` or `posture` (a tool's change of
+    /// that class), or `version` (a breaking change without a major version step, with
+    /// `--since`); repeatable, each only itself.
     #[arg(long, value_enum, value_name = "CLASS")]
-    pub allow: Vec<Class>,
+    pub allow: Vec<Allow>,
+}
+
+/// `--allow` values of `neuralis diff`: each failure of the run, allowed on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Allow {
+    /// A tool's breaking change.
+    Breaking,
+    /// A tool's posture change (who must approve or may call).
+    Posture,
+    /// A breaking change whose package version did not take a major step.
+    Version,
+    /// Never fails the run: accepted for command lines written before `version`.
+    #[value(hide = true)]
+    Additive,
+    /// Never fails the run: accepted for command lines written before `version`.
+    #[value(hide = true)]
+    Cosmetic,
+    /// Never fails the run: accepted for command lines written before `version`.
+    #[value(hide = true)]
+    None,
 }
 
 /// `--format` values of `neuralis diff`.
@@ -59,8 +81,26 @@ struct Revision {
 #[derive(Debug, Serialize)]
 struct ToolDiff {
     name: String,
+    /// The most severe class of its findings (`none` without any).
     class: Class,
+    /// Every class its findings have, the most severe first (`[none]` without any).
+    classes: Vec<Class>,
     findings: Vec<Finding>,
+}
+
+impl ToolDiff {
+    fn has(&self, class: Class) -> bool {
+        self.classes.contains(&class)
+    }
+
+    /// Its classes, comma-separated.
+    fn classes_text(&self) -> String {
+        self.classes
+            .iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// The package versions of the two sides, with `--since`.
@@ -85,7 +125,7 @@ pub fn run(args: &Args) -> ExitCode {
         }
     };
     let tools = diff(&old, &new);
-    let breaking = tools.iter().any(|t| t.class == Class::Breaking);
+    let breaking = tools.iter().any(|t| t.has(Class::Breaking));
     let versions = versions.map(|(o, n)| {
         let major_step = major_step(&o, &n);
         Versions {
@@ -110,10 +150,12 @@ pub fn run(args: &Args) -> ExitCode {
         DiffFormat::Markdown => markdown(&tools, versions.as_ref()),
     };
     print!("{text}");
-    let fails = tools.iter().any(|t| {
-        matches!(t.class, Class::Breaking | Class::Posture) && !args.allow.contains(&t.class)
-    }) || (versions.as_ref().is_some_and(|v| v.flagged)
-        && !args.allow.contains(&Class::Breaking));
+    let fails = |class: Class, allow: Allow| {
+        !args.allow.contains(&allow) && tools.iter().any(|t| t.has(class))
+    };
+    let fails = fails(Class::Breaking, Allow::Breaking)
+        || fails(Class::Posture, Allow::Posture)
+        || (versions.as_ref().is_some_and(|v| v.flagged) && !args.allow.contains(&Allow::Version));
     ExitCode::from(u8::from(fails))
 }
 
@@ -198,12 +240,21 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
 }
 
 /// The tools directory `dir` as it was at `rev`: `git ls-tree` and `git show`, paths
-/// relative to `dir` (a directory that did not exist then is an empty side).
+/// relative to `dir`. A directory git held nothing in at `rev` is an error: read as an
+/// empty side, every tool would pass as new.
 fn read_git(rev: &str, dir: &Path) -> Result<Revision, String> {
     if !dir.is_dir() {
         return Err(format!("cannot read `{}`: not a directory", dir.display()));
     }
     let listed = git(dir, &["ls-tree", "--name-only", rev, "--", "."])?;
+    if listed.iter().all(u8::is_ascii_whitespace) {
+        return Err(format!(
+            "git has no file in `{}` at {rev}: the old side would be empty and every tool \
+             read as new; commit the tools directory first, give the revision that has it, \
+             or diff two directories (`neuralis diff OLD NEW`)",
+            dir.display()
+        ));
+    }
     let mut rev_side = Revision::default();
     for file in String::from_utf8_lossy(&listed).lines() {
         let name = Path::new(file)
@@ -296,14 +347,16 @@ fn diff(old: &Revision, new: &Revision) -> Vec<ToolDiff> {
                 (Some(a), Some(b)) => tool(name, a, b, old, new),
                 (None, None) => Vec::new(),
             };
-            let class = findings
-                .iter()
-                .map(|f| f.class)
-                .min()
-                .unwrap_or(Class::None);
+            let mut classes: Vec<Class> = findings.iter().map(|f| f.class).collect();
+            classes.sort_unstable();
+            classes.dedup();
+            if classes.is_empty() {
+                classes.push(Class::None);
+            }
             ToolDiff {
                 name: name.clone(),
-                class,
+                class: classes[0],
+                classes,
                 findings,
             }
         })
@@ -329,14 +382,23 @@ fn tool(
     let mut walk = Walk::new(Side::Input, &old_schema, &new_schema, "");
     walk.schema(&old_schema, &new_schema, "");
     let mut findings = walk.findings;
-    findings.extend(block(&old_block, &new_block));
+    findings.extend(block(&old_block, &new_block, &old_schema));
     findings.extend(outputs(name, old_rev, new_rev));
     findings
 }
 
-/// The `x-neuralis` block: defaults change what a call means, posture who approves.
-fn block(old: &Value, new: &Value) -> Vec<Finding> {
-    let mut out = block_defaults(old, new);
+/// The `x-neuralis` block: defaults change what a call means, posture who approves;
+/// `old_schema` is the old side's input schema (which keys it required).
+fn block(old: &Value, new: &Value, old_schema: &Value) -> Vec<Finding> {
+    let required: BTreeSet<String> = old_schema
+        .as_object()
+        .map(|root| {
+            neuralis_core::schema::required_names(root)
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = block_defaults(old, new, &required);
     out.extend(block_hints(old, new));
     out.extend(block_lists(old, new));
     out.extend(block_metadata(old, new));
@@ -369,8 +431,9 @@ fn block_finding(rule: &'static str, class: Class, path: &[&str], message: Strin
 }
 
 /// Defaults: one added, gone or changed is breaking, a call that leaves the key out
-/// now means something else.
-fn block_defaults(old: &Value, new: &Value) -> Vec<Finding> {
+/// now means something else; one added to a key the old side required (`required`) is
+/// additive, since no valid call left it out.
+fn block_defaults(old: &Value, new: &Value, required: &BTreeSet<String>) -> Vec<Finding> {
     let mut out = Vec::new();
     let empty = Map::new();
     let od = old
@@ -385,6 +448,17 @@ fn block_defaults(old: &Value, new: &Value) -> Vec<Finding> {
     for key in keys {
         let (a, b) = (od.get(key), nd.get(key));
         if a != b {
+            if let (None, Some(b)) = (a, b)
+                && required.contains(key)
+            {
+                out.push(block_finding(
+                    "default-added",
+                    Class::Additive,
+                    &["defaults", key],
+                    schema::default_added(b),
+                ));
+                continue;
+            }
             let what = match (a, b) {
                 (Some(a), Some(b)) => format!("the default of `{key}` {a} became {b}"),
                 (Some(a), None) => format!("the default of `{key}` ({a}) is gone"),
@@ -558,6 +632,8 @@ fn outputs(name: &str, old: &Revision, new: &Revision) -> Vec<Finding> {
     }
 }
 
+/// How many tools have a finding of each class (a tool with a breaking and a posture
+/// change counts in both), how many changed nothing, and how many findings in all.
 fn summary(tools: &[ToolDiff]) -> Value {
     let mut counts = Map::new();
     for class in [
@@ -567,7 +643,7 @@ fn summary(tools: &[ToolDiff]) -> Value {
         Class::Cosmetic,
         Class::None,
     ] {
-        let n = tools.iter().filter(|t| t.class == class).count();
+        let n = tools.iter().filter(|t| t.has(class)).count();
         counts.insert(class.as_str().into(), json!(n));
     }
     counts.insert(
@@ -599,7 +675,7 @@ fn version_line(v: &Versions) -> String {
 fn human(tools: &[ToolDiff], versions: Option<&Versions>) -> String {
     let mut out = String::new();
     for t in tools {
-        let _ = writeln!(out, "{}: {}", t.name, t.class.as_str());
+        let _ = writeln!(out, "{}: {}", t.name, t.classes_text());
         for f in &t.findings {
             let pointer = if f.pointer.is_empty() {
                 "\"\""
@@ -633,13 +709,22 @@ fn markdown(tools: &[ToolDiff], versions: Option<&Versions>) -> String {
         out.push_str("No tool changed.\n");
         return out;
     }
-    out.push_str("| tool | class | rule | pointer | what a caller sees |\n|---|---|---|---|---|\n");
+    out.push_str(
+        "| tool | class | finding | rule | pointer | what a caller sees |\n|---|---|---|---|---|---|\n",
+    );
     let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
     for t in changed {
+        // The tool's classes, every row of it: a tool is as severe as its worst finding.
+        let classes = t
+            .classes
+            .iter()
+            .map(|c| format!("**{}**", c.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ");
         for f in &t.findings {
             let _ = writeln!(
                 out,
-                "| `{}` | **{}** | `{}` | `{}` | {} |",
+                "| `{}` | {classes} | {} | `{}` | `{}` | {} |",
                 cell(&t.name),
                 f.class.as_str(),
                 f.rule,

@@ -85,6 +85,9 @@ pub struct Walk<'a> {
     new_root: &'a Value,
     prefix: &'a str,
     seen: BTreeSet<(String, String)>,
+    /// Whether the schema about to be compared is a property the old side required: a
+    /// default it gains then changes no call that was valid (none left it out).
+    was_required: bool,
     /// What was found.
     pub findings: Vec<Finding>,
 }
@@ -148,6 +151,14 @@ fn shown(v: &Value) -> String {
     }
 }
 
+/// The message of a default a property gained when the old side required it.
+pub(super) fn default_added(default: &Value) -> String {
+    format!(
+        "a default {} is new where the key was required: no valid call left it out, so none means something else",
+        shown(default)
+    )
+}
+
 impl<'a> Walk<'a> {
     /// A walk of one side; `prefix` is put before every pointer.
     #[must_use]
@@ -158,6 +169,7 @@ impl<'a> Walk<'a> {
             new_root,
             prefix,
             seen: BTreeSet::new(),
+            was_required: false,
             findings: Vec::new(),
         }
     }
@@ -201,6 +213,7 @@ impl<'a> Walk<'a> {
 
     /// Compares two schemas at `pointer`.
     pub fn schema(&mut self, old: &Value, new: &Value, pointer: &str) {
+        let was_required = std::mem::take(&mut self.was_required);
         let old_resolved = resolve(self.old_root, old);
         let new_resolved = resolve(self.new_root, new);
         // A recursive type: the same pair of nodes again compares the same.
@@ -242,7 +255,7 @@ impl<'a> Walk<'a> {
         self.type_keyword(old, new, pointer);
         self.literals(o, n, pointer);
         self.bounds(o, n, pointer);
-        self.assertions(o, n, pointer);
+        self.assertions(o, n, pointer, was_required);
         self.annotations(o, n, pointer);
         self.objects(o, n, pointer);
         self.arrays(o, n, pointer);
@@ -433,7 +446,13 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn assertions(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, pointer: &str) {
+    fn assertions(
+        &mut self,
+        o: &Map<String, Value>,
+        n: &Map<String, Value>,
+        pointer: &str,
+        was_required: bool,
+    ) {
         for keyword in ["pattern", "format"] {
             let at = push(pointer, keyword);
             match (o.get(keyword), n.get(keyword)) {
@@ -462,6 +481,9 @@ impl<'a> Walk<'a> {
         let at = push(pointer, "default");
         match (o.get("default"), n.get("default")) {
             (a, b) if a == b => {}
+            (None, Some(b)) if was_required && self.side == Side::Input => {
+                self.find("default-added", Class::Additive, &at, default_added(b));
+            }
             (a, b) => match self.side {
                 Side::Input => {
                     let what = match (a, b) {
@@ -526,6 +548,7 @@ impl<'a> Walk<'a> {
                 None => self.property_removed(key, or.contains(key), &at),
                 Some(new) => {
                     self.requiredness(key, or.contains(key), nr.contains(key), &at);
+                    self.was_required = or.contains(key);
                     self.schema(old, new, &at);
                 }
             }
