@@ -61,6 +61,7 @@ impl Run {
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .filter(|p| !neuralis_model::name::is_outputs_path(p))
             .filter(|p| {
                 p.file_stem()
                     .and_then(|s| s.to_str())

@@ -240,6 +240,9 @@ fn a_nested_reserved_name_is_fine() {
 fn stale_files_are_reported_then_pruned() {
     let pkg = weather();
     pkg.write("tools/old_tool.json", "{}");
+    // The output schemas `neuralis outputs` prints, where docs/changing.md puts them: not
+    // a tool, not stale, never pruned.
+    pkg.write("tools/outputs.json", r#"{"weather_forecast": null}"#);
     let s = pkg.run();
     let w = warnings(&s);
     assert!(
@@ -247,10 +250,12 @@ fn stale_files_are_reported_then_pruned() {
             && l.contains(&format!(" --> {}", pkg.tool_path("old_tool").display()))),
         "{w:?}"
     );
+    assert!(!w.iter().any(|l| l.contains("outputs.json")), "{w:?}");
     assert!(pkg.tool_path("old_tool").exists());
     let s = pkg.builder().prune(true).run().expect("ok");
     assert_eq!(s.removed, [pkg.tool_path("old_tool")]);
     assert!(!pkg.tool_path("old_tool").exists());
+    assert!(pkg.tool_path("outputs").exists(), "outputs.json is kept");
     assert!(pkg.tool_path("weather_forecast").exists());
 }
 

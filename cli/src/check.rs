@@ -133,7 +133,10 @@ fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             let path = entry
                 .map_err(|e| format!("cannot read directory `{}`: {e}", arg.display()))?
                 .path();
-            if path.extension().is_some_and(|e| e == "json") && path.is_file() {
+            if path.extension().is_some_and(|e| e == "json")
+                && path.is_file()
+                && !neuralis_core::name::is_outputs_path(&path)
+            {
                 found.push(path);
             }
         }

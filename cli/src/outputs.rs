@@ -1,10 +1,14 @@
 //! `neuralis outputs`: the output schemas a built package serves.
 //!
-//! An output schema is not written into `tools/` (the contract closes a tool file, and a
-//! second file there would load as a tool): it travels with the package's handlers. So
-//! this asks the built package itself: it runs the package's MCP server over stdio with
-//! rmcp's client, on protocol 2025-06-18 (the first with `outputSchema`), and prints what
-//! its `tools/list` says.
+//! An output schema is not in a tool file (the contract closes a tool file): it travels
+//! with the package's handlers. So this asks the built package itself: it runs the
+//! package's MCP server over stdio with rmcp's client, on protocol 2025-06-18 (the first
+//! with `outputSchema`), and prints what its `tools/list` says, which `neuralis diff`
+//! reads from `tools/outputs.json` (a file loading, `check` and the build pass by).
+//!
+//! A server lists only the tools its caller is granted: when it lists fewer than the
+//! tools directory holds, the missing ones are named on stderr (exit 1 with `--strict`),
+//! so `{}` from a server started without grants is not read as every output removed.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -27,6 +31,14 @@ pub struct Args {
     /// How long to wait for each answer, in seconds.
     #[arg(long, default_value_t = 10)]
     pub timeout: u64,
+    /// The package's tools directory, to name the tools the server did not list (a
+    /// server shows only the tools its caller is granted); default `tools` when there is
+    /// one.
+    #[arg(long, value_name = "DIR")]
+    pub tools_dir: Option<std::path::PathBuf>,
+    /// Exit 1 when the server lists fewer tools than the tools directory holds.
+    #[arg(long)]
+    pub strict: bool,
     /// The package's MCP server over stdio, and its arguments (after `--`), for example
     /// `neuralis outputs -- target/debug/my-package --mcp`.
     #[arg(required = true, last = true)]
@@ -37,7 +49,9 @@ pub struct Args {
 /// `--tool` that tool's schema.
 ///
 /// Exit status: 0; 1 when `--tool` names a tool the package does not list, or one without
-/// an output schema; 2 when the command cannot be run or does not answer as an MCP server.
+/// an output schema, or (`--strict`) the server lists fewer tools than the tools directory
+/// holds; 2 when the command cannot be run or does not answer as an MCP server, or
+/// `--tools-dir` cannot be read.
 pub fn run(args: &Args) -> ExitCode {
     let tools = match list(args) {
         Ok(tools) => tools,
@@ -53,6 +67,13 @@ pub fn run(args: &Args) -> ExitCode {
             outputs.insert(name.to_owned(), schema);
         }
     }
+    let missing = match unlisted(args, &outputs) {
+        Ok(missing) => missing,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
     let shown = match &args.tool {
         None => Value::Object(outputs),
         Some(name) => match outputs.remove(name) {
@@ -73,7 +94,41 @@ pub fn run(args: &Args) -> ExitCode {
     if writeln!(out, "{text}").is_err() {
         return ExitCode::from(crate::EXIT_USAGE);
     }
+    if args.strict && !missing.is_empty() {
+        return ExitCode::FAILURE;
+    }
     ExitCode::SUCCESS
+}
+
+/// The tools of the tools directory (`--tools-dir`, else `tools` when there is one) that
+/// the server did not list, each named in a warning on stderr.
+fn unlisted(args: &Args, listed: &Map<String, Value>) -> Result<Vec<String>, String> {
+    let dir = match &args.tools_dir {
+        Some(dir) => dir.clone(),
+        None if std::path::Path::new("tools").is_dir() => "tools".into(),
+        None => return Ok(Vec::new()),
+    };
+    let package = neuralis_core::load::load_package(&dir)
+        .map_err(|e| format!("cannot read the tools directory `{}`: {e}", dir.display()))?;
+    let missing: Vec<String> = package
+        .files
+        .iter()
+        .map(|file| file.name.clone())
+        .filter(|name| !listed.contains_key(name))
+        .collect();
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|n| format!("`{n}`")).collect();
+        eprintln!(
+            "warning: the server listed {} of the {} tools in `{}`; not listed: {}. A server \
+             shows only the tools its caller is granted: start it with the grants they need \
+             (the examples: `--grant <feature>`), or a diff reads their outputs as removed",
+            listed.len(),
+            listed.len() + missing.len(),
+            dir.display(),
+            names.join(", ")
+        );
+    }
+    Ok(missing)
 }
 
 /// The server's `tools/list` tools, every page, asked with rmcp's client on a runtime of

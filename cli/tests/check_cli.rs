@@ -358,3 +358,38 @@ fn digests_are_the_sha256_of_the_canonical_text() {
         }
     }
 }
+
+/// `outputs.json` in a tools directory (where docs/changing.md puts it, as `neuralis
+/// outputs` prints it) is not a tool file: `check` passes it by. A tool named `outputs`
+/// is still checked.
+#[test]
+fn the_outputs_file_beside_the_tools_is_not_a_tool() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/weather/tools/weather_forecast.json");
+    std::fs::copy(&example, dir.path().join("weather_forecast.json")).expect("copy");
+    std::fs::write(
+        dir.path().join("outputs.json"),
+        r#"{"weather_forecast": {"type": "object"}}"#,
+    )
+    .expect("write");
+    let path = dir.path().to_string_lossy().into_owned();
+    let out = neuralis(&["check", &path, "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let names: Vec<String> = json_of(&out)["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().expect("name").to_owned())
+        .collect();
+    assert_eq!(names, ["weather_forecast"]);
+    // A tool file named `outputs.json` is a tool.
+    std::fs::copy(&example, dir.path().join("outputs.json")).expect("copy");
+    let out = neuralis(&["check", &path, "--format", "json"]);
+    assert_eq!(json_of(&out)["tools"].as_array().expect("tools").len(), 2);
+}

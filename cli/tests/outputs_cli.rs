@@ -79,3 +79,41 @@ fn a_command_that_is_not_a_server_is_a_usage_error() {
         "{err}"
     );
 }
+
+/// The server lists fewer tools than the tools directory holds (it shows only the granted
+/// ones): the missing tools are named on stderr, exit 0, or 1 with `--strict`; the
+/// directory's own `outputs.json` is not read as a tool.
+#[test]
+fn tools_the_server_did_not_list_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["typed", "plain", "hidden"] {
+        std::fs::write(dir.path().join(format!("{name}.json")), "{}").unwrap();
+    }
+    std::fs::write(dir.path().join("outputs.json"), r#"{"typed": null}"#).unwrap();
+    let tools = dir.path().to_string_lossy().into_owned();
+    let out = outputs(&["--tools-dir", &tools]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the server listed 2 of the 3 tools") && err.contains("not listed: `hidden`"),
+        "{err}"
+    );
+    assert!(err.contains("--grant"), "{err}");
+    let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        shown.as_object().unwrap().len(),
+        2,
+        "still printed: {shown}"
+    );
+    let out = outputs(&["--tools-dir", &tools, "--strict"]);
+    assert_eq!(out.status.code(), Some(1));
+    // Every tool listed: nothing to say, `--strict` passes.
+    std::fs::remove_file(dir.path().join("hidden.json")).unwrap();
+    let out = outputs(&["--tools-dir", &tools, "--strict"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

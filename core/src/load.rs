@@ -306,6 +306,14 @@ mod fs {
             File::open(&path)?
                 .take(MAX_READ_BYTES)
                 .read_to_end(&mut bytes)?;
+            // `outputs.json`, the output schemas `neuralis outputs` prints, is no tool.
+            let file = path
+                .file_name()
+                .and_then(|f| f.to_str())
+                .unwrap_or_default();
+            if neuralis_model::name::is_outputs_file(file, &bytes) {
+                continue;
+            }
             let name = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

@@ -117,3 +117,37 @@ mod tests {
         }
     }
 }
+
+/// The one file a tools directory holds beside the tool files: every tool's output
+/// schema, as `neuralis outputs` prints it (`{"<tool>": <outputSchema or null>}`), for
+/// `neuralis diff` to compare outputs too. It is not a tool: loading, checking and the
+/// build's stale-file sweep pass it by ([`is_outputs_file`]).
+pub const OUTPUTS_FILE: &str = "outputs.json";
+
+/// Whether the file `file_name` of a tools directory, holding `bytes`, is its outputs
+/// file ([`OUTPUTS_FILE`]) rather than a tool's: named so, and a JSON object with neither
+/// `$schema` nor the `x-neuralis` block, which every tool file has (a tool named
+/// `outputs` is still a tool).
+///
+/// ```
+/// use neuralis_model::name::is_outputs_file;
+/// assert!(is_outputs_file("outputs.json", br#"{"weather_forecast": null}"#));
+/// assert!(!is_outputs_file("outputs.json", br#"{"$schema": "http://json-schema.org/draft-07/schema#", "x-neuralis": {}}"#));
+/// assert!(!is_outputs_file("weather_forecast.json", br#"{"weather_forecast": null}"#));
+/// ```
+#[must_use]
+pub fn is_outputs_file(file_name: &str, bytes: &[u8]) -> bool {
+    file_name == OUTPUTS_FILE
+        && serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(bytes)
+            .is_ok_and(|doc| !doc.contains_key("$schema") && !doc.contains_key(crate::xn::BLOCK))
+}
+
+/// [`is_outputs_file`] of the file at `path`, read (a file that cannot be read is not one).
+#[must_use]
+pub fn is_outputs_path(path: &std::path::Path) -> bool {
+    let file = path
+        .file_name()
+        .and_then(|f| f.to_str())
+        .unwrap_or_default();
+    file == OUTPUTS_FILE && std::fs::read(path).is_ok_and(|bytes| is_outputs_file(file, &bytes))
+}

@@ -192,7 +192,7 @@ fn add(rev: &mut Revision, file: &str, bytes: &[u8], what: &str) -> Result<(), S
         return Ok(());
     };
     let doc = parse(bytes, what)?;
-    if stem == "outputs" {
+    if neuralis_core::name::is_outputs_file(file, bytes) {
         rev.outputs = doc.as_object().cloned();
     } else {
         rev.tools.insert(stem.to_owned(), doc);
