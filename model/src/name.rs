@@ -91,33 +91,6 @@ impl std::fmt::Display for NameProblem {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn agrees_with_the_pattern() {
-        let re = regex::Regex::new(TOOL_NAME_PATTERN).expect("pattern compiles");
-        for name in [
-            "a",
-            "A_b-9",
-            "",
-            " a",
-            "a b",
-            "é",
-            "a.b",
-            "a/b",
-            "x__y",
-            "-",
-            "_",
-            "012345678901234567890123456789012345678901234567",
-            "0123456789012345678901234567890123456789012345678",
-        ] {
-            assert_eq!(is_wire_safe_tool_name(name), re.is_match(name), "{name:?}");
-        }
-    }
-}
-
 /// The one file a tools directory holds beside the tool files: every tool's output
 /// schema, as `neuralis outputs` prints it (`{"<tool>": <outputSchema or null>}`), for
 /// `neuralis diff` to compare outputs too. It is not a tool: loading, checking and the
@@ -150,4 +123,31 @@ pub fn is_outputs_path(path: &std::path::Path) -> bool {
         .and_then(|f| f.to_str())
         .unwrap_or_default();
     file == OUTPUTS_FILE && std::fs::read(path).is_ok_and(|bytes| is_outputs_file(file, &bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agrees_with_the_pattern() {
+        let re = regex::Regex::new(TOOL_NAME_PATTERN).expect("pattern compiles");
+        for name in [
+            "a",
+            "A_b-9",
+            "",
+            " a",
+            "a b",
+            "é",
+            "a.b",
+            "a/b",
+            "x__y",
+            "-",
+            "_",
+            "012345678901234567890123456789012345678901234567",
+            "0123456789012345678901234567890123456789012345678",
+        ] {
+            assert_eq!(is_wire_safe_tool_name(name), re.is_match(name), "{name:?}");
+        }
+    }
 }
