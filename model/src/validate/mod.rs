@@ -38,22 +38,26 @@
 //! assert_eq!(outside.err().map(|e| e.keyword), Some("patternProperties".to_owned()));
 //! ```
 
+mod branch;
 mod collect;
 mod compile;
 mod draft07;
 mod ecma;
+mod explain;
 mod format;
 mod keyword;
 mod node;
 mod num;
 mod stream;
 mod valid;
+mod words;
 
 use std::fmt;
 
 use serde_json::Value;
 
 pub use draft07::{META_SCHEMA, Subset, meta_errors};
+pub use explain::{Fault, FaultKind};
 use node::Node;
 pub use stream::{ArrayPlan, Member, ObjectPlan, Piece, Spot};
 
