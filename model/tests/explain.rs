@@ -58,7 +58,10 @@ fn an_internal_tag_picks_the_variant_and_its_faults_are_inside_it() {
         )]
     );
     assert_eq!(
-        one("internal", json!({"kind": "circle", "radius": 1, "label": "x"})),
+        one(
+            "internal",
+            json!({"kind": "circle", "radius": 1, "label": "x"})
+        ),
         [at(
             "/internal/label",
             "`label` is not a field of `circle`; it belongs to `leaf`"
@@ -105,10 +108,16 @@ fn an_external_tag_is_the_one_key() {
         ]
     );
     let expected = "`nothing`, or an object with one key, the variant: one of `number`, `point`";
-    assert_eq!(one("external", json!("something")), [at("/external", expected)]);
+    assert_eq!(
+        one("external", json!("something")),
+        [at("/external", expected)]
+    );
     assert_eq!(one("external", json!(5)), [at("/external", expected)]);
     assert_eq!(
-        one("external", json!({"number": 1, "point": {"xPos": 1, "yPos": 2}})),
+        one(
+            "external",
+            json!({"number": 1, "point": {"xPos": 1, "yPos": 2}})
+        ),
         [at("/external", expected)]
     );
     assert_eq!(
