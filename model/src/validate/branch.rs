@@ -30,6 +30,9 @@ use crate::contract::Seg;
 /// How many `$ref`s are followed to find a branch's own keywords.
 const MAX_REFS: usize = 64;
 
+/// A branch's faults ranked: fewest, then deepest, first.
+type Rank = (usize, Reverse<usize>);
+
 /// A tag recognized by its shape: the key, and per object branch its value.
 struct Tag<'s> {
     key: &'s str,
@@ -223,7 +226,7 @@ impl Validator {
         depth: usize,
     ) {
         // The faults, and their rank: fewest, then deepest, first.
-        let mut best: Option<(Vec<Fault>, (usize, Reverse<usize>))> = None;
+        let mut best: Option<(Vec<Fault>, Rank)> = None;
         let mut tied = false;
         // The branches whose type and required keys the value fits, else those whose type
         // it fits.
