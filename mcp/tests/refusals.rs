@@ -350,3 +350,57 @@ async fn task_result(lines: &mut Lines, meta: &Value, answer: &Value) -> Value {
     }
     panic!("task {id} never finished")
 }
+
+/// The refusal text before issue 60 (`jsonschema`'s masked words, the branches of an enum
+/// not looked into), rebuilt from the validator's `errors`, which still word them so.
+fn old_text(schema: &Value, call: &Value) -> String {
+    use neuralis_core::validate::{ErrorKind, Validator};
+    let v = Validator::compile(schema).unwrap();
+    let mut text =
+        "invalid arguments for `deploy_release`: they do not match the tool's schema".to_owned();
+    for e in v.errors(call) {
+        let at = |key: &str| format!("{}/{key}", e.pointer);
+        match &e.kind {
+            ErrorKind::Required { property } => {
+                text.push_str(&format!("\n- `{}`: `{property}` is required", at(property)));
+            }
+            ErrorKind::AdditionalProperties { unexpected } => {
+                for key in unexpected {
+                    text.push_str(&format!(
+                        "\n- `{}`: `{key}` is not an argument here",
+                        at(key)
+                    ));
+                }
+            }
+            _ => {
+                let at = if e.pointer.is_empty() {
+                    "(root)"
+                } else {
+                    &e.pointer
+                };
+                text.push_str(&format!("\n- `{at}`: {}", e.message));
+            }
+        }
+    }
+    text
+}
+
+fn median(mut lengths: Vec<usize>) -> usize {
+    lengths.sort_unstable();
+    lengths[lengths.len() / 2]
+}
+
+/// The refusals stay short: the median length, old words and new, on these calls (run
+/// with `--nocapture` to read them).
+#[test]
+fn refusal_lengths_against_the_old_wording() {
+    let schema: Value = serde_json::from_str(&deploy_release()).unwrap();
+    let (mut old, mut new) = (Vec::new(), Vec::new());
+    for (call, faults) in cases() {
+        old.push(old_text(&schema, &call).chars().count());
+        new.push(text(&faults).chars().count());
+    }
+    let (old, new) = (median(old), median(new));
+    println!("median refusal: old {old} characters, new {new} characters");
+    assert!(new <= 160, "the median refusal grew to {new} characters");
+}
