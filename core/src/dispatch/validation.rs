@@ -86,6 +86,17 @@ impl Checker {
                         ValidationErrorKind::AdditionalProperties { unexpected } => {
                             extra(base, unexpected, &mut out);
                         }
+                        // No keyword's name for the model, even from a general validator.
+                        ValidationErrorKind::AnyOf { .. }
+                        | ValidationErrorKind::OneOfNotValid { .. } => out.push(ArgumentError {
+                            pointer: base.to_owned(),
+                            message: "fits none of the accepted shapes".to_owned(),
+                        }),
+                        ValidationErrorKind::OneOfMultipleValid { .. } => out.push(ArgumentError {
+                            pointer: base.to_owned(),
+                            message: "fits more than one shape, and exactly one is accepted"
+                                .to_owned(),
+                        }),
                         _ => out.push(ArgumentError {
                             pointer: base.to_owned(),
                             message: e.masked().to_string(),
