@@ -93,21 +93,13 @@ impl Validator {
     ) {
         let tags = || tag.variants.iter().map(|(_, t)| *t);
         let Value::Object(map) = v else {
-            let kind = words::rule(
-                &Check::Type {
-                    set: OBJECT,
-                    single: true,
-                },
-                v,
-            );
             out.push(value_fault(
                 path,
                 format!(
-                    "an object whose `{}` is {}{}",
+                    "an object whose `{}` is {}, not {}",
                     tag.key,
                     words::one_of(tags()),
-                    kind.and_then(|k| k.strip_prefix("an object").map(str::to_owned))
-                        .unwrap_or_default()
+                    words::value_kind(OBJECT, v)
                 ),
             ));
             return;

@@ -111,7 +111,7 @@ fn article(name: &str) -> &'static str {
 
 /// What `v` is, for a `type` that refused it: its type with its article ("a fraction"
 /// for a number that is not an integer where only integers are accepted).
-fn value_kind(set: u8, v: &Value) -> &'static str {
+pub(super) fn value_kind(set: u8, v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
