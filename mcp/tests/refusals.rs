@@ -2,7 +2,8 @@
 //! calls to a tool whose arguments hold each kind of enum that carries data (internally,
 //! adjacently and externally tagged, untagged) name every fault at its deepest pointer,
 //! with the rule in plain words and its bound; several faults at once; a near-miss key
-//! gets the declared one. The same words in both protocol eras and from a task.
+//! gets the declared one. The same words in both protocol eras and from a tool that runs as a
+//! task (refused before its task exists).
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -295,7 +296,7 @@ async fn legacy_each_fault_is_named_at_its_place_in_plain_words() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn modern_the_same_words_inline_and_from_a_task() {
+async fn modern_the_same_words_and_a_task_tool_refuses_before_its_task() {
     let ran = Arc::default();
     let mut lines = Lines::start(server(&ran));
     let meta = common::meta(json!({"extensions": {TASKS: {}}}));
@@ -315,6 +316,8 @@ async fn modern_the_same_words_inline_and_from_a_task() {
                 &no_requests,
             )
             .await;
+        // Refused before a task exists (a task's result would carry the same words).
+        assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
         let result = task_result(&mut lines, &meta, &answer).await;
         let expected = text(&faults).replace("deploy_release", "deploy_later");
         assert_eq!(result["isError"], true, "{call} -> {result}");
