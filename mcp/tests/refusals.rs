@@ -407,3 +407,29 @@ fn refusal_lengths_against_the_old_wording() {
     println!("median refusal: old {old} characters, new {new} characters");
     assert!(new <= 160, "the median refusal grew to {new} characters");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fault_up_to_the_cap_then_how_many_more() {
+    let ran = Arc::default();
+    let mut lines = Lines::legacy(server(&ran), json!({})).await;
+    let call = with("tags", Value::Array(vec![json!(0); 20]));
+    let (_, answer) = lines
+        .send(
+            "tools/call",
+            json!({"name": "deploy_release", "arguments": call}),
+            &no_requests,
+        )
+        .await;
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 16 + 1, "{text}");
+    assert_eq!(lines[1], "- `/tags`: at most 5 items");
+    assert_eq!(lines[2], "- `/tags/0`: a string, not a number");
+    assert_eq!(lines[16], "- `/tags/14`: a string, not a number");
+    assert_eq!(lines[17], "- and 5 more");
+    let listed = answer["result"]["structuredContent"]["errors"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(listed, 16);
+}

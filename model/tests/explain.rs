@@ -262,3 +262,38 @@ fn a_tag_behind_a_ref_is_recognized() {
         [at("/strategy/kind", "one of `canary`, `all_at_once`")]
     );
 }
+
+#[test]
+fn a_refused_key_name_is_reported_at_the_key() {
+    let v = Validator::compile(&json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "labels": {"type": "object", "additionalProperties": {"type": "string"},
+                       "propertyNames": {"not": {"anyOf": [
+                           {"enum": ["__proto__", "constructor", "prototype"]},
+                           {"pattern": "^(?:__|\\$)"}]}}},
+            "codes": {"type": "object", "additionalProperties": {"type": "integer"},
+                      "propertyNames": {"pattern": "^[a-z]+$", "maxLength": 4}}
+        }
+    }))
+    .unwrap();
+    assert_eq!(
+        faults(
+            &v,
+            &json!({"labels": {"$x": "a", "ok": 1}, "codes": {"AB": 1}})
+        ),
+        [
+            at("/labels/ok", "a string, not a number"),
+            at(
+                "/labels/$x",
+                "`$x` is not an accepted key: a key may not start with `__` or `$`, nor be \
+                 `constructor` or `prototype`"
+            ),
+            at(
+                "/codes/AB",
+                "`AB` is not an accepted key: matches `^[a-z]+$`"
+            ),
+        ]
+    );
+}

@@ -173,8 +173,8 @@ impl Validator {
                         out.push(Fault {
                             pointer: at_key(path, k),
                             message: format!(
-                                "`{k}` is not an accepted key: no key starts with `__` or `$`, \
-                                 nor is `constructor` or `prototype`"
+                                "`{k}` is not an accepted key: a key may not start with `__` \
+                                 or `$`, nor be `constructor` or `prototype`"
                             ),
                             kind: FaultKind::Unknown { key: k.clone() },
                         });
