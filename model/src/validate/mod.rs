@@ -3,7 +3,10 @@
 //! [`Validator::compile`] reads a schema once into checks (no schema walking is left for
 //! a call); [`Validator::is_valid`] answers without allocating, and
 //! [`Validator::errors`] lists every failure with the JSON pointer of the failing value
-//! and the message `jsonschema` words for it (the instance masked as `value`).
+//! and the message `jsonschema` words for it (the instance masked as `value`);
+//! [`Validator::explain`] gives a refused value's faults as a model reads them (the rule in
+//! plain words with its bound, at the deepest place, inside a data-carrying enum's branch
+//! too; docs/refusals.md).
 //!
 //! The keywords read are the ones the toolkit emits: `type`, `enum`, `const`, `minimum`,
 //! `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (draft-07 numbers), `multipleOf`,
