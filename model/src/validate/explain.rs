@@ -46,8 +46,10 @@ pub enum FaultKind {
 }
 
 impl Validator {
-    /// Every fault of `instance`, for a model to fix its call (see the
-    /// [module docs](self)); empty when `instance` is valid.
+    /// Every fault of `instance`, for a model to fix its call: at the deepest place it can
+    /// be matched (inside the branch of a data-carrying enum its tag picks), the rule in
+    /// plain words with its bound; empty when `instance` is valid. Walked only for a
+    /// refused value.
     ///
     /// ```
     /// use neuralis_model::validate::Validator;
