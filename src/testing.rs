@@ -916,6 +916,50 @@ impl TestResult {
             .unwrap_or_default()
     }
 
+    /// What the refusal says about the value at `pointer` (`""` for the arguments as a
+    /// whole): each fault's words there, exactly as the model reads them ("at most 50",
+    /// "one of `stable`, `beta`"); empty unless [`refusal`](Self::refusal) is
+    /// `"invalid-arguments"`. See `docs/refusals.md` for the format.
+    ///
+    /// ```
+    /// # use neuralis::testing::{TestClient, handlers};
+    /// # use neuralis::{ToolInput, tool};
+    /// # use serde_json::json;
+    /// #[derive(ToolInput, serde::Deserialize)]
+    /// pub struct Size {
+    ///     /// At most 50.
+    ///     #[schema(maximum = 50)]
+    ///     pub size: u32,
+    /// }
+    ///
+    /// /// Size it.
+    /// #[tool(annotations(read_only, category = "read"))]
+    /// pub fn size_it(input: Size) -> String {
+    ///     input.size.to_string()
+    /// }
+    ///
+    /// let client = TestClient::new(handlers!(size_it).build().expect("a valid package"));
+    /// let r = client.call("size_it", json!({"size": 99}));
+    /// assert_eq!(r.invalid_at("/size"), ["at most 50"]);
+    /// ```
+    #[must_use]
+    pub fn invalid_at(&self, pointer: &str) -> Vec<&str> {
+        if self.refusal() != Some("invalid-arguments") {
+            return Vec::new();
+        }
+        self.details()
+            .and_then(|s| s.get("errors"))
+            .and_then(Value::as_array)
+            .map(|errors| {
+                errors
+                    .iter()
+                    .filter(|e| e.get("pointer").and_then(Value::as_str) == Some(pointer))
+                    .filter_map(|e| e.get("message").and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Asserts that the call was refused for invalid arguments, one of them at `pointer`
     /// (`""` for the arguments as a whole); on failure the panic shows what the call got.
     ///

@@ -264,6 +264,82 @@ fn an_invalid_argument_is_refused_at_its_pointer() {
     client.call("search", json!({})).assert_invalid_at("/query");
 }
 
+/// How a release rolls out: internally tagged.
+#[derive(ToolInput, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Strategy {
+    /// A share of the hosts first.
+    Canary {
+        /// The share, in percent.
+        #[schema(minimum = 1, maximum = 50)]
+        percent: u8,
+    },
+    /// Everything at once.
+    AllAtOnce,
+}
+
+/// Where: externally tagged.
+#[derive(ToolInput, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// One region.
+    Region(#[schema(min_length = 2)] String),
+    /// Every region.
+    Everywhere,
+}
+
+#[derive(ToolInput, Deserialize)]
+pub struct Release {
+    /// How it rolls out.
+    pub strategy: Strategy,
+    /// Where.
+    pub target: Target,
+    /// Only say what would happen.
+    pub dry_run: Option<bool>,
+}
+
+/// Deploy a release.
+#[tool(annotations(category = "execute"))]
+pub fn deploy(input: Release) -> String {
+    format!("{}", input.dry_run.unwrap_or(false))
+}
+
+#[test]
+fn a_refusal_names_each_fault_inside_the_enum_its_tag_picks() {
+    let client = TestClient::new(handlers!(deploy).build().expect("a valid package"));
+    let r = client.call(
+        "deploy",
+        json!({"strategy": {"kind": "canary", "percent": 80}, "target": {"region": "x"},
+               "dryrun": true}),
+    );
+    assert_eq!(r.invalid_at("/strategy/percent"), ["at most 50"]);
+    assert_eq!(r.invalid_at("/target/region"), ["at least 2 characters"]);
+    assert_eq!(
+        r.invalid_at("/dryrun"),
+        ["`dryrun` is not an argument here; did you mean `dry_run`?"]
+    );
+    let r = client.call(
+        "deploy",
+        json!({"strategy": {"kind": "rolling"}, "target": "everywhere"}),
+    );
+    assert_eq!(
+        r.invalid_at("/strategy/kind"),
+        ["one of `canary`, `all_at_once`"]
+    );
+    let r = client.call(
+        "deploy",
+        json!({"strategy": {"kind": "all_at_once", "percent": 5}, "target": "everywhere"}),
+    );
+    assert_eq!(
+        r.invalid_at("/strategy/percent"),
+        ["`percent` is not a field of `all_at_once`; it belongs to `canary`"]
+    );
+    assert!(
+        r.text()
+            .contains("- `/strategy/percent`: `percent` is not a field")
+    );
+}
+
 #[test]
 #[should_panic(
     expected = "expected `search` refused for an invalid argument at `/page`, got a success"

@@ -56,7 +56,7 @@ fn a_schema_outside_the_subset_needs_the_feature() {
 }
 
 #[test]
-fn a_schema_inside_the_subset_is_served_and_refusals_read_as_before() {
+fn a_schema_inside_the_subset_is_served_and_refusals_read_in_plain_words() {
     let file = tool(
         &json!({
             "city": {"type": "string", "minLength": 1},
@@ -82,9 +82,9 @@ fn a_schema_inside_the_subset_is_served_and_refusals_read_as_before() {
     assert_eq!(
         errors,
         json!([
-            {"pointer": "/city", "message": "value is shorter than 1 character"},
-            {"pointer": "/days", "message": "value is greater than the maximum of 14"},
-            {"pointer": "/code", "message": "value does not match \"^\\d{4}$\""},
+            {"pointer": "/city", "message": "at least 1 character"},
+            {"pointer": "/days", "message": "at most 14"},
+            {"pointer": "/code", "message": "matches `^\\d{4}$`"},
             {"pointer": "/userId", "message": "`userId` is not an argument here; caller identity and session fields come from the verified session, never from arguments"}
         ])
     );

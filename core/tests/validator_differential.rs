@@ -418,6 +418,19 @@ fn agree(
             "{name}: verdict differs on {value}: jsonschema says {expected}"
         ));
     }
+    // The model's explanation (issue 60): faults exactly when refused, in its own words.
+    let explained = ours.explain(value);
+    if explained.is_empty() != expected {
+        return Err(format!(
+            "{name}: explanation of {value} disagrees with the verdict: {explained:?}"
+        ));
+    }
+    if let Some(f) = explained
+        .iter()
+        .find(|f| f.message.contains("keyword") || f.message.is_empty())
+    {
+        return Err(format!("{name}: {value} explained in schema words: {f:?}"));
+    }
     let theirs = oracle.iter_errors(value).next();
     let mine = ours.first_error(value);
     match (theirs, mine) {

@@ -1,11 +1,13 @@
 //! A tool's compiled schema: the built-in validator for every schema in its subset (every
 //! macro-built tool's), `jsonschema` for the others when the `jsonschema` feature is on.
 
-use neuralis_model::validate::{CompileError, ErrorKind, Validator};
+use neuralis_model::validate::{CompileError, Validator};
 use serde_json::Value;
 
 use super::failed::ArgumentError;
+#[cfg(feature = "jsonschema")]
 use crate::contract::push_pointer;
+#[cfg(feature = "jsonschema")]
 use crate::contract::rules::RESERVED_INPUT_KEYS;
 
 /// Why a schema outside the subset cannot be used in a build without a general validator
@@ -59,26 +61,18 @@ impl Checker {
         }
     }
 
-    /// The failures of arguments, one entry per failing value (a missing key at its own
-    /// place, each extra key at its own).
+    /// The faults of refused arguments, one entry per fault (a missing key at its own
+    /// place, each extra key at its own), in the words a model reads.
     pub(super) fn argument_errors(&self, instance: &Value) -> Vec<ArgumentError> {
         let mut out = Vec::new();
         match self {
+            // The words a model reads: one place builds them, beside the validator's
+            // verdicts (`Validator::explain`).
             Checker::Builtin(v) => {
-                for e in v.errors(instance) {
-                    match e.kind {
-                        ErrorKind::Required { property } => {
-                            required(&e.pointer, &property, &mut out)
-                        }
-                        ErrorKind::AdditionalProperties { unexpected } => {
-                            extra(&e.pointer, &unexpected, &mut out);
-                        }
-                        _ => out.push(ArgumentError {
-                            pointer: e.pointer,
-                            message: e.message,
-                        }),
-                    }
-                }
+                out.extend(v.explain(instance).into_iter().map(|f| ArgumentError {
+                    pointer: f.pointer,
+                    message: f.message,
+                }));
             }
             #[cfg(feature = "jsonschema")]
             Checker::General(v) => {
@@ -92,6 +86,17 @@ impl Checker {
                         ValidationErrorKind::AdditionalProperties { unexpected } => {
                             extra(base, unexpected, &mut out);
                         }
+                        // No keyword's name for the model, even from a general validator.
+                        ValidationErrorKind::AnyOf { .. }
+                        | ValidationErrorKind::OneOfNotValid { .. } => out.push(ArgumentError {
+                            pointer: base.to_owned(),
+                            message: "fits none of the accepted shapes".to_owned(),
+                        }),
+                        ValidationErrorKind::OneOfMultipleValid { .. } => out.push(ArgumentError {
+                            pointer: base.to_owned(),
+                            message: "fits more than one shape, and exactly one is accepted"
+                                .to_owned(),
+                        }),
                         _ => out.push(ArgumentError {
                             pointer: base.to_owned(),
                             message: e.masked().to_string(),
@@ -121,6 +126,7 @@ impl Checker {
 }
 
 /// A missing key, reported where it belongs (which says more than the object does).
+#[cfg(feature = "jsonschema")]
 fn required(base: &str, key: &str, out: &mut Vec<ArgumentError>) {
     out.push(ArgumentError {
         pointer: push_pointer(base, key),
@@ -130,6 +136,7 @@ fn required(base: &str, key: &str, out: &mut Vec<ArgumentError>) {
 
 /// Keys the schema does not allow, each at its place; a session field at the root says
 /// where such values come from.
+#[cfg(feature = "jsonschema")]
 fn extra(base: &str, keys: &[String], out: &mut Vec<ArgumentError>) {
     for key in keys {
         let why = if base.is_empty() && RESERVED_INPUT_KEYS.contains(&key.as_str()) {

@@ -3,7 +3,10 @@
 //! [`Validator::compile`] reads a schema once into checks (no schema walking is left for
 //! a call); [`Validator::is_valid`] answers without allocating, and
 //! [`Validator::errors`] lists every failure with the JSON pointer of the failing value
-//! and the message `jsonschema` words for it (the instance masked as `value`).
+//! and the message `jsonschema` words for it (the instance masked as `value`);
+//! [`Validator::explain`] gives a refused value's faults as a model reads them (the rule in
+//! plain words with its bound, at the deepest place, inside a data-carrying enum's branch
+//! too; docs/refusals.md).
 //!
 //! The keywords read are the ones the toolkit emits: `type`, `enum`, `const`, `minimum`,
 //! `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (draft-07 numbers), `multipleOf`,
@@ -38,22 +41,26 @@
 //! assert_eq!(outside.err().map(|e| e.keyword), Some("patternProperties".to_owned()));
 //! ```
 
+mod branch;
 mod collect;
 mod compile;
 mod draft07;
 mod ecma;
+mod explain;
 mod format;
 mod keyword;
 mod node;
 mod num;
 mod stream;
 mod valid;
+mod words;
 
 use std::fmt;
 
 use serde_json::Value;
 
 pub use draft07::{META_SCHEMA, Subset, meta_errors};
+pub use explain::{Fault, FaultKind};
 use node::Node;
 pub use stream::{ArrayPlan, Member, ObjectPlan, Piece, Spot};
 
