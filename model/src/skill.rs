@@ -119,6 +119,55 @@ impl Skill {
     }
 }
 
+/// What a package's tests and hosts read of a skill (`neuralis_package::SKILLS`), without
+/// going through its fields or `Debug`.
+///
+/// ```
+/// use neuralis_model::skill::{Skill, SkillFile};
+///
+/// let skill = Skill {
+///     name: "triage",
+///     frontmatter: r#"{"name": "triage", "description": "Sort incidents by severity."}"#,
+///     files: &[
+///         SkillFile { path: "SKILL.md", bytes: b"---\nname: triage\n---\nSort them.\n" },
+///         SkillFile { path: "references/levels.md", bytes: b"# Levels\n" },
+///     ],
+/// };
+/// assert_eq!(skill.name(), "triage");
+/// assert_eq!(skill.description().as_deref(), Some("Sort incidents by severity."));
+/// assert_eq!(skill.paths().collect::<Vec<_>>(), ["SKILL.md", "references/levels.md"]);
+/// assert_eq!(skill.file("references/levels.md"), Some(&b"# Levels\n"[..]));
+/// assert_eq!(skill.file("missing.md"), None);
+/// ```
+impl Skill {
+    /// The skill's name (its folder under `skills/`).
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The frontmatter's `description`: what a host shows a model to decide whether to
+    /// load the skill (`None` for a hand-registered skill without one).
+    #[must_use]
+    pub fn description(&self) -> Option<String> {
+        let serde_json::Value::Object(map) = serde_json::from_str(self.frontmatter).ok()? else {
+            return None;
+        };
+        map.get("description")?.as_str().map(str::to_owned)
+    }
+
+    /// The paths of its files, `SKILL.md` among them, in the order embedded (path order).
+    pub fn paths(&self) -> impl Iterator<Item = &'static str> {
+        self.files.iter().map(|f| f.path)
+    }
+
+    /// The bytes of the file at `path` (below the skill's folder, `/`-separated).
+    #[must_use]
+    pub fn file(&self, path: &str) -> Option<&'static [u8]> {
+        self.files.iter().find(|f| f.path == path).map(|f| f.bytes)
+    }
+}
+
 fn frontmatter_problem(name: &str, frontmatter: &str) -> Option<String> {
     let Ok(serde_json::Value::Object(map)) = serde_json::from_str(frontmatter) else {
         return Some("its frontmatter is not a JSON object".to_owned());
