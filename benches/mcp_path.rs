@@ -15,7 +15,9 @@
 //!   `is_valid` of the same document;
 //! - `floor`: that, then the default inserted, `serde_json::from_value` and the handler.
 //!
-//! Run as MCP builds it (`neuralis-core`'s `jsonschema` feature on):
+//! Run as an MCP package builds it (`neuralis-mcp` no longer turns on `neuralis-core`'s
+//! `jsonschema` feature; the figures in benches/README.md were taken with it on, which the
+//! valid path never reads):
 //! `PACKAGE=neuralis FEATURES=neuralis-core/jsonschema benches/count.sh mcp_path 1000
 //! parse_and_validate "0 1 2" "macro_pipeline hand_pipeline macro_pipeline_text
 //! macro_raw_text floor parse_and_validate"`.

@@ -17,6 +17,9 @@ cargo test -p neuralis-mcp --features jwt --test http --test headers --test comp
 cargo test -p neuralis-mcp --features introspection,rate-limit,cors --doc
 # What a hosted service tells the operator (spans, events), its refusals, the rate limit.
 cargo test -p neuralis-mcp --features rate-limit --test trace
+# An imported tool outside the built-in validator's subset, with the general validator
+# (`neuralis-mcp`'s feature `jsonschema`); the workspace run above has it through the CLI.
+cargo test -p neuralis-mcp --features jsonschema --test import
 # Bearer JWTs from a real OpenID provider (oidc-provider, `npm ci --prefix mcp/tests/oidc`),
 # and the audience every token must name (JWTs and introspection answers).
 cargo test -p neuralis-mcp --features introspection --test oidc --test audience

@@ -38,7 +38,9 @@ fn a_schema_outside_the_subset_needs_the_feature() {
             "{text}"
         );
         assert!(
-            text.contains("the `jsonschema` feature of `neuralis-core`"),
+            text.contains("turn on the `jsonschema` feature")
+                && text.contains("`neuralis-mcp`")
+                && text.contains("`neuralis-core`"),
             "{text}"
         );
     }

@@ -305,3 +305,52 @@ async fn an_imported_package_serves_again() {
     assert!(listed[0]["inputSchema"].get("x-neuralis").is_none());
     client.cancel().await.expect("the client stops");
 }
+
+/// A tool imported with a schema outside the built-in validator's subset
+/// (`patternProperties`) needs the general validator: with `neuralis-mcp`'s `jsonschema`
+/// feature it is served and its calls validated; without it the package does not build,
+/// in one error naming the tool's keyword and the feature to turn on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_outside_the_subset_needs_the_general_validator() {
+    let client = connect().await;
+    let list = json!({"tools": [{
+        "name": "tag",
+        "description": "Tag a page.",
+        "inputSchema": {"type": "object", "additionalProperties": false, "properties": {
+            "tags": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
+                     "additionalProperties": false}}}
+    }]});
+    let import = neuralis_mcp::import_tools(7, &list);
+    assert_eq!(import.tools.len(), 1, "{:?}", import.notes);
+    let built = import.register(Package::builder(), client.peer()).build();
+    // `cargo test --workspace` unifies `neuralis-core`'s features with the CLI's, which
+    // turns the general validator on: the verdict follows core's feature, as the build
+    // does.
+    match built {
+        Ok(package) => {
+            let session = SessionContext::builder("u").build();
+            let refused = package
+                .dispatch(
+                    "srv7__tag",
+                    json!({"tags": {"x-a": 1}}),
+                    &session,
+                    AbortSignal::never(),
+                )
+                .await;
+            assert!(refused.is_error, "validated by the general validator");
+        }
+        Err(error) => {
+            let text = error.to_string();
+            assert!(text.contains("patternProperties"), "{text}");
+            assert!(
+                text.contains("turn on the `jsonschema` feature")
+                    && text.contains("`neuralis-mcp`"),
+                "{text}"
+            );
+            assert!(
+                !cfg!(feature = "jsonschema"),
+                "with the feature the package builds: {text}"
+            );
+        }
+    }
+}

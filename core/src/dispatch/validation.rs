@@ -14,8 +14,9 @@ use crate::contract::rules::RESERVED_INPUT_KEYS;
 /// ([`Checker::new`]'s error), and what to do about it.
 pub(super) fn needs_general(error: &CompileError) -> String {
     format!(
-        "{error}; turn on the `jsonschema` feature of `neuralis-core` (a general draft-07 \
-         validator), or keep to the keywords the toolkit writes"
+        "{error}; turn on the `jsonschema` feature (a general draft-07 validator) of \
+         `neuralis-mcp` (`neuralis-mcp = {{ features = [\"jsonschema\"] }}`) or of \
+         `neuralis-core`, or keep to the keywords the toolkit writes"
     )
 }
 
