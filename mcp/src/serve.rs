@@ -514,6 +514,27 @@ impl McpServer {
         self
     }
 
+    /// The `title`, `description` and `websiteUrl` `initialize` (and `server/discover`)
+    /// report: a hosted server's card's own.
+    #[cfg(feature = "http")]
+    pub(crate) fn with_details(
+        mut self,
+        title: Option<&str>,
+        description: &str,
+        website: Option<&str>,
+    ) -> Self {
+        self.info.title = title.map(str::to_owned);
+        self.info.description = Some(description.to_owned());
+        self.info.website_url = website.map(str::to_owned);
+        self
+    }
+
+    /// The version `initialize` reports.
+    #[cfg(feature = "http")]
+    pub(crate) fn version(&self) -> &str {
+        &self.info.version
+    }
+
     /// Instructions the server gives clients in `initialize`.
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {

@@ -53,6 +53,12 @@ impl ProtectedResource {
         self
     }
 
+    /// The resource's URL (the server's, `https://host/mcp`).
+    #[must_use]
+    pub fn resource(&self) -> &str {
+        &self.resource
+    }
+
     /// The resource's origin and path, split where RFC 9728 inserts the well-known
     /// segment.
     fn split(&self) -> (&str, &str) {

@@ -71,12 +71,14 @@ pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 /// re-exported: cancel it to end rmcp's open event streams and running calls.
 pub use tokio_util::sync::CancellationToken;
 
+mod card;
 #[cfg(feature = "cors")]
 mod cors;
 mod limits;
 mod metadata;
 mod service;
 
+pub use card::ServerCard;
 #[cfg(feature = "cors")]
 pub use cors::cors;
 use limits::Limits;
@@ -92,6 +94,7 @@ pub struct Hosted {
     server: McpServer,
     resolver: Arc<dyn Resolve>,
     metadata: Option<ProtectedResource>,
+    card: Option<ServerCard>,
     limits: Limits,
 }
 
@@ -100,6 +103,7 @@ impl fmt::Debug for Hosted {
         f.debug_struct("Hosted")
             .field("server", &self.server)
             .field("metadata", &self.metadata)
+            .field("card", &self.card)
             .finish_non_exhaustive()
     }
 }
@@ -112,6 +116,7 @@ impl McpServer {
             server: McpServer::per_request(package.into()),
             resolver: Arc::new(resolver),
             metadata: None,
+            card: None,
             limits: Limits::default(),
         }
     }
@@ -198,6 +203,43 @@ impl Hosted {
         self
     }
 
+    /// Publishes `card` at `GET <endpoint>/server-card` (SEP-2127; see [`ServerCard`]),
+    /// answered before identity, so without credentials; `initialize` reports the card's
+    /// title and description. Without a card, that path is answered `404`.
+    ///
+    /// ```
+    /// # use neuralis_core::dispatch::Package;
+    /// use neuralis_mcp::McpServer;
+    /// use neuralis_mcp::http::{ServerCard, StreamableHttpServerConfig, TokenTable};
+    ///
+    /// # fn main() -> Result<(), neuralis_mcp::Error> {
+    /// # let package = Package::builder().build().expect("empty");
+    /// let card = ServerCard::new("io.github.acme/weather", "Forecasts for any city")
+    ///     .endpoint("https://tools.acme.example/mcp");
+    /// let service = McpServer::hosted(package, TokenTable::new())
+    ///     .with_server_info("weather", "1.2.0")
+    ///     .with_server_card(card)?
+    ///     .service(StreamableHttpServerConfig::default());
+    /// let served = service.server_card().expect("a card");
+    /// assert_eq!(served["version"], "1.2.0");
+    /// assert_eq!(served["remotes"][0]["headers"][0]["isSecret"], true);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Config`] for a card its schema refuses ([`ServerCard::problem`]).
+    pub fn with_server_card(mut self, card: ServerCard) -> Result<Self, crate::Error> {
+        if let Some(problem) = card.problem() {
+            return Err(crate::Error::Config(problem));
+        }
+        let (title, description, website) = card.details();
+        self.server = self.server.with_details(title, description, website);
+        self.card = Some(card);
+        Ok(self)
+    }
+
     /// How `tools/list` writes each tool's `inputSchema` (see
     /// [`McpServer::with_served_dialect`]; default [`Served::Portable`](crate::Served)).
     #[must_use]
@@ -275,8 +317,28 @@ impl Hosted {
             Some(m) => format!("Bearer resource_metadata=\"{}\"", m.metadata_url()),
             None => "Bearer".to_owned(),
         };
+        let card = self.card.as_ref().map(|card| {
+            let facts = card::Facts {
+                version: self.server.version(),
+                protocol_versions: protocol_versions(&self.server, &config),
+                authorization: Some(self.metadata.as_ref().map(ProtectedResource::metadata_url)),
+            };
+            let resource = self.metadata.as_ref().map(ProtectedResource::resource);
+            Arc::new(card::Served::new(&card.document(&facts, resource)))
+        });
         HostedService::new(self.server, self.resolver, challenge, config, &self.limits)
+            .with_card(card)
     }
+}
+
+/// The protocol versions `server` speaks over a service built with `config`: those
+/// without `initialize` only (2026-07-28 on) when it is stateless.
+fn protocol_versions(server: &McpServer, config: &StreamableHttpServerConfig) -> Vec<String> {
+    rmcp::ServerHandler::supported_protocol_versions(server)
+        .iter()
+        .filter(|v| config.legacy_session_mode || !v.has_initialize())
+        .map(ToString::to_string)
+        .collect()
 }
 
 /// The resolver of a single-identity server: every request is the server's one session
