@@ -14,6 +14,9 @@
 //!   answered before identity). `--rate-limit N`: at most N tool calls per minute per
 //!   caller, `429` with `Retry-After` beyond.
 //! - Request bodies are capped (`--max-body BYTES`, default 4 MiB): `413` beyond.
+//! - With credentials, `GET /mcp/server-card` answers the server card (SEP-2127) without
+//!   them: the name and title of the package's registry entry (`server.json`), its
+//!   description and version, the endpoint (`--resource`, else the listening address).
 //! - `GET /healthz` answers `200` without credentials; every response carries an
 //!   `x-request-id` header (the caller's when it sent one, else a fresh UUID).
 //! - The operator's log on stderr (`tracing`): each refusal with its reason (why a
@@ -32,7 +35,7 @@ use axum::Router;
 use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis_mcp::http::{
-    GrantMapping, Hosted, JwtResolver, ProtectedResource, SessionLimits, TokenTable,
+    GrantMapping, Hosted, JwtResolver, ProtectedResource, ServerCard, SessionLimits, TokenTable,
 };
 use neuralis_mcp::listen::{ConnectionLimits, ConnectionStats};
 use neuralis_mcp::{McpServer, TaskTiming};
@@ -354,6 +357,9 @@ pub async fn serve(
                 router = route_metadata(router, &metadata);
                 hosted = hosted.with_protected_resource(metadata);
             }
+            hosted = hosted
+                .with_server_card(server_card(local, &options))
+                .map_err(|e| e.to_string())?;
             router = router.nest_service("/mcp", hosted.service(config));
         }
         Err(package) => {
@@ -441,6 +447,22 @@ async fn hosted_server(
         }
         (None, None) => Ok(Err(package)),
     }
+}
+
+/// The server card: the name and title of the package's registry entry (`server.json`,
+/// which `neuralis server-json --check` keeps to `Cargo.toml`), its description, and the
+/// endpoint's public URL (`--resource`, else the address it listens on).
+fn server_card(local: SocketAddr, options: &Options) -> ServerCard {
+    let entry: serde_json::Value =
+        serde_json::from_str(include_str!("../server.json")).unwrap_or_default();
+    let text = |key: &str| entry[key].as_str().unwrap_or_default().to_owned();
+    let endpoint = options
+        .resource
+        .clone()
+        .unwrap_or_else(|| format!("http://{local}/mcp"));
+    ServerCard::new(text("name"), env!("CARGO_PKG_DESCRIPTION"))
+        .title(text("title"))
+        .endpoint(endpoint)
 }
 
 /// The protected-resource metadata of `resource`, naming the `--issuer` as its
