@@ -14,9 +14,10 @@
 //!   answered before identity). `--rate-limit N`: at most N tool calls per minute per
 //!   caller, `429` with `Retry-After` beyond.
 //! - Request bodies are capped (`--max-body BYTES`, default 4 MiB): `413` beyond.
-//! - With credentials, `GET /mcp/server-card` answers the server card (SEP-2127) without
-//!   them: the name and title of the package's registry entry (`server.json`), its
-//!   description and version, the endpoint (`--resource`, else the listening address).
+//! - With credentials, `GET /mcp/server-card` answers the package's server card
+//!   (SEP-2127; `Compose::server_card`) without them: the name, title and description of
+//!   its registry entry (`server.json`), its version, and the endpoint (`--resource`, else
+//!   the listening address).
 //! - `GET /healthz` answers `200` without credentials; every response carries an
 //!   `x-request-id` header (the caller's when it sent one, else a fresh UUID).
 //! - The operator's log on stderr (`tracing`): each refusal with its reason (why a
@@ -275,6 +276,12 @@ pub trait Compose {
     fn local(self, server: McpServer) -> McpServer;
     /// The hosted server (`--tokens`, `--issuer`, `--jwks-url`), composed.
     fn hosted(self, hosted: Hosted) -> Hosted;
+    /// The server card the hosted server publishes at `/mcp/server-card`, for the
+    /// endpoint at `endpoint` (its public URL): none unless the package has one.
+    fn server_card(&self, endpoint: String) -> Option<ServerCard> {
+        let _ = endpoint;
+        None
+    }
 }
 
 impl Compose for () {
@@ -284,6 +291,18 @@ impl Compose for () {
 
     fn hosted(self, hosted: Hosted) -> Hosted {
         hosted
+    }
+
+    /// This package's card: the name, title and description of its registry entry
+    /// (`server.json`, which `neuralis server-json --check` keeps to `Cargo.toml`).
+    fn server_card(&self, endpoint: String) -> Option<ServerCard> {
+        let entry: serde_json::Value = serde_json::from_str(include_str!("../server.json")).ok()?;
+        let text = |key: &str| entry[key].as_str().map(str::to_owned);
+        let card = ServerCard::new(text("name")?, text("description")?).endpoint(endpoint);
+        Some(match text("title") {
+            Some(title) => card.title(title),
+            None => card,
+        })
     }
 }
 
@@ -328,6 +347,12 @@ pub async fn serve(
     let config = http_config(local, &options, &end_streams);
     let name = "neuralis-example-serve";
     let version = env!("CARGO_PKG_VERSION");
+    let card = compose.server_card(
+        options
+            .resource
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}/mcp")),
+    );
     // `GET /healthz`: for a load balancer or an orchestrator, without credentials.
     let mut router = Router::new().route("/healthz", get(|| async { "ok\n" }));
     match hosted_server(package, &options).await? {
@@ -357,9 +382,9 @@ pub async fn serve(
                 router = route_metadata(router, &metadata);
                 hosted = hosted.with_protected_resource(metadata);
             }
-            hosted = hosted
-                .with_server_card(server_card(local, &options))
-                .map_err(|e| e.to_string())?;
+            if let Some(card) = card {
+                hosted = hosted.with_server_card(card).map_err(|e| e.to_string())?;
+            }
             router = router.nest_service("/mcp", hosted.service(config));
         }
         Err(package) => {
@@ -447,22 +472,6 @@ async fn hosted_server(
         }
         (None, None) => Ok(Err(package)),
     }
-}
-
-/// The server card: the name and title of the package's registry entry (`server.json`,
-/// which `neuralis server-json --check` keeps to `Cargo.toml`), its description, and the
-/// endpoint's public URL (`--resource`, else the address it listens on).
-fn server_card(local: SocketAddr, options: &Options) -> ServerCard {
-    let entry: serde_json::Value =
-        serde_json::from_str(include_str!("../server.json")).unwrap_or_default();
-    let text = |key: &str| entry[key].as_str().unwrap_or_default().to_owned();
-    let endpoint = options
-        .resource
-        .clone()
-        .unwrap_or_else(|| format!("http://{local}/mcp"));
-    ServerCard::new(text("name"), env!("CARGO_PKG_DESCRIPTION"))
-        .title(text("title"))
-        .endpoint(endpoint)
 }
 
 /// The protected-resource metadata of `resource`, naming the `--issuer` as its
