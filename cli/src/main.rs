@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod check;
 mod diff;
 mod lower;
+mod manifest;
 mod normalize;
 mod outputs;
 mod result;

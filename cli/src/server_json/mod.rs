@@ -16,10 +16,7 @@ use std::process::ExitCode;
 use serde_json::{Map, Value, json};
 
 use crate::EXIT_USAGE;
-
-mod manifest;
-
-use manifest::Manifest;
+use crate::manifest::{self, Manifest};
 
 /// The schema of the entries written.
 pub const SCHEMA: &str =

@@ -1,11 +1,21 @@
-//! What `server-json` reads of a package's `Cargo.toml`: `[package]`'s `name`, `version`,
+//! What the subcommands read of a package's `Cargo.toml`: `diff` its version as written
+//! at a revision ([`package_version`]); `server-json` `[package]`'s `name`, `version`,
 //! `description`, `repository`, `homepage`, `readme` and `publish` (each also inherited
 //! from the workspace root's `[workspace.package]` with `<key>.workspace = true`), and the
-//! table `[package.metadata.neuralis.registry]`.
+//! table `[package.metadata.neuralis.registry]` ([`read`]).
 
 use std::path::{Path, PathBuf};
 
 use toml::{Table, Value};
+
+/// `[package] version` of a manifest's text, as written.
+pub fn package_version(text: &str) -> Option<String> {
+    let doc: Table = toml::from_str(text).ok()?;
+    doc.get("package")?
+        .get("version")?
+        .as_str()
+        .map(str::to_owned)
+}
 
 /// A package's manifest, as `server-json` reads it.
 #[derive(Debug)]
