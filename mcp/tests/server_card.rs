@@ -390,3 +390,26 @@ fn a_card_its_schema_would_refuse_is_a_configuration_error() {
         assert!(error.contains(says), "{error}");
     }
 }
+
+#[test]
+fn one_local_identity_publishes_a_card_that_asks_for_no_token() {
+    let service = McpServer::new(
+        common::greet_and_purge(),
+        SessionContext::builder("ada").build(),
+    )
+    .with_server_info("greeter", "0.3.0")
+    .with_server_card(card().endpoint("http://127.0.0.1:8080/mcp"))
+    .unwrap()
+    .http_service_with(common::stateless());
+    let card = service.server_card().unwrap();
+    assert_valid_card(&card);
+    assert_eq!(card["version"], "0.3.0");
+    assert_eq!(
+        card["remotes"],
+        json!([{
+            "type": "streamable-http",
+            "url": "http://127.0.0.1:8080/mcp",
+            "supportedProtocolVersions": ["2026-07-28"],
+        }])
+    );
+}

@@ -14,10 +14,11 @@
 //!   answered before identity). `--rate-limit N`: at most N tool calls per minute per
 //!   caller, `429` with `Retry-After` beyond.
 //! - Request bodies are capped (`--max-body BYTES`, default 4 MiB): `413` beyond.
-//! - With credentials, `GET /mcp/server-card` answers the package's server card
-//!   (SEP-2127; `Compose::server_card`) without them: the name, title and description of
-//!   its registry entry (`server.json`), its version, and the endpoint (`--resource`, else
-//!   the listening address).
+//! - `GET /mcp/server-card` answers the package's server card (SEP-2127;
+//!   `Compose::server_card`) without credentials: the name, title and description of its
+//!   registry entry (`server.json`), its version, the endpoint (`--resource`, else the
+//!   listening address) and the bearer token it needs (with `--tokens`, `--issuer` or
+//!   `--jwks-url`).
 //! - `GET /healthz` answers `200` without credentials; every response carries an
 //!   `x-request-id` header (the caller's when it sent one, else a fresh UUID).
 //! - The operator's log on stderr (`tracing`): each refusal with its reason (why a
@@ -276,8 +277,8 @@ pub trait Compose {
     fn local(self, server: McpServer) -> McpServer;
     /// The hosted server (`--tokens`, `--issuer`, `--jwks-url`), composed.
     fn hosted(self, hosted: Hosted) -> Hosted;
-    /// The server card the hosted server publishes at `/mcp/server-card`, for the
-    /// endpoint at `endpoint` (its public URL): none unless the package has one.
+    /// The server card the server publishes at `/mcp/server-card`, for the endpoint at
+    /// `endpoint` (its public URL): none unless the package has one.
     fn server_card(&self, endpoint: String) -> Option<ServerCard> {
         let _ = endpoint;
         None
@@ -393,9 +394,12 @@ pub async fn serve(
                     "`--rate-limit` counts each caller's calls: give callers an identity with `--tokens`, `--issuer` or `--jwks-url`".into(),
                 );
             }
-            let server = McpServer::new(package, session)
+            let mut server = McpServer::new(package, session)
                 .with_server_info(name, version)
                 .with_task_timing(options.task_timing());
+            if let Some(card) = card {
+                server = server.with_server_card(card).map_err(|e| e.to_string())?;
+            }
             let server = compose.local(asking.apply(server)?);
             router = router.nest_service("/mcp", server.http_service_with(config));
         }

@@ -923,3 +923,19 @@ fn the_server_card_is_served_without_a_token_under_the_registry_entrys_name() {
     assert_eq!(again.status, 304);
     assert!(again.body.is_empty());
 }
+
+#[test]
+fn without_credentials_the_card_asks_for_no_token() {
+    let server = Server::launch(&["--http", "127.0.0.1:0"], &[]);
+    let head = format!(
+        "GET /mcp/server-card HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.host()
+    );
+    let reply = exchange(server.port, &head, b"");
+    assert_eq!(reply.status, 200);
+    let card: Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(card["name"], "io.github.neuralis-rs/example-serve");
+    let remote = &card["remotes"][0];
+    assert!(remote.get("headers").is_none(), "{card}");
+    assert!(remote.get("authentication").is_none(), "{card}");
+}

@@ -15,7 +15,8 @@ use crate::reply::{HttpResponse, full, refusal};
 /// [`ServerCard::SCHEMA`]): served by [`HostedService`](super::HostedService) at
 /// `GET <endpoint>/server-card` (for a service nested at `/mcp`: `/mcp/server-card`)
 /// without credentials, as [`ServerCard::MEDIA_TYPE`], once
-/// [`Hosted::with_server_card`](super::Hosted::with_server_card) gives it.
+/// [`Hosted::with_server_card`](super::Hosted::with_server_card) (or, for one local
+/// identity, [`McpServer::with_server_card`](crate::McpServer::with_server_card)) gives it.
 ///
 /// What the card says comes from one place each: its `name` (the reverse-DNS name the
 /// MCP Registry knows, `io.github.<owner>/<name>`), `description`, `title`,
@@ -24,7 +25,7 @@ use crate::reply::{HttpResponse, full, refusal};
 /// whose `title` and `description` are this card's; each remote's
 /// `supportedProtocolVersions` are the versions the service speaks (all of rmcp's in the
 /// legacy session mode, 2026-07-28 alone when stateless); and the authorization it
-/// requires is the hosted server's own: an `Authorization` header (`isRequired`,
+/// requires is the hosted server's own (none for one local identity): an `Authorization` header (`isRequired`,
 /// `isSecret`) and SEP-2127's `authentication` object (`required`, `schemes`, and
 /// `resourceMetadata`, the RFC 9728 document's URL, when
 /// [`Hosted::with_protected_resource`](super::Hosted::with_protected_resource) names
@@ -322,7 +323,7 @@ impl Served {
 pub(crate) fn missing() -> HttpResponse {
     with_cors(refusal(
         StatusCode::NOT_FOUND,
-        "this server publishes no server card (the host gives one with Hosted::with_server_card)",
+        "this server publishes no server card (the host gives one with Hosted::with_server_card or McpServer::with_server_card)",
         "a server card asked of a service that has none",
     ))
 }

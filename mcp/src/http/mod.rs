@@ -94,7 +94,6 @@ pub struct Hosted {
     server: McpServer,
     resolver: Arc<dyn Resolve>,
     metadata: Option<ProtectedResource>,
-    card: Option<ServerCard>,
     limits: Limits,
 }
 
@@ -103,7 +102,6 @@ impl fmt::Debug for Hosted {
         f.debug_struct("Hosted")
             .field("server", &self.server)
             .field("metadata", &self.metadata)
-            .field("card", &self.card)
             .finish_non_exhaustive()
     }
 }
@@ -116,7 +114,6 @@ impl McpServer {
             server: McpServer::per_request(package.into()),
             resolver: Arc::new(resolver),
             metadata: None,
-            card: None,
             limits: Limits::default(),
         }
     }
@@ -205,7 +202,8 @@ impl Hosted {
 
     /// Publishes `card` at `GET <endpoint>/server-card` (SEP-2127; see [`ServerCard`]),
     /// answered before identity, so without credentials; `initialize` reports the card's
-    /// title and description. Without a card, that path is answered `404`.
+    /// title and description (as [`McpServer::with_server_card`]). Without a card, that
+    /// path is answered `404`.
     ///
     /// ```
     /// # use neuralis_core::dispatch::Package;
@@ -231,12 +229,7 @@ impl Hosted {
     ///
     /// [`crate::Error::Config`] for a card its schema refuses ([`ServerCard::problem`]).
     pub fn with_server_card(mut self, card: ServerCard) -> Result<Self, crate::Error> {
-        if let Some(problem) = card.problem() {
-            return Err(crate::Error::Config(problem));
-        }
-        let (title, description, website) = card.details();
-        self.server = self.server.with_details(title, description, website);
-        self.card = Some(card);
+        self.server = self.server.with_server_card(card)?;
         Ok(self)
     }
 
@@ -317,18 +310,32 @@ impl Hosted {
             Some(m) => format!("Bearer resource_metadata=\"{}\"", m.metadata_url()),
             None => "Bearer".to_owned(),
         };
-        let card = self.card.as_ref().map(|card| {
-            let facts = card::Facts {
-                version: self.server.version(),
-                protocol_versions: protocol_versions(&self.server, &config),
-                authorization: Some(self.metadata.as_ref().map(ProtectedResource::metadata_url)),
-            };
-            let resource = self.metadata.as_ref().map(ProtectedResource::resource);
-            Arc::new(card::Served::new(&card.document(&facts, resource)))
-        });
+        // Every request needs a bearer token.
+        let card = served_card(&self.server, &config, Some(self.metadata.as_ref()));
         HostedService::new(self.server, self.resolver, challenge, config, &self.limits)
             .with_card(card)
     }
+}
+
+/// The card `server` publishes over a service built with `config`, as served:
+/// `authorization` is `Some` when every request needs a bearer token (with the protected
+/// resource, if any).
+fn served_card(
+    server: &McpServer,
+    config: &StreamableHttpServerConfig,
+    authorization: Option<Option<&ProtectedResource>>,
+) -> Option<Arc<card::Served>> {
+    let card = server.server_card()?;
+    let metadata = authorization.flatten();
+    let facts = card::Facts {
+        version: server.version(),
+        protocol_versions: protocol_versions(server, config),
+        authorization: authorization.map(|m| m.map(ProtectedResource::metadata_url)),
+    };
+    let resource = metadata.map(ProtectedResource::resource);
+    Some(Arc::new(card::Served::new(
+        &card.document(&facts, resource),
+    )))
 }
 
 /// The protocol versions `server` speaks over a service built with `config`: those
@@ -358,6 +365,8 @@ pub(crate) fn single_identity(
     session: Option<SessionContext>,
     config: StreamableHttpServerConfig,
 ) -> HostedService {
+    // Every request is the one session's: no token to ask for.
+    let card = served_card(&server, &config, None);
     HostedService::new(
         server,
         Arc::new(Anyone(session)),
@@ -365,4 +374,5 @@ pub(crate) fn single_identity(
         config,
         &Limits::default(),
     )
+    .with_card(card)
 }
