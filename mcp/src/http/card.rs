@@ -25,9 +25,9 @@ use crate::reply::{HttpResponse, full, refusal};
 /// whose `title` and `description` are this card's; each remote's
 /// `supportedProtocolVersions` are the versions the service speaks (all of rmcp's in the
 /// legacy session mode, 2026-07-28 alone when stateless); and the authorization it
-/// requires is the hosted server's own (none for one local identity): an `Authorization` header (`isRequired`,
-/// `isSecret`) and SEP-2127's `authentication` object (`required`, `schemes`, and
-/// `resourceMetadata`, the RFC 9728 document's URL, when
+/// requires is the hosted server's own (none for one local identity): an `Authorization`
+/// header (`isRequired`, `isSecret`) and SEP-2127's `authentication` object (`required`,
+/// `schemes`, and `resourceMetadata`, the RFC 9728 document's URL, when
 /// [`Hosted::with_protected_resource`](super::Hosted::with_protected_resource) names
 /// one). No tools, resources or prompts: SEP-2127 leaves them to the protocol's lists.
 ///
