@@ -13,7 +13,7 @@ cargo test --test formats --features uuid,chrono,url,time
 cargo test -p neuralis-core --test validator_build --test dispatch --test output_schema
 # MCP over streamable HTTP, behind `neuralis-mcp`'s features `http` and `jwt` (and a package
 # composed with an rmcp handler over it, and calls that ask over stateless HTTP).
-cargo test -p neuralis-mcp --features jwt --test http --test headers --test compose --test ask --test listen
+cargo test -p neuralis-mcp --features jwt --test http --test headers --test compose --test ask --test listen --test server_card
 cargo test -p neuralis-mcp --features introspection,rate-limit,cors --doc
 # What a hosted service tells the operator (spans, events), its refusals, the rate limit.
 cargo test -p neuralis-mcp --features rate-limit --test trace

@@ -7,9 +7,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod check;
 mod diff;
 mod lower;
+mod manifest;
 mod normalize;
 mod outputs;
 mod result;
+mod server_json;
 
 /// Check, normalize and inspect neuralis tool packages.
 #[derive(Debug, Parser)]
@@ -59,6 +61,16 @@ enum Command {
     /// Exit status: 0; 1 when `--tool` names a tool that is not listed or has no output
     /// schema; 2 when the command cannot be run or does not answer as an MCP server.
     Outputs(outputs::Args),
+    /// Print the package's MCP Registry entry (`server.json`, schema 2025-12-11) from its
+    /// Cargo.toml: `[package]` and `[package.metadata.neuralis.registry]` (the
+    /// reverse-DNS `name`, `title`, `remotes`, `environmentVariables`,
+    /// `packageArguments`): a `cargo` package over stdio, and the hosted endpoints.
+    ///
+    /// Exit status: 0; 1 when the registry would refuse the entry (each error names the
+    /// Cargo.toml key), or with `--check FILE` when FILE differs from what would be
+    /// printed or the README lacks the `mcp-name:` line; 2 when Cargo.toml or FILE cannot
+    /// be read.
+    ServerJson(server_json::Args),
 }
 
 /// Output format shared by the subcommands.
@@ -90,5 +102,6 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(&args),
         Command::Result(args) => result::run(&args),
         Command::Outputs(args) => outputs::run(&args),
+        Command::ServerJson(args) => server_json::run(&args),
     }
 }

@@ -238,6 +238,9 @@ pub struct McpServer {
     /// The tasks of the tools that run as tasks: their store and timing, and the runs of
     /// this process.
     tasks: Arc<Tasks>,
+    /// The server card its HTTP service publishes at `<endpoint>/server-card`.
+    #[cfg(feature = "http")]
+    card: Option<crate::http::ServerCard>,
     /// The package's skills, ready to answer (`crate::skills`).
     skills: Arc<crate::skills::Catalog>,
 }
@@ -309,6 +312,8 @@ impl McpServer {
             handler: crate::compose::Handler::default(),
             trace_payloads: false,
             tasks: Arc::new(Tasks::default()),
+            #[cfg(feature = "http")]
+            card: None,
             skills: Arc::new(crate::skills::Catalog::new(package.skills())),
             package,
         }
@@ -512,6 +517,58 @@ impl McpServer {
     pub fn with_server_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         self.info = Implementation::new(name, version);
         self
+    }
+
+    /// Publishes `card` at `GET <endpoint>/server-card` of its HTTP service
+    /// ([`Self::http_service`]; SEP-2127, see [`crate::http::ServerCard`]), answered
+    /// without credentials; `initialize` (and `server/discover`) report the card's title,
+    /// description and website. Feature `http`; a hosted server gives its card with
+    /// [`crate::http::Hosted::with_server_card`].
+    ///
+    /// ```
+    /// # use neuralis_core::dispatch::{Package, SessionContext};
+    /// use neuralis_mcp::McpServer;
+    /// use neuralis_mcp::http::ServerCard;
+    ///
+    /// # fn main() -> Result<(), neuralis_mcp::Error> {
+    /// # let package = Package::builder().build().expect("empty");
+    /// let card = ServerCard::new("io.github.acme/weather", "Forecasts for any city")
+    ///     .endpoint("http://127.0.0.1:8080/mcp");
+    /// let service = McpServer::new(package, SessionContext::builder("local-user").build())
+    ///     .with_server_card(card)?
+    ///     .http_service();
+    /// // Served for the one local session: no token to ask for.
+    /// assert!(service.server_card().expect("a card")["remotes"][0].get("headers").is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] for a card its schema refuses ([`ServerCard::problem`](crate::http::ServerCard::problem)).
+    #[cfg(feature = "http")]
+    pub fn with_server_card(mut self, card: crate::http::ServerCard) -> Result<Self, Error> {
+        if let Some(problem) = card.problem() {
+            return Err(Error::Config(problem));
+        }
+        let (title, description, website) = card.details();
+        self.info.title = title.map(str::to_owned);
+        self.info.description = Some(description.to_owned());
+        self.info.website_url = website.map(str::to_owned);
+        self.card = Some(card);
+        Ok(self)
+    }
+
+    /// The server card its HTTP service publishes.
+    #[cfg(feature = "http")]
+    pub(crate) fn server_card(&self) -> Option<&crate::http::ServerCard> {
+        self.card.as_ref()
+    }
+
+    /// The version `initialize` reports.
+    #[cfg(feature = "http")]
+    pub(crate) fn version(&self) -> &str {
+        &self.info.version
     }
 
     /// Instructions the server gives clients in `initialize`.

@@ -280,24 +280,15 @@ fn versions(rev: &str, dir: &Path) -> Result<Option<(String, String)>, String> {
         let Ok(text) = std::fs::read_to_string(&manifest) else {
             continue;
         };
-        let Some(new) = package_version(&text) else {
+        let Some(new) = crate::manifest::package_version(&text) else {
             continue;
         };
         let old = git(ancestor, &["show", &format!("{rev}:./Cargo.toml")])
             .ok()
-            .and_then(|b| package_version(&String::from_utf8_lossy(&b)));
+            .and_then(|b| crate::manifest::package_version(&String::from_utf8_lossy(&b)));
         return Ok(old.map(|old| (old, new)));
     }
     Ok(None)
-}
-
-/// `[package] version` of a manifest.
-fn package_version(text: &str) -> Option<String> {
-    let doc: toml::Table = toml::from_str(text).ok()?;
-    doc.get("package")?
-        .get("version")?
-        .as_str()
-        .map(str::to_owned)
 }
 
 /// Whether `new` is a major step up from `old`: the first non-zero of major, minor,

@@ -15,6 +15,11 @@
 //!   answered before identity). `--rate-limit N`: at most N tool calls per minute per
 //!   caller, `429` with `Retry-After` beyond.
 //! - Request bodies are capped (`--max-body BYTES`, default 4 MiB): `413` beyond.
+//! - `GET /mcp/server-card` answers the package's server card (SEP-2127;
+//!   `Compose::server_card`) without credentials: the name, title and description of its
+//!   registry entry (`server.json`), its version, the endpoint (`--resource`, else the
+//!   listening address) and the bearer token it needs (with `--tokens`, `--issuer` or
+//!   `--jwks-url`).
 //! - `GET /healthz` answers `200` without credentials; every response carries an
 //!   `x-request-id` header (the caller's when it sent one, else a fresh UUID).
 //! - The operator's log on stderr (`tracing`): each refusal with its reason (why a
@@ -33,7 +38,7 @@ use axum::Router;
 use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis_mcp::http::{
-    GrantMapping, Hosted, JwtResolver, ProtectedResource, SessionLimits, TokenTable,
+    GrantMapping, Hosted, JwtResolver, ProtectedResource, ServerCard, SessionLimits, TokenTable,
 };
 use neuralis_mcp::listen::{ConnectionLimits, ConnectionStats};
 use neuralis_mcp::{McpServer, TaskTiming};
@@ -275,6 +280,12 @@ pub trait Compose {
     fn local(self, server: McpServer) -> McpServer;
     /// The hosted server (`--tokens`, `--issuer`, `--jwks-url`), composed.
     fn hosted(self, hosted: Hosted) -> Hosted;
+    /// The server card the server publishes at `/mcp/server-card`, for the endpoint at
+    /// `endpoint` (its public URL): none unless the package has one.
+    fn server_card(&self, endpoint: String) -> Option<ServerCard> {
+        let _ = endpoint;
+        None
+    }
 }
 
 impl Compose for () {
@@ -284,6 +295,18 @@ impl Compose for () {
 
     fn hosted(self, hosted: Hosted) -> Hosted {
         hosted
+    }
+
+    /// This package's card: the name, title and description of its registry entry
+    /// (`server.json`, which `neuralis server-json --check` keeps to `Cargo.toml`).
+    fn server_card(&self, endpoint: String) -> Option<ServerCard> {
+        let entry: serde_json::Value = serde_json::from_str(include_str!("../server.json")).ok()?;
+        let text = |key: &str| entry[key].as_str().map(str::to_owned);
+        let card = ServerCard::new(text("name")?, text("description")?).endpoint(endpoint);
+        Some(match text("title") {
+            Some(title) => card.title(title),
+            None => card,
+        })
     }
 }
 
@@ -328,6 +351,12 @@ pub async fn serve(
     let config = http_config(local, &options, &end_streams);
     let name = "neuralis-example-serve";
     let version = env!("CARGO_PKG_VERSION");
+    let card = compose.server_card(
+        options
+            .resource
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}/mcp")),
+    );
     // `GET /healthz`: for a load balancer or an orchestrator, without credentials.
     let mut router = Router::new().route("/healthz", get(|| async { "ok\n" }));
     match hosted_server(package, &options).await? {
@@ -357,6 +386,9 @@ pub async fn serve(
                 router = route_metadata(router, &metadata);
                 hosted = hosted.with_protected_resource(metadata);
             }
+            if let Some(card) = card {
+                hosted = hosted.with_server_card(card).map_err(|e| e.to_string())?;
+            }
             router = router.nest_service("/mcp", hosted.service(config));
         }
         Err(package) => {
@@ -365,9 +397,12 @@ pub async fn serve(
                     "`--rate-limit` counts each caller's calls: give callers an identity with `--tokens`, `--issuer` or `--jwks-url`".into(),
                 );
             }
-            let server = McpServer::new(package, session)
+            let mut server = McpServer::new(package, session)
                 .with_server_info(name, version)
                 .with_task_timing(options.task_timing());
+            if let Some(card) = card {
+                server = server.with_server_card(card).map_err(|e| e.to_string())?;
+            }
             let server = compose.local(asking.apply(server)?);
             router = router.nest_service("/mcp", server.http_service_with(config));
         }

@@ -897,3 +897,54 @@ fn a_caller_over_its_rate_limit_gets_429_with_retry_after() {
     assert!(!no_identity.status.success());
     assert!(String::from_utf8_lossy(&no_identity.stderr).contains("--tokens"));
 }
+
+#[test]
+fn the_server_card_is_served_without_a_token_under_the_registry_entrys_name() {
+    let server = Server::start(&[]);
+    let get = |extra: &str| {
+        let head = format!(
+            "GET /mcp/server-card HTTP/1.1\r\nHost: {}\r\nAccept: application/mcp-server-card+json\r\n{extra}Connection: close\r\n\r\n",
+            server.host()
+        );
+        exchange(server.port, &head, b"")
+    };
+    let reply = get("");
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/mcp-server-card+json")
+    );
+    assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
+    let card: Value = serde_json::from_slice(&reply.body).unwrap();
+    // The name and title of the committed registry entry, the crate's description and
+    // version, the endpoint it listens at, and the token it needs.
+    let entry: Value = serde_json::from_str(include_str!("../server.json")).unwrap();
+    assert_eq!(card["name"], entry["name"]);
+    assert_eq!(card["title"], entry["title"]);
+    assert_eq!(card["description"], entry["description"]);
+    assert_eq!(card["version"], env!("CARGO_PKG_VERSION"));
+    let remote = &card["remotes"][0];
+    assert_eq!(remote["url"], format!("http://{}/mcp", server.host()));
+    assert_eq!(remote["headers"][0]["name"], "Authorization");
+    assert_eq!(remote["authentication"]["required"], true);
+    let etag = reply.header("etag").unwrap().to_owned();
+    let again = get(&format!("If-None-Match: {etag}\r\n"));
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+}
+
+#[test]
+fn without_credentials_the_card_asks_for_no_token() {
+    let server = Server::launch(&["--http", "127.0.0.1:0"], &[]);
+    let head = format!(
+        "GET /mcp/server-card HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.host()
+    );
+    let reply = exchange(server.port, &head, b"");
+    assert_eq!(reply.status, 200);
+    let card: Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(card["name"], "io.github.neuralis-rs/example-serve");
+    let remote = &card["remotes"][0];
+    assert!(remote.get("headers").is_none(), "{card}");
+    assert!(remote.get("authentication").is_none(), "{card}");
+}

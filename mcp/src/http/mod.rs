@@ -78,12 +78,14 @@ pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 /// re-exported: cancel it to end rmcp's open event streams and running calls.
 pub use tokio_util::sync::CancellationToken;
 
+mod card;
 #[cfg(feature = "cors")]
 mod cors;
 mod limits;
 mod metadata;
 mod service;
 
+pub use card::ServerCard;
 #[cfg(feature = "cors")]
 pub use cors::cors;
 use limits::Limits;
@@ -207,6 +209,39 @@ impl Hosted {
         self
     }
 
+    /// Publishes `card` at `GET <endpoint>/server-card` (SEP-2127; see [`ServerCard`]),
+    /// answered before identity, so without credentials; `initialize` reports the card's
+    /// title and description (as [`McpServer::with_server_card`]). Without a card, that
+    /// path is answered `404`.
+    ///
+    /// ```
+    /// # use neuralis_core::dispatch::Package;
+    /// use neuralis_mcp::McpServer;
+    /// use neuralis_mcp::http::{ServerCard, StreamableHttpServerConfig, TokenTable};
+    ///
+    /// # fn main() -> Result<(), neuralis_mcp::Error> {
+    /// # let package = Package::builder().build().expect("empty");
+    /// let card = ServerCard::new("io.github.acme/weather", "Forecasts for any city")
+    ///     .endpoint("https://tools.acme.example/mcp");
+    /// let service = McpServer::hosted(package, TokenTable::new())
+    ///     .with_server_info("weather", "1.2.0")
+    ///     .with_server_card(card)?
+    ///     .service(StreamableHttpServerConfig::default());
+    /// let served = service.server_card().expect("a card");
+    /// assert_eq!(served["version"], "1.2.0");
+    /// assert_eq!(served["remotes"][0]["headers"][0]["isSecret"], true);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Config`] for a card its schema refuses ([`ServerCard::problem`]).
+    pub fn with_server_card(mut self, card: ServerCard) -> Result<Self, crate::Error> {
+        self.server = self.server.with_server_card(card)?;
+        Ok(self)
+    }
+
     /// How `tools/list` writes each tool's `inputSchema` (see
     /// [`McpServer::with_served_dialect`]; default [`Served::Portable`](crate::Served)).
     #[must_use]
@@ -291,8 +326,42 @@ impl Hosted {
             .resolver
             .for_resource(resource)
             .unwrap_or(self.resolver);
+        // Every request needs a bearer token.
+        let card = served_card(&self.server, &config, Some(self.metadata.as_ref()));
         HostedService::new(self.server, resolver, challenge, config, &self.limits)
+            .with_card(card)
     }
+}
+
+/// The card `server` publishes over a service built with `config`, as served:
+/// `authorization` is `Some` when every request needs a bearer token (with the protected
+/// resource, if any).
+fn served_card(
+    server: &McpServer,
+    config: &StreamableHttpServerConfig,
+    authorization: Option<Option<&ProtectedResource>>,
+) -> Option<Arc<card::Served>> {
+    let card = server.server_card()?;
+    let metadata = authorization.flatten();
+    let facts = card::Facts {
+        version: server.version(),
+        protocol_versions: protocol_versions(server, config),
+        authorization: authorization.map(|m| m.map(ProtectedResource::metadata_url)),
+    };
+    let resource = metadata.map(ProtectedResource::resource);
+    Some(Arc::new(card::Served::new(
+        &card.document(&facts, resource),
+    )))
+}
+
+/// The protocol versions `server` speaks over a service built with `config`: those
+/// without `initialize` only (2026-07-28 on) when it is stateless.
+fn protocol_versions(server: &McpServer, config: &StreamableHttpServerConfig) -> Vec<String> {
+    rmcp::ServerHandler::supported_protocol_versions(server)
+        .iter()
+        .filter(|v| config.legacy_session_mode || !v.has_initialize())
+        .map(ToString::to_string)
+        .collect()
 }
 
 /// The resolver of a single-identity server: every request is the server's one session
@@ -312,6 +381,8 @@ pub(crate) fn single_identity(
     session: Option<SessionContext>,
     config: StreamableHttpServerConfig,
 ) -> HostedService {
+    // Every request is the one session's: no token to ask for.
+    let card = served_card(&server, &config, None);
     HostedService::new(
         server,
         Arc::new(Anyone(session)),
@@ -319,4 +390,5 @@ pub(crate) fn single_identity(
         config,
         &Limits::default(),
     )
+    .with_card(card)
 }

@@ -78,6 +78,8 @@ pub struct HostedService {
     /// so that requests at once cannot all pass the same check.
     opening: Arc<Mutex<HashMap<String, usize>>>,
     session_limits: SessionLimits,
+    /// The server card served at `<endpoint>/server-card`, if the host gave one.
+    card: Option<Arc<super::card::Served>>,
 }
 
 impl fmt::Debug for HostedService {
@@ -116,6 +118,38 @@ impl HostedService {
                 .calls_per_minute
                 .map(|n| Arc::new(crate::limit::Limiter::per_minute(n))),
             timeout: limits.timeout,
+            card: None,
+        }
+    }
+
+    /// The service, publishing `card`.
+    pub(super) fn with_card(mut self, card: Option<Arc<super::card::Served>>) -> Self {
+        self.card = card;
+        self
+    }
+
+    /// The server card this service publishes at `<endpoint>/server-card` (see
+    /// [`ServerCard`](super::ServerCard)), as served.
+    #[must_use]
+    pub fn server_card(&self) -> Option<serde_json::Value> {
+        self.card.as_ref().map(|card| card.document())
+    }
+
+    /// The answer to a request for the server card: after rmcp's own `Host` and `Origin`
+    /// checks (asked with the request's URI and headers as an `OPTIONS`, a method rmcp
+    /// answers `405` once they pass), before identity.
+    async fn card_answer(&self, parts: &http::request::Parts) -> HttpResponse {
+        let mut probe = Request::new(Full::new(bytes::Bytes::new()));
+        *probe.method_mut() = Method::OPTIONS;
+        probe.uri_mut().clone_from(&parts.uri);
+        probe.headers_mut().clone_from(&parts.headers);
+        let checked = self.inner.handle(probe).await;
+        if checked.status() != StatusCode::METHOD_NOT_ALLOWED {
+            return super::card::with_cors(as_json_rpc(checked).await);
+        }
+        match &self.card {
+            Some(card) => card.answer(&parts.method, &parts.headers),
+            None => super::card::missing(),
         }
     }
 
@@ -254,6 +288,9 @@ impl HostedService {
         B::Data: Send + 'static,
     {
         let (mut parts, body) = request.into_parts();
+        if super::card::is_card_path(parts.uri.path()) {
+            return self.card_answer(&parts).await;
+        }
         let caller = match self.resolver.resolve_request(&parts).await {
             Ok(caller) => caller,
             Err(refused) => return self.unauthorized(&refused),
