@@ -23,11 +23,19 @@ pub struct Args {
     /// The card types the package declares (enables `card-type-unmatched`).
     #[arg(long, value_delimiter = ',')]
     pub cards: Option<Vec<String>>,
-    /// The rule set: `neuralis` (the platform's package loader), `mcp-remote` (adds the
-    /// rules of platforms that consume MCP servers), or a model provider's dialect,
-    /// `openai`, `anthropic` or `gemini` (adds what its own tool definition loses).
-    #[arg(long, value_enum, default_value_t)]
-    pub profile: ProfileArg,
+    /// The rule set: `neuralis` (the platform's package loader, the default), `mcp-remote`
+    /// (adds the rules of platforms that consume MCP servers), or a model provider's
+    /// dialect, `openai`, `anthropic` or `gemini` (adds what its own tool definition
+    /// loses); repeatable, each adding its rules. A constraint a dialect can only say in
+    /// words is `dialect-weakened`: `#[schema(allow_weakened)]` on the field silences it
+    /// in the build.
+    #[arg(long, value_enum)]
+    pub profile: Vec<ProfileArg>,
+    /// Also check the dialects a package's `Cargo.toml` names in `[package.metadata.neuralis]
+    /// dialects` (a manifest, or the folder holding one). Without `--profile` or this
+    /// flag, `./Cargo.toml`'s list is read when there is one.
+    #[arg(long, value_name = "CARGO_TOML")]
+    pub dialects_from: Option<PathBuf>,
     /// Also print each tool's contract digest (`sha256:` of its canonical text, what
     /// `neuralis-mcp` serves in the tool's `_meta` as `io.neuralis/digest`), for a client
     /// or a CI job to pin.
@@ -54,6 +62,17 @@ pub enum ProfileArg {
 }
 
 impl ProfileArg {
+    /// The profile a dialect name of `[package.metadata.neuralis] dialects` means.
+    fn from_dialect(name: &str) -> Option<Self> {
+        match name {
+            "mcp-remote" => Some(Self::McpRemote),
+            "openai" => Some(Self::OpenAi),
+            "anthropic" => Some(Self::Anthropic),
+            "gemini" => Some(Self::Gemini),
+            _ => None,
+        }
+    }
+
     /// The checker's profile.
     pub const fn profile(self) -> Profile {
         match self {
@@ -82,10 +101,12 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::from(crate::EXIT_USAGE);
         }
     };
-    let options = CheckOptions {
-        cards: args.cards.clone(),
-        profile: args.profile.profile(),
-        dialects: Vec::new(),
+    let options = match options(args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
     };
     let mut checked = Vec::with_capacity(files.len());
     for path in files {
@@ -117,6 +138,55 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 /// The files to check: each directory's `*.json` (directly in it, sorted), or the file.
+/// The checker's options: the profiles given (and the dialects of `--dialects-from`, or
+/// by default of `./Cargo.toml` when no `--profile` is given), `mcp-remote` when any asks
+/// for it, every provider's dialect once.
+fn options(args: &Args) -> Result<CheckOptions, String> {
+    let mut profiles = args.profile.clone();
+    let manifest = match &args.dialects_from {
+        Some(path) => Some(path.clone()),
+        None if args.profile.is_empty() && Path::new("Cargo.toml").is_file() => {
+            Some(PathBuf::from("Cargo.toml"))
+        }
+        None => None,
+    };
+    if let Some(path) = manifest {
+        let names = crate::manifest::dialects(&path)?.unwrap_or_default();
+        for name in &names {
+            let profile = ProfileArg::from_dialect(name).ok_or_else(|| {
+                format!(
+                    "`{}`: `[package.metadata.neuralis] dialects` names `{name}`, which is no \
+                     dialect: write `mcp-remote`, `openai`, `anthropic` or `gemini`",
+                    path.display()
+                )
+            })?;
+            profiles.push(profile);
+        }
+        if !names.is_empty() {
+            eprintln!(
+                "note: checking the dialects `{}` names: {}",
+                path.display(),
+                names.join(", ")
+            );
+        }
+    }
+    let mut dialects = Vec::new();
+    let mut profile = Profile::Neuralis;
+    for p in profiles {
+        match p.profile().provider() {
+            Some(provider) if !dialects.contains(&provider) => dialects.push(provider),
+            Some(_) => {}
+            None if matches!(p, ProfileArg::McpRemote) => profile = Profile::McpRemote,
+            None => {}
+        }
+    }
+    Ok(CheckOptions {
+        cards: args.cards.clone(),
+        profile,
+        dialects,
+    })
+}
+
 fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for arg in args {

@@ -2,7 +2,8 @@
 //! at a revision ([`package_version`]); `server-json` `[package]`'s `name`, `version`,
 //! `description`, `repository`, `homepage`, `readme` and `publish` (each also inherited
 //! from the workspace root's `[workspace.package]` with `<key>.workspace = true`), and the
-//! table `[package.metadata.neuralis.registry]` ([`read`]).
+//! table `[package.metadata.neuralis.registry]` ([`read`]); `check` the dialects the
+//! package names ([`dialects`]).
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +16,42 @@ pub fn package_version(text: &str) -> Option<String> {
         .get("version")?
         .as_str()
         .map(str::to_owned)
+}
+
+/// `[package.metadata.neuralis] dialects` of the manifest at `path` (a `Cargo.toml`, or
+/// the folder holding one), as written: the dialects the package's build checks every
+/// tool against, which `check` reads too. `Ok(None)` when the key is absent.
+///
+/// # Errors
+///
+/// A manifest that cannot be read or parsed, or a `dialects` that is not an array of
+/// strings.
+pub fn dialects(path: &Path) -> Result<Option<Vec<String>>, String> {
+    let path = if path.is_dir() {
+        path.join("Cargo.toml")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let doc: Table = toml::from_str(&text)
+        .map_err(|e| format!("`{}` is not TOML: {}", path.display(), e.message()))?;
+    let Some(list) = ["package", "metadata", "neuralis", "dialects"]
+        .iter()
+        .try_fold(&Value::Table(doc.clone()), |v, k| v.get(k))
+        .cloned()
+    else {
+        return Ok(None);
+    };
+    list.as_array()
+        .and_then(|a| a.iter().map(|v| v.as_str().map(str::to_owned)).collect())
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "`{}`: `[package.metadata.neuralis] dialects` is not an array of dialect names",
+                path.display()
+            )
+        })
 }
 
 /// A package's manifest, as `server-json` reads it.

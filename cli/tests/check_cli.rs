@@ -393,3 +393,84 @@ fn the_outputs_file_beside_the_tools_is_not_a_tool() {
     let out = neuralis(&["check", &path, "--format", "json"]);
     assert_eq!(json_of(&out)["tools"].as_array().expect("tools").len(), 2);
 }
+
+/// `--profile` is repeatable, each adding its rules; `--dialects-from` reads the dialects a
+/// package's `Cargo.toml` names, and without either `check` reads `./Cargo.toml`'s list
+/// when run inside a package; a name that is no dialect is a usage error.
+#[test]
+fn profiles_repeat_and_dialects_come_from_the_package() {
+    let pointers = |out: &Output| -> Vec<String> {
+        let mut found: Vec<String> = json_of(out)["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .flat_map(|t| t["warnings"].as_array().expect("a list").clone())
+            .filter(|w| w["rule"] == "dialect-weakened")
+            .map(|w| w["message"].as_str().expect("message").to_owned())
+            .collect();
+        found.sort();
+        found
+    };
+    let good = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good");
+    let good = good.to_string_lossy().into_owned();
+    let one = |profile: &str| neuralis(&["check", &good, "--format", "json", "--profile", profile]);
+    let (openai, anthropic) = (pointers(&one("openai")), pointers(&one("anthropic")));
+    assert!(!openai.is_empty() && !anthropic.is_empty());
+    let both = neuralis(&[
+        "check",
+        &good,
+        "--format",
+        "json",
+        "--profile",
+        "openai",
+        "--profile",
+        "anthropic",
+    ]);
+    let mut expected = [openai.clone(), anthropic.clone()].concat();
+    expected.sort();
+    assert_eq!(pointers(&both), expected, "each profile adds its own");
+
+    let package = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(
+        package.path().join("Cargo.toml"),
+        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"openai\", \"anthropic\"]\n",
+    )
+    .expect("write");
+    let manifest = package
+        .path()
+        .join("Cargo.toml")
+        .to_string_lossy()
+        .into_owned();
+    let from = neuralis(&[
+        "check",
+        &good,
+        "--format",
+        "json",
+        "--dialects-from",
+        &manifest,
+    ]);
+    assert_eq!(pointers(&from), expected);
+    assert!(String::from_utf8_lossy(&from.stderr).contains("openai, anthropic"));
+    // Inside the package, by default.
+    let inside = Command::new(env!("CARGO_BIN_EXE_neuralis"))
+        .args(["check", &good, "--format", "json"])
+        .current_dir(package.path())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(pointers(&inside), expected);
+    // A `--profile` given: the package's list is not read unless asked.
+    let given = Command::new(env!("CARGO_BIN_EXE_neuralis"))
+        .args(["check", &good, "--format", "json", "--profile", "openai"])
+        .current_dir(package.path())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(pointers(&given), openai);
+    std::fs::write(
+        package.path().join("Cargo.toml"),
+        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"cohere\"]\n",
+    )
+    .expect("write");
+    let bad = neuralis(&["check", &good, "--dialects-from", &manifest]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`cohere`"));
+}
