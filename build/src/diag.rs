@@ -20,11 +20,15 @@
 use std::sync::Arc;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use std::collections::BTreeMap;
+
 use neuralis_model::RuleId;
 use neuralis_model::checker::{CheckOptions, check_value_using};
+use neuralis_model::dialect::Provider;
 use proc_macro2::Span;
 use serde_json::Value;
 
+use crate::compose::FieldBounds;
 use crate::discover::Crate;
 use crate::{Error, Summary};
 
@@ -290,16 +294,84 @@ pub(crate) struct Run {
     pub(crate) lines: Vec<String>,
     pub(crate) diags: Vec<Diag>,
     pub(crate) summary: Summary,
+    /// The dialects whose `dialect-weakened` the package allows as a whole
+    /// (`[package.metadata.neuralis] allow_weakened`).
+    pub(crate) allow_weakened: Vec<Provider>,
+    /// The dialects the package names (each gets a summary line when any of them said
+    /// something in words or refused something).
+    pub(crate) dialects: Vec<Provider>,
+    /// Per dialect: the constraints said in words and the constructs refused, over every
+    /// tool of the run (its summary line).
+    dialect_counts: BTreeMap<&'static str, DialectCount>,
+}
+
+/// What one dialect did to a run's tools.
+#[derive(Default, Clone, Copy)]
+struct DialectCount {
+    weakened: usize,
+    refused: usize,
 }
 
 /// Where a tool's diagnostics go: the source location of each pointer (most specific
-/// wins), the pointers under which `dialect-weakened` is silenced, and the place of the
-/// rest.
+/// wins), the pointers under which `dialect-weakened` is silenced, which bounds each
+/// field's author wrote, and the place of the rest.
 #[derive(Clone, Copy)]
 pub(crate) struct Sites<'a> {
     pub(crate) locations: &'a [(String, Loc)],
     pub(crate) quiet: &'a [String],
+    pub(crate) bounds: &'a [FieldBounds],
     pub(crate) fallback: &'a Loc,
+}
+
+/// Whether `pointer` is `prefix` or below it.
+fn under(pointer: &str, prefix: &str) -> bool {
+    pointer == prefix || (pointer.starts_with(prefix) && pointer[prefix.len()..].starts_with('/'))
+}
+
+/// The provider a dialect diagnostic is of: its message's first word.
+fn provider_of(message: &str) -> Option<Provider> {
+    Provider::from_name(message.split_whitespace().next()?)
+}
+
+/// One `dialect-weakened` kept for the report: the pointer of its field (what it is
+/// grouped by), its own pointer, the keyword, its message.
+struct Weakened {
+    provider: Provider,
+    field: String,
+    pointer: String,
+    keyword: String,
+    message: String,
+}
+
+impl Sites<'_> {
+    /// The source location of `pointer`: the most specific one known, else the fallback.
+    fn locate(&self, pointer: &str) -> (String, Loc) {
+        self.locations
+            .iter()
+            .filter(|(p, _)| under(pointer, p))
+            .max_by_key(|(p, _)| p.len())
+            .map_or_else(|| (String::new(), self.fallback.clone()), Clone::clone)
+    }
+
+    /// Whether a `dialect-weakened` at `pointer` says nothing worth reading: the field
+    /// is marked `#[schema(allow_weakened)]`, or the keyword is a bound its author did not
+    /// write (the type's own, `u32`'s `minimum: 0`).
+    fn silenced(&self, pointer: &str) -> bool {
+        if self.quiet.iter().any(|q| under(pointer, q)) {
+            return true;
+        }
+        let keyword = pointer.rsplit('/').next().unwrap_or_default();
+        let field = self
+            .bounds
+            .iter()
+            .filter(|b| under(pointer, &b.pointer))
+            .max_by_key(|b| b.pointer.len());
+        match (keyword, field) {
+            ("minimum", Some(b)) => !b.minimum,
+            ("maximum", Some(b)) => !b.maximum,
+            _ => false,
+        }
+    }
 }
 
 impl Run {
@@ -311,28 +383,33 @@ impl Run {
         sites: &Sites<'_>,
         options: &CheckOptions,
     ) -> Result<(), ()> {
-        let Sites {
-            locations,
-            quiet,
-            fallback,
-        } = *sites;
-        let locate = |pointer: &str| -> Loc {
-            locations
-                .iter()
-                .filter(|(p, _)| {
-                    pointer == p
-                        || (pointer.starts_with(p.as_str()) && pointer[p.len()..].starts_with('/'))
-                })
-                .max_by_key(|(p, _)| p.len())
-                .map_or_else(|| fallback.clone(), |(_, l)| l.clone())
-        };
         let mut failed = false;
-        let under = |pointer: &str, p: &str| {
-            pointer == p || (pointer.starts_with(p) && pointer[p.len()..].starts_with('/'))
-        };
+        let mut weakened: Vec<Weakened> = Vec::new();
         for x in check_value_using(name, doc, options, Some(&neuralis_model::validate::Subset)) {
-            if x.rule == RuleId::DialectWeakened && quiet.iter().any(|q| under(&x.pointer, q)) {
-                continue;
+            let provider = provider_of(&x.message);
+            if let Some(p) = provider.filter(|_| x.rule == RuleId::DialectRefused) {
+                self.dialect_counts.entry(p.as_str()).or_default().refused += 1;
+            }
+            if x.rule == RuleId::DialectWeakened {
+                if let Some(p) = provider {
+                    self.dialect_counts.entry(p.as_str()).or_default().weakened += 1;
+                }
+                if sites.silenced(&x.pointer) {
+                    continue;
+                }
+                if let Some(provider) = provider {
+                    if self.allow_weakened.contains(&provider) {
+                        continue;
+                    }
+                    weakened.push(Weakened {
+                        provider,
+                        field: sites.locate(&x.pointer).0,
+                        keyword: x.pointer.rsplit('/').next().unwrap_or_default().to_owned(),
+                        pointer: x.pointer,
+                        message: x.message,
+                    });
+                    continue;
+                }
             }
             let severity = if x.is_error() {
                 failed = true;
@@ -341,14 +418,75 @@ impl Run {
                 Severity::Warning
             };
             let mut d = Diag::new(severity, Some(x.rule), &x.message)
-                .at(locate(&x.pointer).place(krate))
+                .at(sites.locate(&x.pointer).1.place(krate))
                 .help(&x.hint);
             if !x.pointer.is_empty() {
                 d = d.note(format!("at `{}` of tool `{name}`", x.pointer));
             }
             self.diags.push(d);
         }
+        self.weakened(krate, name, sites, weakened);
         if failed { Err(()) } else { Ok(()) }
+    }
+
+    /// One `dialect-weakened` per field and dialect: the keywords the dialect says in
+    /// words there (a field with one keeps the checker's own message).
+    fn weakened(&mut self, krate: &Crate, name: &str, sites: &Sites<'_>, all: Vec<Weakened>) {
+        let mut groups: BTreeMap<(String, &'static str), Vec<Weakened>> = BTreeMap::new();
+        for w in all {
+            groups
+                .entry((w.field.clone(), w.provider.as_str()))
+                .or_default()
+                .push(w);
+        }
+        for ((field, provider), group) in groups {
+            let message = match group.as_slice() {
+                [one] => one.message.clone(),
+                more => {
+                    let mut keywords: Vec<String> = Vec::new();
+                    for w in more {
+                        let k = format!("`{}`", w.keyword);
+                        if !keywords.contains(&k) {
+                            keywords.push(k);
+                        }
+                    }
+                    format!(
+                        "{provider} does not enforce {}: the model reads them in the description, and the server still validates them",
+                        keywords.join(", ")
+                    )
+                }
+            };
+            let pointers: Vec<&str> = group.iter().map(|w| w.pointer.as_str()).collect();
+            let d = Diag::new(Severity::Warning, Some(RuleId::DialectWeakened), &message)
+                .at(sites.locate(&field).1.place(krate))
+                .help(&format!(
+                    "fine as words? mark the field `#[schema(allow_weakened)]`, or the package: `allow_weakened = [\"{provider}\"]` (or `true`) beside `dialects` in `[package.metadata.neuralis]`"
+                ))
+                .note(format!("at `{}` of tool `{name}`", pointers.join("`, `")));
+            self.diags.push(d);
+        }
+    }
+
+    /// A line per dialect the package names, when any of them said something of the
+    /// run's tools in words or refused something: `openai: 12 constraints said in words,
+    /// 0 refused`.
+    fn dialect_summary(&mut self) {
+        let counts = std::mem::take(&mut self.dialect_counts);
+        if counts.is_empty() {
+            return;
+        }
+        for provider in std::mem::take(&mut self.dialects) {
+            let c = counts.get(provider.as_str()).copied().unwrap_or_default();
+            let constraints = if c.weakened == 1 {
+                "constraint"
+            } else {
+                "constraints"
+            };
+            self.warn(&format!(
+                "{provider}: {} {constraints} said in words, {} refused",
+                c.weakened, c.refused
+            ));
+        }
     }
 
     /// A warning about the run itself, with no place in the source.
@@ -410,6 +548,7 @@ impl Run {
     }
 
     pub(crate) fn finish(mut self) -> Result<Summary, Error> {
+        self.dialect_summary();
         let diags = arrange(std::mem::take(&mut self.diags));
         self.summary.cargo_lines = diags
             .iter()

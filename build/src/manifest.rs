@@ -56,6 +56,9 @@ pub struct Manifest {
     /// `package.metadata.neuralis.dialects`: the providers' dialects every tool must be
     /// served in, as written.
     pub dialects: Vec<String>,
+    /// `package.metadata.neuralis.allow_weakened`: the dialects whose `dialect-weakened`
+    /// the package allows everywhere, as written (`true`: `["*"]`, every dialect).
+    pub allow_weakened: Vec<String>,
 }
 
 impl Manifest {
@@ -115,25 +118,35 @@ pub fn read(dir: &Path) -> Result<Option<Manifest>, String> {
         .and_then(|p| get(p, "name"))
         .and_then(str_of)
         .map(str::to_owned);
-    m.dialects = package_table
+    let neuralis = package_table
         .and_then(|p| get(p, "metadata"))
         .and_then(table_of)
         .and_then(|m| get(m, "neuralis"))
-        .and_then(table_of)
-        .and_then(|n| get(n, "dialects"))
-        .map(|d| match d {
-            DeValue::Array(items) => items
-                .iter()
-                .map(|i| {
-                    str_of(i.get_ref()).map_or_else(|| format!("{:?}", i.get_ref()), str::to_owned)
-                })
-                .collect(),
-            other => vec![
-                str_of(other)
-                    .map_or_else(|| "a value that is not a list".to_owned(), str::to_owned),
-            ],
-        })
-        .unwrap_or_default();
+        .and_then(table_of);
+    // A list of names as written; another value is one name saying what it is, which
+    // the caller refuses as no dialect's.
+    let names = |key: &str| -> Vec<String> {
+        neuralis
+            .and_then(|n| get(n, key))
+            .map(|d| match d {
+                DeValue::Array(items) => items
+                    .iter()
+                    .map(|i| {
+                        str_of(i.get_ref())
+                            .map_or_else(|| format!("{:?}", i.get_ref()), str::to_owned)
+                    })
+                    .collect(),
+                DeValue::Boolean(true) => vec!["*".to_owned()],
+                DeValue::Boolean(false) => Vec::new(),
+                other => vec![
+                    str_of(other)
+                        .map_or_else(|| "a value that is not a list".to_owned(), str::to_owned),
+                ],
+            })
+            .unwrap_or_default()
+    };
+    m.dialects = names("dialects");
+    m.allow_weakened = names("allow_weakened");
     if let Some(lib) = get(&doc, "lib").and_then(table_of) {
         m.lib_name = get(lib, "name").and_then(str_of).map(str::to_owned);
         m.lib_path = get(lib, "path").and_then(str_of).map(str::to_owned);

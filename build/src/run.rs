@@ -90,6 +90,9 @@ impl Builder {
         };
         let tools_dir = self.tools_dir.as_deref().unwrap_or(Path::new("tools"));
         let skills_dir = self.skills_dir.as_deref().unwrap_or(Path::new("skills"));
+        run.allow_weakened = allowed_weakened(run, manifest.as_ref());
+        let dialects = self.dialects_for(run, manifest.as_ref());
+        run.dialects.clone_from(&dialects);
         Some(Inputs {
             tools_dir: manifest_dir.join(tools_dir),
             skills_dir: manifest_dir.join(skills_dir),
@@ -99,7 +102,7 @@ impl Builder {
             options: CheckOptions {
                 cards: self.cards.clone(),
                 profile: self.profile,
-                dialects: self.dialects_for(run, manifest.as_ref()),
+                dialects,
             },
             manifest,
             root,
@@ -264,6 +267,34 @@ struct Composed {
     extra_files: Vec<PathBuf>,
 }
 
+/// The dialects whose `dialect-weakened` the package allows everywhere
+/// (`[package.metadata.neuralis] allow_weakened`: `true` for all, or their names); a
+/// name that is no provider's stops the build.
+fn allowed_weakened(run: &mut Run, manifest: Option<&manifest::Manifest>) -> Vec<Provider> {
+    let mut out = Vec::new();
+    for name in manifest
+        .map(|m| m.allow_weakened.as_slice())
+        .unwrap_or_default()
+    {
+        if name == "*" {
+            return Provider::ALL.to_vec();
+        }
+        match Provider::from_name(name) {
+            Some(p) if !out.contains(&p) => out.push(p),
+            Some(_) => {}
+            None => run.diags.push(Diag::new(
+                Severity::Error,
+                None,
+                &format!(
+                    "neuralis-build: `[package.metadata.neuralis] allow_weakened` names `{name}`, which is no provider's dialect: write `true`, or a list of {}",
+                    Provider::ALL.map(|p| format!("`{p}`")).join(", ")
+                ),
+            )),
+        }
+    }
+    out
+}
+
 /// One tool's document, where its parts came from, and its handler.
 struct ComposedTool {
     name: String,
@@ -271,6 +302,8 @@ struct ComposedTool {
     locations: Vec<(String, Loc)>,
     /// Pointers under which `dialect-weakened` is silenced (`#[schema(allow_weakened)]`).
     quiet: Vec<String>,
+    /// Which bounds each field's author wrote (the others are the type's).
+    bounds: Vec<crate::compose::FieldBounds>,
     module: usize,
     decl: tool::ToolDecl,
     /// The file's text as its author wrote it (an input that implements `ToolInput` by
@@ -322,6 +355,7 @@ fn compose(run: &mut Run, krate: &Crate, decls: Decls, tools_dir: &Path) -> Comp
                     doc,
                     locations,
                     quiet: std::mem::take(&mut view.quiet),
+                    bounds: std::mem::take(&mut view.bounds),
                     module,
                     decl,
                     written: None,
@@ -333,6 +367,7 @@ fn compose(run: &mut Run, krate: &Crate, decls: Decls, tools_dir: &Path) -> Comp
                     name,
                     doc,
                     quiet: Vec::new(),
+                    bounds: Vec::new(),
                     module,
                     decl,
                     written: Some(text),
@@ -431,6 +466,7 @@ fn check(
             &Sites {
                 locations: &t.locations,
                 quiet: &t.quiet,
+                bounds: &t.bounds,
                 fallback: &t.decl.name_loc,
             },
             options,

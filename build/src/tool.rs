@@ -241,6 +241,7 @@ fn look(input: In, abort: AbortSignal) -> String { String::new() }
             &crate::diag::Sites {
                 locations: &decl.locations,
                 quiet: &[],
+                bounds: &[],
                 fallback: &decl.name_loc,
             },
             &CheckOptions::default(),

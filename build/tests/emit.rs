@@ -1219,3 +1219,112 @@ fn methods_the_macros_refuse_are_skipped_with_one_line_each() {
         );
     }
 }
+
+const PLAN: &str = r#"
+use neuralis::{ToolInput, tool};
+
+/// The input of `plan`.
+#[derive(ToolInput, Deserialize)]
+#[schema(root)]
+pub struct Plan {
+    /// The plan's name.
+    #[schema(min_length = 1, max_length = 40, pattern = "^[a-z]+$")]
+    pub name: String,
+    /// How many steps.
+    #[schema(maximum = 9)]
+    pub count: Option<u32>,
+}
+
+/// Plan something.
+#[tool(annotations(category = "read", read_only), ui(presentation = "inline"))]
+pub fn plan(input: Plan) -> String {
+    input.name
+}
+"#;
+
+/// The package's manifest naming every provider's dialect, and `allow_weakened` when given.
+fn plan_manifest(allow: &str) -> String {
+    format!(
+        "[package]\nname = \"plan\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"openai\", \"anthropic\", \"gemini\"]\n{allow}"
+    )
+}
+
+/// `dialect-weakened` says each field once per dialect (its keywords together), nothing
+/// of a bound the type implies and the author did not write (`Option<u32>`'s `minimum:
+/// 0`), and a line per dialect sums the run up; `allow_weakened` in the manifest silences
+/// a dialect, or (`true`) every one.
+#[test]
+fn dialect_warnings_once_per_field_and_dialect_with_a_summary() {
+    let pkg = Pkg::new(&[("src/lib.rs", PLAN), ("Cargo.toml", &plan_manifest(""))]);
+    let s = pkg.run();
+    let w = warnings(&s);
+    let weakened: Vec<&&str> = w
+        .iter()
+        .filter(|l| l.starts_with("dialect-weakened: "))
+        .collect();
+    assert!(!weakened.is_empty(), "{w:#?}");
+    assert!(
+        !weakened.iter().any(|l| l.contains("`minimum`")),
+        "the type's own bound is not the author's: {weakened:#?}"
+    );
+    for provider in ["openai", "anthropic", "gemini"] {
+        let mine: Vec<&&&str> = weakened
+            .iter()
+            .filter(|l| l.starts_with(&format!("dialect-weakened: {provider} ")))
+            .collect();
+        let mut places: Vec<&str> = mine
+            .iter()
+            .map(|l| l.rsplit(" --> ").next().expect("a place"))
+            .collect();
+        let all = places.len();
+        places.sort_unstable();
+        places.dedup();
+        assert_eq!(
+            places.len(),
+            all,
+            "one line per field for {provider}: {mine:#?}"
+        );
+        let summary = w
+            .iter()
+            .find(|l| l.starts_with(&format!("{provider}: ")))
+            .unwrap_or_else(|| panic!("a summary for {provider}: {w:#?}"));
+        assert!(
+            summary.contains("said in words") && summary.ends_with(", 0 refused"),
+            "{summary}"
+        );
+    }
+    // Several keywords of one field: one line naming them all.
+    assert!(
+        weakened.iter().any(|l| l.contains("`, `")),
+        "a field with several keywords said in words: {weakened:#?}"
+    );
+
+    pkg.write(
+        "Cargo.toml",
+        &plan_manifest("allow_weakened = [\"anthropic\"]\n"),
+    );
+    let w2 = pkg.run();
+    let w2 = warnings(&w2);
+    assert!(
+        !w2.iter()
+            .any(|l| l.starts_with("dialect-weakened: anthropic ")),
+        "{w2:#?}"
+    );
+    assert!(w2.iter().any(|l| l.starts_with("dialect-weakened: openai ")
+        || l.starts_with("dialect-weakened: gemini ")));
+    pkg.write("Cargo.toml", &plan_manifest("allow_weakened = true\n"));
+    let w3 = pkg.run();
+    assert!(
+        !warnings(&w3)
+            .iter()
+            .any(|l| l.starts_with("dialect-weakened: ")),
+        "{:#?}",
+        warnings(&w3)
+    );
+    pkg.write(
+        "Cargo.toml",
+        &plan_manifest("allow_weakened = [\"cohere\"]\n"),
+    );
+    let e = pkg.fail();
+    assert!(e.to_string().contains("`cohere`"), "{e}");
+}

@@ -128,6 +128,22 @@ pub struct StaticView<'k> {
     /// The pointers of the fields marked `#[schema(allow_weakened)]`: no
     /// `dialect-weakened` under them.
     pub quiet: Vec<String>,
+    /// Each field's pointer, and whether its author wrote a `minimum` and a `maximum`: a
+    /// bound the author did not write is the type's (`u32`'s `minimum: 0`), and no
+    /// `dialect-weakened` is said of it.
+    pub bounds: Vec<FieldBounds>,
+}
+
+/// Whether the author of the field at `pointer` wrote its bounds (see
+/// [`StaticView::bounds`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldBounds {
+    /// The field's pointer in the tool's schema.
+    pub pointer: String,
+    /// `#[schema(minimum = ..)]` was written.
+    pub minimum: bool,
+    /// `#[schema(maximum = ..)]` was written.
+    pub maximum: bool,
 }
 
 use neuralis_syntax::types::type_text as tokens;
@@ -152,6 +168,7 @@ impl<'k> StaticView<'k> {
             at: Vec::new(),
             locations: Vec::new(),
             quiet: Vec::new(),
+            bounds: Vec::new(),
         }
     }
 
@@ -437,6 +454,11 @@ impl<'k> StaticView<'k> {
                                     if f.schema.allow_weakened.is_some() {
                                         c.quiet.push(c.pointer());
                                     }
+                                    c.bounds.push(FieldBounds {
+                                        pointer: c.pointer(),
+                                        minimum: f.schema.minimum.is_some(),
+                                        maximum: f.schema.maximum.is_some(),
+                                    });
                                 }
                                 c.plan(plan, scope, here, cont)
                             })?;
