@@ -489,6 +489,21 @@ impl Run {
         }
     }
 
+    /// A handler this build's `cfg` leaves out (`cfg`, as written): its file is kept.
+    pub(crate) fn compiled_out(&mut self, name: &str, cfg: &str, place: Place) {
+        self.diags.push(
+            Diag::new(
+                Severity::Warning,
+                None,
+                &format!(
+                    "`{name}` is compiled out in this build ({cfg}): `tools/{name}.json` is kept as the build with it wrote it, and not served"
+                ),
+            )
+            .at(place)
+            .help("`tools/` holds the tools of every feature set built; commit it from `cargo build --all-features` and check it in CI the same way (docs/tool.md, \"Tools behind cargo features\")"),
+        );
+    }
+
     /// A warning about the run itself, with no place in the source.
     pub(crate) fn warn(&mut self, text: &str) {
         self.diags.push(Diag::new(Severity::Warning, None, text));

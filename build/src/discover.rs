@@ -143,6 +143,9 @@ pub struct Crate {
     /// by their module and name as the impl writes them: the build script cannot compose
     /// their schema, so a tool that takes one has a tool file its author writes.
     pub hand_inputs: Vec<(usize, String)>,
+    /// `#[tool]` handlers this build's `cfg` leaves out (a tool behind a cargo feature
+    /// that is off), each with the `#[cfg(...)]` that does: their files are kept.
+    pub compiled_out: Vec<(ToolFn, String)>,
 }
 
 /// Whether `attr` is `#[tool(...)]` or `#[neuralis::tool(...)]`.
@@ -372,15 +375,21 @@ impl Walker<'_> {
                     self.add_type(module, &u.ident, TypeItem::Other, is_pub(&u.vis));
                 }
                 Item::Use(u) if self.cfg.is_active(&u.attrs) => self.add_use(module, &u),
-                Item::Fn(mut f) if self.cfg.is_active(&f.attrs) => {
+                Item::Fn(mut f) => {
                     if let Some(pos) = f.attrs.iter().position(is_tool_attr) {
                         let attr = f.attrs.remove(pos);
-                        self.krate.tools.push(ToolFn {
+                        let tool = ToolFn {
                             module,
                             attr,
                             func: f,
                             owner: None,
-                        });
+                        };
+                        if self.cfg.is_active(&tool.func.attrs) {
+                            self.krate.tools.push(tool);
+                        } else {
+                            let cfg = cfg_text(&tool.func.attrs);
+                            self.krate.compiled_out.push((tool, cfg));
+                        }
                     }
                 }
                 Item::Impl(i) if self.cfg.is_active(&i.attrs) => self.impl_tools(module, i),
@@ -513,14 +522,12 @@ impl Walker<'_> {
             let ImplItem::Fn(mut method) = impl_item else {
                 continue;
             };
-            if !self.cfg.is_active(&method.attrs) {
-                continue;
-            }
             let Some(pos) = method.attrs.iter().position(is_tool_attr) else {
                 continue;
             };
+            let active = self.cfg.is_active(&method.attrs);
             let attr = method.attrs.remove(pos);
-            self.krate.tools.push(ToolFn {
+            let tool = ToolFn {
                 module,
                 attr,
                 func: neuralis_syntax::tool::method_as_fn(&method),
@@ -528,9 +535,29 @@ impl Walker<'_> {
                     item: header.clone(),
                     marked,
                 }),
-            });
+            };
+            if active {
+                self.krate.tools.push(tool);
+            } else {
+                let cfg = cfg_text(&method.attrs);
+                self.krate.compiled_out.push((tool, cfg));
+            }
         }
     }
+}
+
+/// The `#[cfg(...)]` attributes of an item, as written (`#[cfg(feature = "deploy")]`).
+fn cfg_text(attrs: &[Attribute]) -> String {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .map(|a| {
+            let span = syn::spanned::Spanned::span(a);
+            span.source_text()
+                .unwrap_or_else(|| quote::ToTokens::to_token_stream(a).to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `impl ToolInput for T` (the trait by any path ending in `ToolInput`): `T`'s name.

@@ -230,6 +230,23 @@ impl Builder {
                 }
             }
         }
+        // A handler this build's features leave out keeps its file (another feature set
+        // writes it), said where the file is.
+        for (tf, cfg) in &krate.compiled_out {
+            let file = krate.modules[tf.module].file;
+            let name = match tool::read(tf, file) {
+                Ok(decl) => decl.name,
+                Err(rejected) => rejected.name,
+            };
+            if decls.by_name.contains_key(&name) || !decls.claimed.insert(name.clone()) {
+                continue;
+            }
+            let loc = crate::diag::Loc {
+                file,
+                span: syn::spanned::Spanned::span(&tf.func.sig.ident),
+            };
+            run.compiled_out(&name, cfg, loc.place(krate));
+        }
         decls
     }
 }

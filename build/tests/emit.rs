@@ -1328,3 +1328,56 @@ fn dialect_warnings_once_per_field_and_dialect_with_a_summary() {
     let e = pkg.fail();
     assert!(e.to_string().contains("`cohere`"), "{e}");
 }
+
+const FEATURED: &str = r#"
+use neuralis::{ToolInput, tool};
+
+/// The input of `status`.
+#[derive(ToolInput, Deserialize)]
+#[schema(root)]
+pub struct Status {
+    /// The service.
+    pub service: String,
+}
+
+/// Say how a service is.
+#[tool(annotations(category = "read", read_only), ui(presentation = "inline"))]
+pub fn status(input: Status) -> String {
+    input.service
+}
+
+/// Deploy a service.
+#[cfg(feature = "deploy")]
+#[tool(annotations(category = "write", destructive), ui(presentation = "inline"))]
+pub fn deploy(input: Status) -> String {
+    input.service
+}
+"#;
+
+/// A tool behind a cargo feature: built with the feature, its file is written; built
+/// without it, the file is neither stale nor pruned, and a warning at the handler says it
+/// is compiled out (cargo replays it on every build of that feature set).
+#[test]
+fn a_tool_behind_a_feature_keeps_its_file_and_says_so() {
+    let pkg = Pkg::new(&[("src/lib.rs", FEATURED)]);
+    let mut with = Cfg::default();
+    with.enable_feature("deploy");
+    let s = pkg.builder().cfg(with).run().expect("ok");
+    assert_eq!(s.tools, ["deploy", "status"]);
+    assert!(pkg.tool_path("deploy").exists());
+    let s = pkg.builder().prune(true).run().expect("ok");
+    assert_eq!(s.tools, ["status"]);
+    assert!(s.removed.is_empty() && s.stale.is_empty(), "{s:?}");
+    assert!(pkg.tool_path("deploy").exists(), "kept");
+    let w = warnings(&s);
+    assert!(
+        w.iter().any(|l| l
+            .contains("`deploy` is compiled out in this build (#[cfg(feature = \"deploy\")])")
+            && l.contains(&pkg.at("src/lib.rs", 21, 8))),
+        "{w:#?}"
+    );
+    assert!(
+        !w.iter().any(|l| l.starts_with("stale-tool-file: ")),
+        "{w:#?}"
+    );
+}
