@@ -37,7 +37,7 @@ impl Builder {
             return run.finish();
         };
         let found = self.discover(&mut run, &inputs);
-        let decls = self.read_tools(&found.krate, &mut run);
+        let decls = self.read_tools(&found.krate, &mut run, &inputs.tools_dir);
         let mut composed = compose(&mut run, &found.krate, decls, &inputs.tools_dir);
         let produced = check(&mut run, &found.krate, &inputs.options, &mut composed);
         let skills = crate::skills::read(&mut run, &inputs.skills_dir);
@@ -212,8 +212,9 @@ impl Builder {
     }
 
     /// The `#[tool]` declarations by tool name; a handler the macros reject is skipped
-    /// (the compiler reports it) and its name claimed.
-    fn read_tools(&self, krate: &Crate, run: &mut Run) -> Decls {
+    /// (the compiler reports it) and its name claimed, and so is one this build's `cfg`
+    /// leaves out (its file in `tools_dir`, if any, kept and said so).
+    fn read_tools(&self, krate: &Crate, run: &mut Run, tools_dir: &Path) -> Decls {
         let mut decls = Decls::default();
         for (index, tf) in krate.tools.iter().enumerate() {
             let file = krate.modules[tf.module].file;
@@ -238,7 +239,10 @@ impl Builder {
                 Ok(decl) => decl.name,
                 Err(rejected) => rejected.name,
             };
-            if decls.by_name.contains_key(&name) || !decls.claimed.insert(name.clone()) {
+            if decls.by_name.contains_key(&name)
+                || !decls.claimed.insert(name.clone())
+                || !tools_dir.join(format!("{name}.json")).is_file()
+            {
                 continue;
             }
             let loc = crate::diag::Loc {
