@@ -116,22 +116,8 @@ impl Builder {
         if let Some(dialects) = &self.dialects {
             return dialects.clone();
         }
-        let mut out = Vec::new();
-        for name in manifest.map(|m| m.dialects.as_slice()).unwrap_or_default() {
-            match Provider::from_name(name) {
-                Some(p) if !out.contains(&p) => out.push(p),
-                Some(_) => {}
-                None => run.diags.push(Diag::new(
-                    Severity::Error,
-                    None,
-                    &format!(
-                        "neuralis-build: `[package.metadata.neuralis] dialects` names `{name}`, which is no provider's dialect: write one of {}",
-                        Provider::ALL.map(|p| format!("`{p}`")).join(", ")
-                    ),
-                )),
-            }
-        }
-        out
+        let names = manifest.map(|m| m.dialects.as_slice()).unwrap_or_default();
+        providers_named(run, "dialects", names)
     }
 
     /// Stage 2: the crate's source as rustc would read it under its `cfg`, with its
@@ -292,14 +278,20 @@ struct Composed {
 /// (`[package.metadata.neuralis] allow_weakened`: `true` for all, or their names); a
 /// name that is no provider's stops the build.
 fn allowed_weakened(run: &mut Run, manifest: Option<&manifest::Manifest>) -> Vec<Provider> {
-    let mut out = Vec::new();
-    for name in manifest
+    let names = manifest
         .map(|m| m.allow_weakened.as_slice())
-        .unwrap_or_default()
-    {
-        if name == "*" {
-            return Provider::ALL.to_vec();
-        }
+        .unwrap_or_default();
+    if names.iter().any(|n| n == "*") {
+        return Provider::ALL.to_vec();
+    }
+    providers_named(run, "allow_weakened", names)
+}
+
+/// The providers `names` (the list `[package.metadata.neuralis] <key>`) name, each once;
+/// a name that is no provider's stops the build.
+fn providers_named(run: &mut Run, key: &str, names: &[String]) -> Vec<Provider> {
+    let mut out = Vec::new();
+    for name in names {
         match Provider::from_name(name) {
             Some(p) if !out.contains(&p) => out.push(p),
             Some(_) => {}
@@ -307,7 +299,7 @@ fn allowed_weakened(run: &mut Run, manifest: Option<&manifest::Manifest>) -> Vec
                 Severity::Error,
                 None,
                 &format!(
-                    "neuralis-build: `[package.metadata.neuralis] allow_weakened` names `{name}`, which is no provider's dialect: write `true`, or a list of {}",
+                    "neuralis-build: `[package.metadata.neuralis] {key}` names `{name}`, which is no provider's dialect: write one of {}",
                     Provider::ALL.map(|p| format!("`{p}`")).join(", ")
                 ),
             )),
