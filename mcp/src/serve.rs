@@ -112,6 +112,14 @@ pub fn mcp_tool_in(entry: &ToolEntry, output_schema: Option<&Value>, served: Ser
         tool.insert("title".into(), Value::String(title));
     }
     if let Some(description) = schema.get("description").cloned() {
+        // On `mcp-remote`, as the platform stores it (within 400 characters, no newline,
+        // tab or backtick), so its rewrite changes nothing.
+        let description = match (served, description) {
+            (Served::McpRemote, Value::String(d)) => {
+                Value::String(neuralis_core::remote::sanitize_description(&d).text)
+            }
+            (_, d) => d,
+        };
         tool.insert("description".into(), description);
     }
     tool.insert("inputSchema".into(), Value::Object(schema));
@@ -618,6 +626,27 @@ impl McpServer {
             neuralis_core::header::annotate(schema, headers);
         }
         tool
+    }
+
+    /// On [`Served::McpRemote`], the call's strings that spell a declared non-string
+    /// `enum` value read back as it (the dialect serves enum values as strings,
+    /// [`enum_strings`](neuralis_core::dialect::enum_strings)), before anything
+    /// validates them; the request as it came on the other dialects.
+    fn read_back(&self, mut request: CallToolRequestParams) -> CallToolRequestParams {
+        if self.served != Served::McpRemote {
+            return request;
+        }
+        let Some(entry) = self.package.tool(&request.name) else {
+            return request;
+        };
+        if let Some(args) = request.arguments.take() {
+            let mut args = Value::Object(args);
+            neuralis_core::dialect::enum_strings(&entry.schema, &mut args);
+            if let Value::Object(args) = args {
+                request.arguments = Some(args);
+            }
+        }
+        request
     }
 
     /// How many calls are running now.
@@ -1363,6 +1392,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let session = self.caller(&context)?;
+        let request = self.read_back(request);
         let started = std::time::Instant::now();
         let span = self.call_span(&request, &session, &context);
         let name = request.name.to_string();
