@@ -86,10 +86,11 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 /// ([`Served::Contract`]: the tool file's schema as checked).
 #[must_use]
 pub fn mcp_tool_in(entry: &ToolEntry, output_schema: Option<&Value>, served: Served) -> Value {
-    let schema = served_schema(&entry.input_schema(), served);
+    let input = entry.input_schema();
+    let schema = served_schema(&input, served);
     let a = &entry.meta.annotations;
     let title = a.title.clone().or_else(|| {
-        schema
+        input
             .get("title")
             .and_then(Value::as_str)
             .map(str::to_owned)
@@ -1625,6 +1626,46 @@ mod tests {
         assert_eq!(tool["title"], "Schema Title");
         assert_eq!(tool["annotations"]["title"], "Schema Title");
         assert!(tool.get("description").is_none());
+    }
+
+    /// Served `mcp-remote`: the platform's subset, the description as it stores it, and
+    /// a call's string spelling a declared integer read back as it (before validation).
+    #[test]
+    fn mcp_remote_serves_the_subset_and_reads_enum_strings_back() {
+        use neuralis_core::dispatch::sync_fn;
+        let file = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "title": "Levels", "description": "Set a level.\nSee `docs`.",
+            "type": "object", "additionalProperties": false,
+            "properties": {"level": {"type": "integer", "enum": [1, 2, 3]},
+                           "note": {"type": "string", "maxLength": 10}},
+            "required": ["level"],
+            "x-neuralis": {"annotations": {"category": "read"}}
+        });
+        let tool = mcp_tool_in(&entry(file.clone()), None, Served::McpRemote);
+        assert_eq!(tool["description"], "Set a level. See  docs .");
+        assert_eq!(tool["title"], "Levels");
+        assert_eq!(
+            tool["inputSchema"]["properties"],
+            json!({"level": {"type": "integer", "enum": ["1", "2", "3"]},
+                   "note": {"type": ["string", "null"], "description": "At most 10 characters."}})
+        );
+        let package = Package::builder()
+            .tool("levels", file.to_string(), sync_fn(|v: Value| v))
+            .build()
+            .expect("a package");
+        let server = McpServer::new(package, SessionContext::builder("u").build());
+        let mut request = CallToolRequestParams::new("levels");
+        request.arguments = json!({"level": "3", "note": "3"}).as_object().cloned();
+        let portable = server.read_back(request.clone());
+        assert_eq!(portable.arguments, request.arguments, "portable: as sent");
+        let remote = server
+            .with_served_dialect(Served::McpRemote)
+            .read_back(request);
+        assert_eq!(
+            remote.arguments,
+            json!({"level": 3, "note": "3"}).as_object().cloned()
+        );
     }
 
     /// A value of `x-neuralis.defaults` is the property's `default` on the wire, over the

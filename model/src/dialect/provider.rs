@@ -63,12 +63,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order `--help` lists them.
-    pub const ALL: [Self; 4] = [
-        Self::OpenAi,
-        Self::Anthropic,
-        Self::Gemini,
-        Self::McpRemote,
-    ];
+    pub const ALL: [Self; 4] = [Self::OpenAi, Self::Anthropic, Self::Gemini, Self::McpRemote];
 
     /// The provider's name in flags and settings.
     #[must_use]
@@ -925,7 +920,11 @@ impl Lowering<'_> {
             }
             Provider::McpRemote => {
                 if let Some(t) = non_null.first() {
-                    let t = if nullable { json!([t, "null"]) } else { json!(t) };
+                    let t = if nullable {
+                        json!([t, "null"])
+                    } else {
+                        json!(t)
+                    };
                     node.insert("type".into(), t);
                 }
             }

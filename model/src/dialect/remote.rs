@@ -157,7 +157,9 @@ pub(super) fn nests(map: &Map<String, Value>) -> bool {
     ["properties", "items", "anyOf", "oneOf", "allOf"]
         .iter()
         .any(|k| map.contains_key(*k))
-        || map.get("additionalProperties").is_some_and(Value::is_object)
+        || map
+            .get("additionalProperties")
+            .is_some_and(Value::is_object)
 }
 
 /// `types` made one type (with `null` if it admits it), inferred from the literals
@@ -183,7 +185,9 @@ pub(super) fn one_type(
             described.push("Any JSON value.".into());
         }
     }
-    if types.is_empty() && (map.contains_key("properties") || map.contains_key("additionalProperties")) {
+    if types.is_empty()
+        && (map.contains_key("properties") || map.contains_key("additionalProperties"))
+    {
         types.push("object".into());
     }
     let nullable = types.iter().any(|t| t == "null") || literals.iter().any(|v| v.is_null());
@@ -284,8 +288,7 @@ impl Lowering<'_> {
     /// A node at the 8th level that nests: its type and description, the rest in words.
     /// Refused unless a recursive type got it there.
     pub(super) fn cut(&mut self, map: &Map<String, Value>, pointer: &str) -> Map<String, Value> {
-        let array = map.get("items").is_some()
-            || map.get("type").is_some_and(|t| t == "array");
+        let array = map.get("items").is_some() || map.get("type").is_some_and(|t| t == "array");
         let (t, what) = if array {
             ("array", "its items are")
         } else {
@@ -296,7 +299,11 @@ impl Lowering<'_> {
         let mut said = format!("Nested deeper than {DEPTH_CAP} levels: {what} not shown here.");
         if self.recursing > 0 {
             if let Some(name) = self.stack.last().and_then(|r| r.rsplit('/').next()) {
-                let name = if name.is_empty() { "the tool's input" } else { name };
+                let name = if name.is_empty() {
+                    "the tool's input"
+                } else {
+                    name
+                };
                 said = format!(
                     "Nested deeper than {DEPTH_CAP} levels: {what} not shown here; the same shape as `{name}` above."
                 );
@@ -395,10 +402,16 @@ impl Lowering<'_> {
             "additionalProperties",
             "a map (an object open to any key): the platform drops `additionalProperties`, so the model cannot be told its keys",
         );
-        match value.get("type").and_then(Value::as_str) {
-            Some(t) => described.push(format!("Any keys, each value {}.", a_type(t))),
-            None => described.push("Any keys.".into()),
+        if value.is_object() {
+            self.depth += 1;
+            let each = self.schema(value, pointer);
+            self.depth -= 1;
+            if let Value::Object(each) = each {
+                described.push(format!("Any keys, each value {}.", summary(&each)));
+                return;
+            }
         }
+        described.push("Any keys.".into());
     }
 
     /// An object's lowered `properties` and its `required`, the first 48 (more refused).
@@ -536,9 +549,12 @@ impl Lowering<'_> {
             }
         }
         for name in names {
-            let holders: Vec<&Shape> = shapes.iter().filter(|s| s.properties.contains_key(&name)).collect();
-            let all_require = holders.len() == shapes.len()
-                && holders.iter().all(|s| s.required.contains(&name));
+            let holders: Vec<&Shape> = shapes
+                .iter()
+                .filter(|s| s.properties.contains_key(&name))
+                .collect();
+            let all_require =
+                holders.len() == shapes.len() && holders.iter().all(|s| s.required.contains(&name));
             let mut p = if tag.as_deref() == Some(name.as_str()) {
                 tag_property(&holders, &name)
             } else {
@@ -548,7 +564,9 @@ impl Lowering<'_> {
                 required.push(json!(name));
             } else {
                 nullable(&mut p);
-                if holders.len() < shapes.len() || holders.iter().any(|s| s.required.contains(&name)) {
+                if holders.len() < shapes.len()
+                    || holders.iter().any(|s| s.required.contains(&name))
+                {
                     prefix(&mut p, &membership(&holders, &name));
                 }
             }
@@ -561,9 +579,7 @@ impl Lowering<'_> {
         }
         let labels: Vec<&str> = shapes.iter().map(|s| s.label.as_str()).collect();
         match &tag {
-            Some(tag) => described.push(format!(
-                "Send `{tag}` and only the fields of that kind."
-            )),
+            Some(tag) => described.push(format!("Send `{tag}` and only the fields of that kind.")),
             None if shapes.len() > 1 => described.push(format!(
                 "One of {} shapes ({}): send the fields of one only.",
                 shapes.len(),
@@ -575,7 +591,10 @@ impl Lowering<'_> {
 
     /// A property several shapes hold: its one schema, or their union merged.
     fn shared_property(&mut self, holders: &[&Shape], name: &str) -> Value {
-        let schemas: Vec<&Value> = holders.iter().filter_map(|s| s.properties.get(name)).collect();
+        let schemas: Vec<&Value> = holders
+            .iter()
+            .filter_map(|s| s.properties.get(name))
+            .collect();
         let Some(first) = schemas.first() else {
             return json!({});
         };
@@ -622,7 +641,12 @@ fn shape(o: Map<String, Value>, i: usize, tag: Option<&str>) -> Shape {
     let required: Vec<String> = o
         .get("required")
         .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     let tag_value = tag
         .and_then(|t| properties.get(t))
@@ -631,7 +655,7 @@ fn shape(o: Map<String, Value>, i: usize, tag: Option<&str>) -> Shape {
         .and_then(Value::as_str);
     let label = match (tag, tag_value) {
         (Some(t), Some(v)) => format!("`{t}` \"{v}\""),
-        _ if properties.len() == 1 && required.len() == 1 => format!("`{}`", required[0]),
+        _ if properties.len() == 1 && required.len() == 1 => format!("variant `{}`", required[0]),
         _ => format!("shape {}", i + 1),
     };
     Shape {
@@ -647,7 +671,12 @@ fn tag_property(holders: &[&Shape], name: &str) -> Value {
     let mut description = None;
     for s in holders {
         if let Some(p) = s.properties.get(name) {
-            for v in p.get("enum").and_then(Value::as_array).into_iter().flatten() {
+            for v in p
+                .get("enum")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if !values.contains(v) {
                     values.push(v.clone());
                 }
@@ -664,9 +693,15 @@ fn tag_property(holders: &[&Shape], name: &str) -> Value {
 
 /// Which shapes hold `name` and whether each requires it.
 fn membership(holders: &[&Shape], name: &str) -> String {
-    let (req, opt): (Vec<&&Shape>, Vec<&&Shape>) =
-        holders.iter().partition(|s| s.required.iter().any(|r| r == name));
-    let labels = |v: &[&&Shape]| v.iter().map(|s| s.label.as_str()).collect::<Vec<_>>().join(", ");
+    let (req, opt): (Vec<&&Shape>, Vec<&&Shape>) = holders
+        .iter()
+        .partition(|s| s.required.iter().any(|r| r == name));
+    let labels = |v: &[&&Shape]| {
+        v.iter()
+            .map(|s| s.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match (req.is_empty(), opt.is_empty()) {
         (false, true) => format!("Only for {} (required there).", labels(&req)),
         (true, false) => format!("Only for {} (optional there).", labels(&opt)),
@@ -754,7 +789,7 @@ fn summary(s: &Map<String, Value>) -> String {
         out.push_str(&format!(", one of {}", v.join(", ")));
     }
     if let Some(Value::String(d)) = s.get("description") {
-        out.push_str(&format!(" ({})", d.trim_end_matches('.')));
+        out.push_str(&format!(" ({d})"));
     }
     out
 }
@@ -793,7 +828,11 @@ fn read_back(root: &Value, schema: &Value, value: &mut Value, depth: usize) -> u
             let values: Vec<&Value> = shapes
                 .iter()
                 .flat_map(|n| {
-                    let e = n.get("enum").and_then(Value::as_array).into_iter().flatten();
+                    let e = n
+                        .get("enum")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten();
                     e.chain(n.get("const"))
                 })
                 .collect();
@@ -844,13 +883,13 @@ fn read_members(
     depth: usize,
 ) -> usize {
     map.iter_mut()
-            .map(|(k, v)| {
-                shapes
-                    .iter()
-                    .find_map(|n| n.get("properties").and_then(|p| p.get(k.as_str())))
-                    .map_or(0, |p| read_back(root, p, v, depth + 1))
-            })
-            .sum()
+        .map(|(k, v)| {
+            shapes
+                .iter()
+                .find_map(|n| n.get("properties").and_then(|p| p.get(k.as_str())))
+                .map_or(0, |p| read_back(root, p, v, depth + 1))
+        })
+        .sum()
 }
 
 /// `schema` resolved, and the shapes of its compositions, resolved.
@@ -863,7 +902,12 @@ fn alternatives<'a>(root: &'a Value, schema: &'a Value, hops: usize) -> Vec<&'a 
     };
     let mut out = vec![node];
     for key in ["anyOf", "oneOf", "allOf"] {
-        for b in node.get(key).and_then(Value::as_array).into_iter().flatten() {
+        for b in node
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             out.extend(alternatives(root, b, hops + 1));
         }
     }
@@ -900,18 +944,35 @@ mod tests {
             st["properties"]["kind"],
             json!({"type": "string", "enum": ["canary", "blue_green"]})
         );
-        assert_eq!(st["properties"]["percent"]["type"], json!(["integer", "null"]));
-        let d = st["properties"]["percent"]["description"].as_str().unwrap_or_default();
-        assert!(d.starts_with("Only for `kind` \"canary\" (required there)."), "{d}");
-        assert!(d.contains("At least 1.") && d.contains("At most 50."), "{d}");
+        assert_eq!(
+            st["properties"]["percent"]["type"],
+            json!(["integer", "null"])
+        );
+        let d = st["properties"]["percent"]["description"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            d.starts_with("Only for `kind` \"canary\" (required there)."),
+            "{d}"
+        );
+        assert!(
+            d.contains("At least 1.") && d.contains("At most 50."),
+            "{d}"
+        );
     }
 
     #[test]
     fn enum_values_are_strings_and_read_back() {
         let s = served(json!({"type": "object", "properties": {
             "n": {"type": "integer", "enum": [1, 2]}, "c": {"const": true}}}));
-        assert_eq!(s["properties"]["n"], json!({"type": ["integer", "null"], "enum": ["1", "2"]}));
-        assert_eq!(s["properties"]["c"], json!({"type": ["boolean", "null"], "enum": ["true"]}));
+        assert_eq!(
+            s["properties"]["n"],
+            json!({"type": ["integer", "null"], "enum": ["1", "2"]})
+        );
+        assert_eq!(
+            s["properties"]["c"],
+            json!({"type": ["boolean", "null"], "enum": ["true"]})
+        );
     }
 
     #[test]
