@@ -278,3 +278,52 @@ fn every_golden_schema_served_mcp_remote_is_a_fixed_point_and_says_every_fact() 
     }
     assert!(n > 10, "{n} golden schemas");
 }
+
+/// `schema` without the contract's closure and key guards (`additionalProperties:
+/// false`, `propertyNames`), which the server enforces and the platform may drop.
+fn without_closure(schema: &Value) -> Value {
+    match schema {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, v)| {
+                    !(*k == "propertyNames"
+                        || (*k == "additionalProperties" && **v == json!(false)))
+                })
+                .map(|(k, v)| {
+                    let v = if matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
+                        v.clone()
+                    } else {
+                        without_closure(v)
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_closure).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The platform's column of docs/dialects.md: per served dialect, the example tools
+/// seed 003's conversion leaves intact (nothing dropped but the contract's closure,
+/// which the server enforces), and the served bytes.
+#[test]
+fn the_platform_s_reading_of_each_served_dialect() {
+    let tools = example_tools();
+    for served in Served::ALL {
+        let (mut intact, mut bytes) = (0, 0);
+        for (_, doc) in &tools {
+            let schema = Value::Object(served_schema(&projected(doc), served));
+            let schema_ = without_closure(&schema);
+            intact += usize::from(seed_conversion(&schema_, 0) == schema_);
+            bytes += schema.to_string().len();
+        }
+        println!(
+            "{served}: {intact} / {} example tools intact under seed 003's conversion; {bytes} bytes of inputSchema",
+            tools.len()
+        );
+        if served == Served::McpRemote {
+            assert_eq!(intact, tools.len());
+        }
+    }
+}

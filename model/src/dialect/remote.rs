@@ -975,6 +975,55 @@ mod tests {
         );
     }
 
+    fn refused(schema: Value) -> Vec<String> {
+        let mut doc = schema;
+        doc["x-neuralis"] = json!({"annotations": {"category": "read"}});
+        tool_definition(Provider::McpRemote, "t", &doc)
+            .losses
+            .into_iter()
+            .filter(|l| l.fate == Fate::Refused)
+            .map(|l| l.pointer)
+            .collect()
+    }
+
+    fn object(properties: Map<String, Value>) -> Value {
+        json!({"type": "object", "additionalProperties": false, "properties": properties})
+    }
+
+    /// An object `levels` deep under the root, its innermost holding a string.
+    fn nested(levels: usize) -> Value {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..levels {
+            let mut p = Map::new();
+            p.insert("a".into(), schema);
+            schema = object(p);
+        }
+        schema
+    }
+
+    #[test]
+    fn what_the_conversion_would_cut_unsaid_is_refused_and_its_near_miss_is_not() {
+        let props = |n: usize| {
+            (0..n)
+                .map(|i| (format!("p{i}"), json!({"type": "string"})))
+                .collect()
+        };
+        assert_eq!(refused(object(props(49))), ["/properties/p48"]);
+        assert!(refused(object(props(48))).is_empty());
+        let values = |n: usize| {
+            json!({"type": "object", "properties": {"e": {"type": "string",
+            "enum": (0..n).map(|i| format!("v{i}")).collect::<Vec<_>>()}}})
+        };
+        assert_eq!(refused(values(33)), ["/properties/e/enum"]);
+        assert!(refused(values(32)).is_empty());
+        let map = json!({"type": "object", "properties": {"m": {"type": "object",
+            "additionalProperties": {"type": "string"}}}});
+        assert_eq!(refused(map), ["/properties/m/additionalProperties"]);
+        // The root is level 0: a node at level 8 with properties is cut.
+        assert_eq!(refused(nested(9)).len(), 1);
+        assert!(refused(nested(8)).is_empty(), "{:?}", refused(nested(8)));
+    }
+
     #[test]
     fn recursion_is_cut_at_the_eighth_level_in_words() {
         let s = served(json!({"type": "object", "additionalProperties": false,
