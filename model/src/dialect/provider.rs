@@ -56,8 +56,8 @@ pub enum Provider {
     /// A platform that consumes MCP servers and lowers each `inputSchema` itself to the
     /// subset the providers agree on (seed 003: `type`, `properties`, `required`,
     /// `items`, string `enum`s, `description`), `{"name", "description",
-    /// "inputSchema"}`: everything else said in words ([`MCP_REMOTE`], the served dialect
-    /// [`Served::McpRemote`](super::Served::McpRemote)).
+    /// "inputSchema"}`: everything else said in words ([`MCP_REMOTE`](super::MCP_REMOTE),
+    /// the served dialect [`Served::McpRemote`](super::Served::McpRemote)).
     McpRemote,
 }
 

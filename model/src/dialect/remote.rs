@@ -729,10 +729,10 @@ fn same_shape(a: &Value, b: &Value) -> bool {
 /// A lowered schema without the `null` its optional property added.
 fn strip_type_null(v: &Value) -> Value {
     let mut v = v.clone();
-    if let Some(Value::Array(ts)) = v.get("type") {
-        if let Some(t) = ts.iter().find(|t| t.as_str() != Some("null")).cloned() {
-            v["type"] = t;
-        }
+    if let Some(Value::Array(ts)) = v.get("type")
+        && let Some(t) = ts.iter().find(|t| t.as_str() != Some("null")).cloned()
+    {
+        v["type"] = t;
     }
     v
 }
