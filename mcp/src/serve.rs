@@ -551,7 +551,7 @@ impl McpServer {
     #[must_use]
     pub fn tool_list(&self) -> Vec<Value> {
         match &self.identity {
-            Identity::Fixed(session) => self.tool_list_for(session, true),
+            Identity::Fixed(session) => self.tool_list_for(session, true, self.served),
             #[cfg(feature = "http")]
             Identity::PerRequest => Vec::new(),
         }
@@ -560,7 +560,19 @@ impl McpServer {
     /// The `tools/list` entries `session` sees (see [`Self::tool_list`]).
     #[must_use]
     pub fn tool_list_of(&self, session: &SessionContext) -> Vec<Value> {
-        self.tool_list_for(session, true)
+        self.tool_list_for(session, true, self.served)
+    }
+
+    /// The served dialect of the request `context` belongs to: the one of the hosted
+    /// service it came through ([`HostedService::serving`](crate::http::HostedService::serving)),
+    /// else the server's.
+    fn served_in(&self, context: &RequestContext<RoleServer>) -> Served {
+        #[cfg(feature = "http")]
+        if let Some(served) = crate::http::served_of(context) {
+            return served;
+        }
+        let _ = context;
+        self.served
     }
 
     /// The caller a request is served for: the server's one session, or the one the
@@ -608,20 +620,25 @@ impl McpServer {
     }
 
     /// The `tools/list` entries, with `outputSchema` only for a protocol that has it.
-    fn tool_list_for(&self, session: &SessionContext, output_schemas: bool) -> Vec<Value> {
+    fn tool_list_for(
+        &self,
+        session: &SessionContext,
+        output_schemas: bool,
+        served: Served,
+    ) -> Vec<Value> {
         self.package
             .catalog(session)
-            .map(|entry| self.served_tool(entry, output_schemas))
+            .map(|entry| self.served_tool(entry, output_schemas, served))
             .collect()
     }
 
     /// A tool as this server serves it: [`mcp_tool_in`] in the served dialect, its
     /// properties mirrored in HTTP headers marked `x-mcp-header` (SEP-2243).
-    fn served_tool(&self, entry: &ToolEntry, output_schemas: bool) -> Value {
+    fn served_tool(&self, entry: &ToolEntry, output_schemas: bool, served: Served) -> Value {
         let output = output_schemas
             .then(|| self.package.output_schema(&entry.name))
             .flatten();
-        let mut tool = mcp_tool_in(entry, output, self.served);
+        let mut tool = mcp_tool_in(entry, output, served);
         let headers = self.package.headers(&entry.name).unwrap_or_default();
         if let Some(Value::Object(schema)) = tool.get_mut("inputSchema") {
             neuralis_core::header::annotate(schema, headers);
@@ -633,8 +650,12 @@ impl McpServer {
     /// `enum` value read back as it (the dialect serves enum values as strings,
     /// [`enum_strings`](neuralis_core::dialect::enum_strings)), before anything
     /// validates them; the request as it came on the other dialects.
-    fn read_back(&self, mut request: CallToolRequestParams) -> CallToolRequestParams {
-        if self.served != Served::McpRemote {
+    fn read_back(
+        &self,
+        mut request: CallToolRequestParams,
+        served: Served,
+    ) -> CallToolRequestParams {
+        if served != Served::McpRemote {
             return request;
         }
         let Some(entry) = self.package.tool(&request.name) else {
@@ -1353,7 +1374,7 @@ impl ServerHandler for McpServer {
             return None;
         }
         let entry = self.package.tools().find(|t| t.name == name)?;
-        serde_json::from_value(self.served_tool(entry, true)).ok()
+        serde_json::from_value(self.served_tool(entry, true, self.served)).ok()
     }
 
     async fn list_tools(
@@ -1367,7 +1388,7 @@ impl ServerHandler for McpServer {
             .protocol_version()
             .is_none_or(|v| v.to_string().as_str() >= "2025-06-18");
         let tools = self
-            .tool_list_for(&session, output_schemas)
+            .tool_list_for(&session, output_schemas, self.served_in(&context))
             .into_iter()
             .map(serde_json::from_value::<Tool>)
             .collect::<Result<Vec<_>, _>>()
@@ -1393,7 +1414,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let session = self.caller(&context)?;
-        let request = self.read_back(request);
+        let request = self.read_back(request, self.served_in(&context));
         let started = std::time::Instant::now();
         let span = self.call_span(&request, &session, &context);
         let name = request.name.to_string();
@@ -1657,7 +1678,7 @@ mod tests {
         let server = McpServer::new(package, SessionContext::builder("u").build());
         let mut request = CallToolRequestParams::new("levels");
         request.arguments = json!({"level": "3", "note": "3"}).as_object().cloned();
-        let portable = server.read_back(request.clone());
+        let portable = server.read_back(request.clone(), server.served);
         assert_eq!(portable.arguments, request.arguments, "portable: as sent");
         let remote = server
             .with_served_dialect(Served::McpRemote)
