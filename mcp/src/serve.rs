@@ -1680,9 +1680,7 @@ mod tests {
         request.arguments = json!({"level": "3", "note": "3"}).as_object().cloned();
         let portable = server.read_back(request.clone(), server.served);
         assert_eq!(portable.arguments, request.arguments, "portable: as sent");
-        let remote = server
-            .with_served_dialect(Served::McpRemote)
-            .read_back(request);
+        let remote = server.read_back(request, Served::McpRemote);
         assert_eq!(
             remote.arguments,
             json!({"level": 3, "note": "3"}).as_object().cloned()
