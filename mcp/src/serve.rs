@@ -671,6 +671,31 @@ impl McpServer {
         request
     }
 
+    /// On [`Served::McpRemote`], which serves a union of tagged shapes as one object, a
+    /// call that mixes two kinds' fields refused naming the field and the kinds
+    /// ([`mixed_shapes`](neuralis_core::dialect::mixed_shapes)), for a tool the caller
+    /// sees; the tool file refuses it all the same, with less to go on.
+    fn mixed_refusal(
+        &self,
+        request: &CallToolRequestParams,
+        session: &SessionContext,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<ToolResult> {
+        if self.served_in(context) != Served::McpRemote {
+            return None;
+        }
+        let entry = self
+            .package
+            .catalog(session)
+            .find(|e| e.name == *request.name)?;
+        let args = Value::Object(request.arguments.clone()?);
+        let why = neuralis_core::dialect::mixed_shapes(&entry.schema, &args)?;
+        Some(ToolResult::error(format!(
+            "invalid arguments for `{}`: {why}",
+            request.name
+        )))
+    }
+
     /// How many calls are running now.
     #[must_use]
     pub fn calls_in_flight(&self) -> usize {
@@ -856,6 +881,9 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
         as_task: bool,
     ) -> Result<(Ended, Option<Arc<Round>>, bool), ErrorData> {
+        if let Some(refused) = self.mixed_refusal(&request, session, context) {
+            return Ok((Ended::Result(refused), None, false));
+        }
         let id = context.id.clone();
         // Questions: requests to the client during the call before 2026-07-28; on
         // 2026-07-28 a round that ends in an `InputRequiredResult` (see `mrtr`).

@@ -18,5 +18,5 @@ pub use provider::{
     ANTHROPIC, Definition, Fate, GEMINI, KeywordRule, Loss, OPENAI, Provider, check_provider,
     tool_definition, words,
 };
-pub use remote::{MCP_REMOTE, enum_strings};
+pub use remote::{MCP_REMOTE, enum_strings, mixed_shapes};
 pub use served::{SAFE_INTEGER, Served, served_schema};

@@ -892,6 +892,99 @@ fn read_members(
         .sum()
 }
 
+/// The first member a call sends, in a union of tagged object shapes, that belongs to
+/// another kind than the one its tag names and that the named kind (a closed object)
+/// does not take: a sentence naming the member and both kinds. The `mcp-remote` dialect
+/// serves such a union as one object, so a model may mix two kinds' fields; the tool
+/// file refuses the call all the same, and this says why in the model's terms.
+///
+/// ```
+/// use neuralis_model::dialect::mixed_shapes;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"s": {"oneOf": [
+///     {"type": "object", "additionalProperties": false, "required": ["kind", "percent"],
+///      "properties": {"kind": {"enum": ["canary"]}, "percent": {"type": "integer"}}},
+///     {"type": "object", "additionalProperties": false, "required": ["kind"],
+///      "properties": {"kind": {"enum": ["blue_green"]}}}]}}});
+/// let mixed = json!({"s": {"kind": "blue_green", "percent": 5}});
+/// assert_eq!(mixed_shapes(&schema, &mixed).as_deref(), Some(
+///     "`/s/percent` belongs to `kind` \"canary\", not \"blue_green\": send only the fields of `kind` \"blue_green\""));
+/// assert_eq!(mixed_shapes(&schema, &json!({"s": {"kind": "canary", "percent": 5}})), None);
+/// ```
+#[must_use]
+pub fn mixed_shapes(schema: &Value, args: &Value) -> Option<String> {
+    mixed(schema, schema, args, "", 0)
+}
+
+fn mixed(root: &Value, schema: &Value, value: &Value, at: &str, depth: usize) -> Option<String> {
+    if depth > 64 {
+        return None;
+    }
+    let shapes = alternatives(root, schema, 0);
+    match value {
+        Value::Object(map) => {
+            for node in &shapes {
+                for key in ["oneOf", "anyOf"] {
+                    let branches: Vec<&Value> = (node.get(key).and_then(Value::as_array))
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|b| super::nulls::resolve(root, b))
+                        .collect();
+                    if let Some(m) = mixed_here(&branches, map, at) {
+                        return Some(m);
+                    }
+                }
+            }
+            map.iter().find_map(|(k, v)| {
+                let p = shapes
+                    .iter()
+                    .find_map(|n| n.get("properties").and_then(|p| p.get(k.as_str())))?;
+                mixed(root, p, v, &push_pointer(at, k), depth + 1)
+            })
+        }
+        Value::Array(items) => {
+            let item = shapes.iter().find_map(|n| n.get("items"))?;
+            items.iter().enumerate().find_map(|(i, v)| {
+                mixed(root, item, v, &push_pointer(at, &i.to_string()), depth + 1)
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The one value shape `b` states for its property `key` (a one-value `enum` or a
+/// `const`).
+fn one_value<'a>(b: &'a Value, key: &str) -> Option<&'a Value> {
+    let p = b.get("properties")?.get(key)?;
+    match (p.get("enum").and_then(Value::as_array), p.get("const")) {
+        (Some(values), _) if values.len() == 1 => values.first(),
+        (_, Some(c)) => Some(c),
+        _ => None,
+    }
+}
+
+fn mixed_here(branches: &[&Value], map: &Map<String, Value>, at: &str) -> Option<String> {
+    let first = branches.first()?.get("properties")?.as_object()?;
+    let tag = first
+        .keys()
+        .find(|k| branches.len() > 1 && branches.iter().all(|b| one_value(b, k).is_some()))?;
+    let sent = map.get(tag)?;
+    let chosen = branches.iter().find(|b| one_value(b, tag) == Some(sent))?;
+    if chosen.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return None;
+    }
+    let holds = |b: &Value, key: &str| b.get("properties").and_then(|p| p.get(key)).is_some();
+    map.keys().filter(|k| !holds(chosen, k)).find_map(|key| {
+        let other = branches.iter().find(|b| holds(b, key))?;
+        let kind = one_value(other, tag)?;
+        Some(format!(
+            "`{}` belongs to `{tag}` {kind}, not {sent}: send only the fields of `{tag}` {sent}",
+            push_pointer(at, key)
+        ))
+    })
+}
+
 /// `schema` resolved, and the shapes of its compositions, resolved.
 fn alternatives<'a>(root: &'a Value, schema: &'a Value, hops: usize) -> Vec<&'a Value> {
     if hops > 16 {
