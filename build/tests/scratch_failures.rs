@@ -627,3 +627,106 @@ fn a_dialect_that_is_no_provider_s_stops_the_build() {
         b.text
     );
 }
+
+// ---- `mcp-remote`: what seed 003's conversion would cut with no way to say it ----
+
+#[test]
+fn a_map_is_refused_for_mcp_remote_at_the_field() {
+    let text = fails_with_manifest(
+        "dialect-remote-map",
+        &one_field("", "HashMap<String, String>"),
+        &dialects("\"mcp-remote\""),
+        "dialect-refused",
+        "src/lib.rs:10:9",
+    );
+    assert!(
+        text.contains("mcp-remote cannot carry `additionalProperties`"),
+        "{text}"
+    );
+}
+
+/// A unit enum of `n` variants as the type of the root's field `level`.
+fn an_enum_of(n: usize) -> String {
+    let variants: Vec<String> = (0..n).map(|i| format!("V{i}")).collect();
+    format!(
+        "{HEADER}\n/// A level.\n#[derive(ToolInput, Deserialize)]\npub enum Level {{ {} }}\n\n/// Set a level.\n#[derive(ToolInput, Deserialize)]\n#[schema(root)]\npub struct Set {{\n    pub level: Level,\n}}\n\n/// Set a level.\n#[tool(annotations(category = \"write\"))]\npub fn set(input: Set) -> String {{\n    let _ = input;\n    String::new()\n}}\n",
+        variants.join(", ")
+    )
+}
+
+/// A root struct of `n` string fields, one a line (`f0` on line 7).
+fn fields(n: usize) -> String {
+    let fields: String = (0..n).map(|i| format!("    pub f{i}: String,\n")).collect();
+    format!(
+        "{HEADER}\n/// Many fields.\n#[derive(ToolInput, Deserialize)]\n#[schema(root)]\npub struct Wide {{\n{fields}}}\n\n/// Many fields.\n#[tool(annotations(category = \"write\"))]\npub fn wide(input: Wide) -> String {{\n    let _ = input;\n    String::new()\n}}\n"
+    )
+}
+
+/// A root struct and `n` structs nested one in the next, the innermost holding a string.
+fn nested(n: usize) -> String {
+    let mut src = format!("{HEADER}\n");
+    for i in 1..=n {
+        let ty = if i == n {
+            "String".to_owned()
+        } else {
+            format!("L{}", i + 1)
+        };
+        src.push_str(&format!(
+            "/// Level {i}.\n#[derive(ToolInput, Deserialize)]\npub struct L{i} {{\n    pub a: {ty},\n}}\n\n"
+        ));
+    }
+    src.push_str("/// Deep.\n#[derive(ToolInput, Deserialize)]\n#[schema(root)]\npub struct Deep {\n    pub a: L1,\n}\n\n/// Deep.\n#[tool(annotations(category = \"write\"))]\npub fn deep(input: Deep) -> String {\n    let _ = input;\n    String::new()\n}\n");
+    src
+}
+
+#[test]
+fn an_enum_of_33_values_is_refused_for_mcp_remote() {
+    let text = fails_with_manifest(
+        "dialect-remote-enum",
+        &an_enum_of(33),
+        &dialects("\"mcp-remote\""),
+        "dialect-refused",
+        "src/lib.rs:12:9",
+    );
+    assert!(text.contains("more than 32 values"), "{text}");
+}
+
+#[test]
+fn a_49th_property_is_refused_for_mcp_remote_at_its_field() {
+    let text = fails_with_manifest(
+        "dialect-remote-wide",
+        &fields(49),
+        &dialects("\"mcp-remote\""),
+        "dialect-refused",
+        "src/lib.rs:56:9",
+    );
+    assert!(text.contains("more than 48 properties"), "{text}");
+}
+
+#[test]
+fn nesting_past_8_levels_is_refused_for_mcp_remote() {
+    let text = fails_with_manifest(
+        "dialect-remote-deep",
+        &nested(8),
+        &dialects("\"mcp-remote\""),
+        "dialect-refused",
+        "src/lib.rs:43:9",
+    );
+    assert!(text.contains("nesting deeper than 8 levels"), "{text}");
+}
+
+/// The near-misses: 48 properties, 32 values, 8 levels build for `mcp-remote`, their
+/// bounds said in words (a warning each, as for the providers).
+#[test]
+fn the_near_misses_build_for_mcp_remote() {
+    let remote = dialects("\"mcp-remote\"");
+    for (name, lib) in [
+        ("dialect-remote-48", fields(48)),
+        ("dialect-remote-32", an_enum_of(32)),
+        ("dialect-remote-8", nested(7)),
+    ] {
+        let b = build_with(name, &lib, &remote, &[]);
+        assert!(b.ok, "{name}:\n{}", b.text);
+        assert!(!b.text.contains("dialect-refused"), "{name}:\n{}", b.text);
+    }
+}

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use neuralis_core::contract::{
     CheckOptions, Diagnostic, Location, Profile, Report, check_bytes_with,
 };
+use neuralis_core::dialect::Provider;
 use serde_json::{Value, json};
 
 use crate::Format;
@@ -62,17 +63,6 @@ pub enum ProfileArg {
 }
 
 impl ProfileArg {
-    /// The profile a dialect name of `[package.metadata.neuralis] dialects` means.
-    fn from_dialect(name: &str) -> Option<Self> {
-        match name {
-            "mcp-remote" => Some(Self::McpRemote),
-            "openai" => Some(Self::OpenAi),
-            "anthropic" => Some(Self::Anthropic),
-            "gemini" => Some(Self::Gemini),
-            _ => None,
-        }
-    }
-
     /// The checker's profile.
     pub const fn profile(self) -> Profile {
         match self {
@@ -142,7 +132,16 @@ pub fn run(args: &Args) -> ExitCode {
 /// by default of `./Cargo.toml` when no `--profile` is given), `mcp-remote` when any asks
 /// for it, every provider's dialect once.
 fn options(args: &Args) -> Result<CheckOptions, String> {
-    let mut profiles = args.profile.clone();
+    let mut dialects = Vec::new();
+    let mut profile = Profile::Neuralis;
+    for p in &args.profile {
+        match p.profile().provider() {
+            Some(provider) if !dialects.contains(&provider) => dialects.push(provider),
+            Some(_) => {}
+            None if matches!(p, ProfileArg::McpRemote) => profile = Profile::McpRemote,
+            None => {}
+        }
+    }
     let manifest = match &args.dialects_from {
         Some(path) => Some(path.clone()),
         None if args.profile.is_empty() && Path::new("Cargo.toml").is_file() => {
@@ -151,16 +150,21 @@ fn options(args: &Args) -> Result<CheckOptions, String> {
         None => None,
     };
     if let Some(path) = manifest {
+        // The dialects as the build checks them (`mcp-remote` among them: what its served
+        // dialect refuses or says in words).
         let names = crate::manifest::dialects(&path)?.unwrap_or_default();
         for name in &names {
-            let profile = ProfileArg::from_dialect(name).ok_or_else(|| {
+            let provider = Provider::from_name(name).ok_or_else(|| {
                 format!(
                     "`{}`: `[package.metadata.neuralis] dialects` names `{name}`, which is no \
-                     dialect: write `mcp-remote`, `openai`, `anthropic` or `gemini`",
-                    path.display()
+                     dialect: write one of {}",
+                    path.display(),
+                    Provider::ALL.map(|p| format!("`{p}`")).join(", ")
                 )
             })?;
-            profiles.push(profile);
+            if !dialects.contains(&provider) {
+                dialects.push(provider);
+            }
         }
         if !names.is_empty() {
             eprintln!(
@@ -168,16 +172,6 @@ fn options(args: &Args) -> Result<CheckOptions, String> {
                 path.display(),
                 names.join(", ")
             );
-        }
-    }
-    let mut dialects = Vec::new();
-    let mut profile = Profile::Neuralis;
-    for p in profiles {
-        match p.profile().provider() {
-            Some(provider) if !dialects.contains(&provider) => dialects.push(provider),
-            Some(_) => {}
-            None if matches!(p, ProfileArg::McpRemote) => profile = Profile::McpRemote,
-            None => {}
         }
     }
     Ok(CheckOptions {

@@ -1,5 +1,6 @@
-//! `neuralis lower`: what a platform that consumes MCP servers makes of one tool, or a
-//! model provider's own definition of it (`--profile openai|anthropic|gemini`).
+//! `neuralis lower`: what a platform that consumes MCP servers makes of one tool, a
+//! model provider's own definition of it (`--profile openai|anthropic|gemini`), or the
+//! `inputSchema` a server serves for it (`--served portable|contract|mcp-remote`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -28,6 +29,33 @@ pub struct Args {
     /// dialect loses on stderr (`dialect-refused`, `dialect-weakened`).
     #[arg(long, value_enum, default_value_t)]
     pub profile: LowerProfile,
+    /// Print instead the `inputSchema` an MCP server serves for the file in this served
+    /// dialect (`--served-dialect`): `portable`, `contract` or `mcp-remote`, one JSON
+    /// object, what goes over the wire; the file's errors on stderr (exit 1).
+    #[arg(long, value_name = "DIALECT", value_parser = ["portable", "contract", "mcp-remote"], conflicts_with = "profile")]
+    pub served: Option<String>,
+}
+
+/// The `inputSchema` served for the file in `dialect`: the file loaded as a server loads
+/// it (checked, normalized, its defaults on their properties), in the served dialect.
+fn served_input(dialect: &str, name: &str, bytes: &[u8], file: &str) -> ExitCode {
+    let served = dialect::Served::from_name(dialect).unwrap_or_default();
+    let package = neuralis_core::load::load_package_from_sources([(name, bytes)]);
+    for (_, diag) in package.diagnostics() {
+        eprintln!("{}", render(diag, file));
+    }
+    let Some(entry) = package.tool(name) else {
+        return ExitCode::FAILURE;
+    };
+    let input = Value::Object(dialect::served_schema(&entry.input_schema(), served));
+    match serde_json::to_string_pretty(&input) {
+        Ok(text) => println!("{text}"),
+        Err(e) => {
+            eprintln!("neuralis lower: cannot write JSON: {e}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// `--profile` values of `neuralis lower`.
@@ -123,6 +151,9 @@ pub fn run(args: &Args) -> ExitCode {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    if let Some(dialect) = &args.served {
+        return served_input(dialect, &name, &bytes, &args.file.display().to_string());
+    }
     if let Some(provider) = args.profile.provider() {
         return provider_definition(provider, &name, &schema, &args.file.display().to_string());
     }

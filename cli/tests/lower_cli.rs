@@ -257,3 +257,50 @@ fn a_provider_profile_prints_that_provider_s_tool_definition() {
         "{stderr}"
     );
 }
+
+#[path = "../../model/tests/seed003/mod.rs"]
+mod seed003;
+
+/// `lower --served DIALECT FILE` prints the `inputSchema` the MCP server serves for the
+/// file (`neuralis_mcp::mcp_tool_in` over the tool as the loader loads it), for every
+/// example tool in every served dialect; on `mcp-remote` it is a fixed point of seed
+/// 003's conversion.
+#[test]
+fn served_prints_what_the_server_serves_for_every_example_tool() {
+    use neuralis_mcp::{Served, mcp_tool_in};
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut n = 0;
+    for package in std::fs::read_dir(&examples).expect("examples") {
+        let tools = package.expect("entry").path().join("tools");
+        if !tools.is_dir() {
+            continue;
+        }
+        let loaded = neuralis_core::load::load_package(&tools).expect("the tools load");
+        for entry in &loaded.tools {
+            let file = tools.join(format!("{}.json", entry.name));
+            for served in Served::ALL {
+                let out = lower(&["--served", served.as_str()], &file);
+                assert!(out.status.success(), "{}: {out:?}", file.display());
+                let printed = json_of(&out);
+                let wire = mcp_tool_in(entry, None, served);
+                assert_eq!(printed, wire["inputSchema"], "{} {served}", file.display());
+                if served == Served::McpRemote {
+                    assert_eq!(seed003::seed_conversion(&printed, 0), printed);
+                }
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 30, "{n} example tools");
+}
+
+#[test]
+fn served_leaves_the_default_output_and_refuses_a_profile_beside_it() {
+    let out = lower(
+        &["--served", "mcp-remote", "--profile", "openai"],
+        &example(),
+    );
+    assert!(!out.status.success());
+    let out = lower(&["--served", "nonesuch"], &example());
+    assert!(!out.status.success());
+}

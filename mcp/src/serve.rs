@@ -86,10 +86,11 @@ pub fn mcp_tool_with_output(entry: &ToolEntry, output_schema: Option<&Value>) ->
 /// ([`Served::Contract`]: the tool file's schema as checked).
 #[must_use]
 pub fn mcp_tool_in(entry: &ToolEntry, output_schema: Option<&Value>, served: Served) -> Value {
-    let schema = served_schema(&entry.input_schema(), served);
+    let input = entry.input_schema();
+    let schema = served_schema(&input, served);
     let a = &entry.meta.annotations;
     let title = a.title.clone().or_else(|| {
-        schema
+        input
             .get("title")
             .and_then(Value::as_str)
             .map(str::to_owned)
@@ -112,6 +113,14 @@ pub fn mcp_tool_in(entry: &ToolEntry, output_schema: Option<&Value>, served: Ser
         tool.insert("title".into(), Value::String(title));
     }
     if let Some(description) = schema.get("description").cloned() {
+        // On `mcp-remote`, as the platform stores it (within 400 characters, no newline,
+        // tab or backtick), so its rewrite changes nothing.
+        let description = match (served, description) {
+            (Served::McpRemote, Value::String(d)) => {
+                Value::String(neuralis_core::remote::sanitize_description(&d).text)
+            }
+            (_, d) => d,
+        };
         tool.insert("description".into(), description);
     }
     tool.insert("inputSchema".into(), Value::Object(schema));
@@ -599,7 +608,7 @@ impl McpServer {
     #[must_use]
     pub fn tool_list(&self) -> Vec<Value> {
         match &self.identity {
-            Identity::Fixed(session) => self.tool_list_for(session, true),
+            Identity::Fixed(session) => self.tool_list_for(session, true, self.served),
             #[cfg(feature = "http")]
             Identity::PerRequest => Vec::new(),
         }
@@ -608,7 +617,19 @@ impl McpServer {
     /// The `tools/list` entries `session` sees (see [`Self::tool_list`]).
     #[must_use]
     pub fn tool_list_of(&self, session: &SessionContext) -> Vec<Value> {
-        self.tool_list_for(session, true)
+        self.tool_list_for(session, true, self.served)
+    }
+
+    /// The served dialect of the request `context` belongs to: the one of the hosted
+    /// service it came through ([`HostedService::serving`](crate::http::HostedService::serving)),
+    /// else the server's.
+    fn served_in(&self, context: &RequestContext<RoleServer>) -> Served {
+        #[cfg(feature = "http")]
+        if let Some(served) = crate::http::served_of(context) {
+            return served;
+        }
+        let _ = context;
+        self.served
     }
 
     /// The caller a request is served for: the server's one session, or the one the
@@ -656,25 +677,80 @@ impl McpServer {
     }
 
     /// The `tools/list` entries, with `outputSchema` only for a protocol that has it.
-    fn tool_list_for(&self, session: &SessionContext, output_schemas: bool) -> Vec<Value> {
+    fn tool_list_for(
+        &self,
+        session: &SessionContext,
+        output_schemas: bool,
+        served: Served,
+    ) -> Vec<Value> {
         self.package
             .catalog(session)
-            .map(|entry| self.served_tool(entry, output_schemas))
+            .map(|entry| self.served_tool(entry, output_schemas, served))
             .collect()
     }
 
     /// A tool as this server serves it: [`mcp_tool_in`] in the served dialect, its
     /// properties mirrored in HTTP headers marked `x-mcp-header` (SEP-2243).
-    fn served_tool(&self, entry: &ToolEntry, output_schemas: bool) -> Value {
+    fn served_tool(&self, entry: &ToolEntry, output_schemas: bool, served: Served) -> Value {
         let output = output_schemas
             .then(|| self.package.output_schema(&entry.name))
             .flatten();
-        let mut tool = mcp_tool_in(entry, output, self.served);
+        let mut tool = mcp_tool_in(entry, output, served);
         let headers = self.package.headers(&entry.name).unwrap_or_default();
         if let Some(Value::Object(schema)) = tool.get_mut("inputSchema") {
             neuralis_core::header::annotate(schema, headers);
         }
         tool
+    }
+
+    /// On [`Served::McpRemote`], the call's strings that spell a declared non-string
+    /// `enum` value read back as it (the dialect serves enum values as strings,
+    /// [`enum_strings`](neuralis_core::dialect::enum_strings)), before anything
+    /// validates them; the request as it came on the other dialects.
+    fn read_back(
+        &self,
+        mut request: CallToolRequestParams,
+        served: Served,
+    ) -> CallToolRequestParams {
+        if served != Served::McpRemote {
+            return request;
+        }
+        let Some(entry) = self.package.tool(&request.name) else {
+            return request;
+        };
+        if let Some(args) = request.arguments.take() {
+            let mut args = Value::Object(args);
+            neuralis_core::dialect::enum_strings(&entry.schema, &mut args);
+            if let Value::Object(args) = args {
+                request.arguments = Some(args);
+            }
+        }
+        request
+    }
+
+    /// On [`Served::McpRemote`], which serves a union of tagged shapes as one object, a
+    /// call that mixes two kinds' fields refused naming the field and the kinds
+    /// ([`mixed_shapes`](neuralis_core::dialect::mixed_shapes)), for a tool the caller
+    /// sees; the tool file refuses it all the same, with less to go on.
+    fn mixed_refusal(
+        &self,
+        request: &CallToolRequestParams,
+        session: &SessionContext,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<ToolResult> {
+        if self.served_in(context) != Served::McpRemote {
+            return None;
+        }
+        let entry = self
+            .package
+            .catalog(session)
+            .find(|e| e.name == *request.name)?;
+        let args = Value::Object(request.arguments.clone()?);
+        let why = neuralis_core::dialect::mixed_shapes(&entry.schema, &args)?;
+        Some(ToolResult::error(format!(
+            "invalid arguments for `{}`: {why}",
+            request.name
+        )))
     }
 
     /// How many calls are running now.
@@ -862,6 +938,9 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
         as_task: bool,
     ) -> Result<(Ended, Option<Arc<Round>>, bool), ErrorData> {
+        if let Some(refused) = self.mixed_refusal(&request, session, context) {
+            return Ok((Ended::Result(refused), None, false));
+        }
         let id = context.id.clone();
         // Questions: requests to the client during the call before 2026-07-28; on
         // 2026-07-28 a round that ends in an `InputRequiredResult` (see `mrtr`).
@@ -1380,7 +1459,7 @@ impl ServerHandler for McpServer {
             return None;
         }
         let entry = self.package.tools().find(|t| t.name == name)?;
-        serde_json::from_value(self.served_tool(entry, true)).ok()
+        serde_json::from_value(self.served_tool(entry, true, self.served)).ok()
     }
 
     async fn list_tools(
@@ -1394,7 +1473,7 @@ impl ServerHandler for McpServer {
             .protocol_version()
             .is_none_or(|v| v.to_string().as_str() >= "2025-06-18");
         let tools = self
-            .tool_list_for(&session, output_schemas)
+            .tool_list_for(&session, output_schemas, self.served_in(&context))
             .into_iter()
             .map(serde_json::from_value::<Tool>)
             .collect::<Result<Vec<_>, _>>()
@@ -1420,6 +1499,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let session = self.caller(&context)?;
+        let request = self.read_back(request, self.served_in(&context));
         let started = std::time::Instant::now();
         let span = self.call_span(&request, &session, &context);
         let name = request.name.to_string();
@@ -1652,6 +1732,44 @@ mod tests {
         assert_eq!(tool["title"], "Schema Title");
         assert_eq!(tool["annotations"]["title"], "Schema Title");
         assert!(tool.get("description").is_none());
+    }
+
+    /// Served `mcp-remote`: the platform's subset, the description as it stores it, and
+    /// a call's string spelling a declared integer read back as it (before validation).
+    #[test]
+    fn mcp_remote_serves_the_subset_and_reads_enum_strings_back() {
+        use neuralis_core::dispatch::sync_fn;
+        let file = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "title": "Levels", "description": "Set a level.\nSee `docs`.",
+            "type": "object", "additionalProperties": false,
+            "properties": {"level": {"type": "integer", "enum": [1, 2, 3]},
+                           "note": {"type": "string", "maxLength": 10}},
+            "required": ["level"],
+            "x-neuralis": {"annotations": {"category": "read"}}
+        });
+        let tool = mcp_tool_in(&entry(file.clone()), None, Served::McpRemote);
+        assert_eq!(tool["description"], "Set a level. See  docs .");
+        assert_eq!(tool["title"], "Levels");
+        assert_eq!(
+            tool["inputSchema"]["properties"],
+            json!({"level": {"type": "integer", "enum": ["1", "2", "3"]},
+                   "note": {"type": ["string", "null"], "description": "At most 10 characters."}})
+        );
+        let package = Package::builder()
+            .tool("levels", file.to_string(), sync_fn(|v: Value| v))
+            .build()
+            .expect("a package");
+        let server = McpServer::new(package, SessionContext::builder("u").build());
+        let mut request = CallToolRequestParams::new("levels");
+        request.arguments = json!({"level": "3", "note": "3"}).as_object().cloned();
+        let portable = server.read_back(request.clone(), server.served);
+        assert_eq!(portable.arguments, request.arguments, "portable: as sent");
+        let remote = server.read_back(request, Served::McpRemote);
+        assert_eq!(
+            remote.arguments,
+            json!({"level": 3, "note": "3"}).as_object().cloned()
+        );
     }
 
     /// A value of `x-neuralis.defaults` is the property's `default` on the wire, over the

@@ -1,8 +1,9 @@
 //! The served dialects against the `mcp-remote` platform's reading (`remote::lower`, its
 //! documented lowering): served `contract`, the platform gets the tool file; served
 //! `portable`, an optional property's `anyOf` is dropped whole there, so the property
-//! reaches it without its type, and nothing else changes (counted here, said in
-//! docs/dialects.md: serve such a platform `contract`).
+//! reaches it without its type, and nothing else changes (counted here; docs/dialects.md
+//! says to serve such a platform `mcp-remote`, held to the seed's conversion in
+//! `tests/mcp_remote.rs`).
 
 use std::path::Path;
 

@@ -111,7 +111,8 @@ fn serve(name: &str) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // `NEURALIS_SERVED_DIALECT=contract` serves the tool files' schemas as checked (as
+    // `NEURALIS_SERVED_DIALECT=contract` serves the tool files' schemas as checked,
+    // `mcp-remote` the platforms' subset with the rest in words (as
     // `neuralis-example-serve --served-dialect` does).
     let served = std::env::var("NEURALIS_SERVED_DIALECT")
         .ok()

@@ -47,14 +47,16 @@ pub struct Asking {
     /// How `tools/list` writes each tool's input schema: `portable`, read as meant by
     /// every model provider's SDK (optional properties also admit `null`, which a call
     /// may send for "nothing"; closure enforced by the server), or `contract`, the tool
-    /// file's draft-07 schema as checked (for a platform that consumes MCP servers and
-    /// lowers the schema itself). Calls are validated against the tool file either way.
+    /// file's draft-07 schema as checked, or `mcp-remote`, for a platform that consumes
+    /// MCP servers and lowers each schema itself to the providers' common subset (what
+    /// the subset cannot hold said in words, enum values as strings, read back). Calls
+    /// are validated against the tool file either way.
     #[arg(
         long,
         value_name = "DIALECT",
         env = "NEURALIS_SERVED_DIALECT",
         default_value = "portable",
-        value_parser = ["portable", "contract"]
+        value_parser = ["portable", "contract", "mcp-remote"]
     )]
     served_dialect: String,
 }

@@ -38,10 +38,11 @@ use axum::Router;
 use axum::routing::get;
 use neuralis::dispatch::{Package, SessionContext};
 use neuralis_mcp::http::{
-    GrantMapping, Hosted, JwtResolver, ProtectedResource, ServerCard, SessionLimits, TokenTable,
+    GrantMapping, Hosted, HostedService, JwtResolver, ProtectedResource, ServerCard, SessionLimits,
+    TokenTable,
 };
 use neuralis_mcp::listen::{ConnectionLimits, ConnectionStats};
-use neuralis_mcp::{McpServer, TaskTiming};
+use neuralis_mcp::{McpServer, Served, TaskTiming};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -54,6 +55,19 @@ pub struct Options {
     /// Serve over streamable HTTP at /mcp on this address (such as 127.0.0.1:8080).
     #[arg(long = "http", value_name = "ADDR", env = "NEURALIS_HTTP")]
     pub addr: Option<SocketAddr>,
+    /// Serve the same package at another path too, in its own served dialect:
+    /// PATH=DIALECT (such as /mcp/remote=mcp-remote, for a platform that lowers schemas
+    /// itself, beside /mcp in --served-dialect); repeatable. One process: callers,
+    /// limits, sessions, tasks and state shared by every path.
+    #[arg(
+        long = "serve-path",
+        value_name = "PATH=DIALECT",
+        env = "NEURALIS_SERVE_PATHS",
+        value_delimiter = ',',
+        value_parser = served_path,
+        requires = "addr"
+    )]
+    pub serve_paths: Vec<(String, Served)>,
     /// A bearer-token table: {"<token>": {"user": "<id>", "grants": ["<feature>"]}}.
     #[arg(long, value_name = "FILE", env = "NEURALIS_TOKENS", requires = "addr")]
     pub tokens: Option<PathBuf>,
@@ -324,6 +338,36 @@ fn with_port(origin: &str) -> String {
     }
 }
 
+/// `--serve-path`'s `PATH=DIALECT`: an absolute path other than `/mcp` and a served
+/// dialect's name.
+fn served_path(text: &str) -> Result<(String, Served), String> {
+    let (path, dialect) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not PATH=DIALECT"))?;
+    let served = Served::from_name(dialect).ok_or_else(|| {
+        let names: Vec<&str> = Served::ALL.iter().map(|d| d.as_str()).collect();
+        format!(
+            "`{dialect}` is no served dialect: write one of {}",
+            names.join(", ")
+        )
+    })?;
+    if !path.starts_with('/') || path == "/mcp" || path == "/healthz" || path.len() < 2 {
+        return Err(format!(
+            "`{path}` is not a path of its own (absolute, not /mcp or /healthz)"
+        ));
+    }
+    Ok((path.trim_end_matches('/').to_owned(), served))
+}
+
+/// `router` with `service` at `/mcp` and, for each `--serve-path`, a clone of it at that
+/// path serving its dialect.
+fn mount(mut router: Router, service: HostedService, options: &Options) -> Router {
+    for (path, served) in &options.serve_paths {
+        router = router.nest_service(path, service.clone().serving(*served));
+    }
+    router.nest_service("/mcp", service)
+}
+
 /// Serves until SIGINT or SIGTERM; `Err` with the reason when it cannot start.
 pub async fn serve(
     package: Package,
@@ -389,7 +433,7 @@ pub async fn serve(
             if let Some(card) = card {
                 hosted = hosted.with_server_card(card).map_err(|e| e.to_string())?;
             }
-            router = router.nest_service("/mcp", hosted.service(config));
+            router = mount(router, hosted.service(config), &options);
         }
         Err(package) => {
             if options.rate_limit.is_some() {
@@ -404,7 +448,7 @@ pub async fn serve(
                 server = server.with_server_card(card).map_err(|e| e.to_string())?;
             }
             let server = compose.local(asking.apply(server)?);
-            router = router.nest_service("/mcp", server.http_service_with(config));
+            router = mount(router, server.http_service_with(config), &options);
         }
     }
     // Browser clients: preflights answered here, before identity.
@@ -418,6 +462,9 @@ pub async fn serve(
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid));
     // The line a supervisor (or a test) waits for.
     eprintln!("listening on http://{local}/mcp");
+    for (path, served) in &options.serve_paths {
+        eprintln!("serving {served} at http://{local}{path}");
+    }
 
     run_until_signal(listener, router, limits, grace, stop_accepting, end_streams).await
 }

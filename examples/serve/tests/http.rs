@@ -948,3 +948,78 @@ fn without_credentials_the_card_asks_for_no_token() {
     assert!(remote.get("headers").is_none(), "{card}");
     assert!(remote.get("authentication").is_none(), "{card}");
 }
+
+/// `--serve-path /mcp/remote=mcp-remote`: the same package at a second path in its own
+/// served dialect, one process: the same callers (a token is the same user at both), the
+/// same state (a write at one path is read at the other).
+#[test]
+fn one_server_serves_each_path_in_its_dialect_with_callers_and_state_shared() {
+    let server = Server::start(&["--serve-path", "/mcp/remote=mcp-remote"]);
+    let at = |path: &str, token: &str, id: u64, method: &str, tool: Option<&str>, params: Value| {
+        let (head, body) = rpc(&server.host(), Some(token), id, method, tool, params);
+        let head = head.replacen("POST /mcp ", &format!("POST {path} "), 1);
+        exchange(server.port, &head, &body)
+    };
+    let portable = at("/mcp", "token-ada", 1, "tools/list", None, json!({}));
+    let remote = at("/mcp/remote", "token-ada", 2, "tools/list", None, json!({}));
+    assert_eq!(names(&portable), names(&remote));
+    let schema = |reply: &Reply, tool: &str| {
+        let message = reply.message();
+        let tools = message["result"]["tools"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let found = tools.into_iter().find(|t| t["name"] == tool);
+        found.map(|t| t["inputSchema"].clone()).unwrap_or_default()
+    };
+    let text = schema(&portable, "notes_write")["properties"]["text"].clone();
+    assert!(text.get("anyOf").is_some(), "portable at /mcp: {text}");
+    let text = schema(&remote, "notes_write")["properties"]["text"].clone();
+    assert_eq!(
+        text,
+        json!({"type": ["string", "null"],
+               "description": "The note's new text.\n\nAt most 10000 characters."}),
+        "mcp-remote at /mcp/remote"
+    );
+    // The same caller at both: bob sees no weather at the second path either.
+    let bob = at("/mcp/remote", "token-bob", 3, "tools/list", None, json!({}));
+    assert_eq!(names(&bob), ["notes_list", "notes_reindex", "notes_write"]);
+    // The same state: written through one path, read through the other.
+    let before = at(
+        "/mcp",
+        "token-ada",
+        4,
+        "tools/call",
+        Some("notes_list"),
+        json!({"name": "notes_list", "arguments": {}}),
+    )
+    .message();
+    let write = at(
+        "/mcp/remote",
+        "token-ada",
+        5,
+        "tools/call",
+        Some("notes_write"),
+        json!({"name": "notes_write", "arguments": {"key": "both", "text": "paths", "delete": null}}),
+    );
+    assert_ne!(
+        write.message()["result"]["isError"],
+        true,
+        "{}",
+        write.message()
+    );
+    let after = at(
+        "/mcp",
+        "token-ada",
+        6,
+        "tools/call",
+        Some("notes_list"),
+        json!({"name": "notes_list", "arguments": {}}),
+    )
+    .message();
+    assert_ne!(
+        after["result"]["structuredContent"]["revision"],
+        before["result"]["structuredContent"]["revision"],
+        "{after}"
+    );
+}

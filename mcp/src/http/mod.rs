@@ -92,7 +92,7 @@ use limits::Limits;
 pub use limits::SessionLimits;
 pub use metadata::ProtectedResource;
 pub use service::HostedService;
-pub(crate) use service::{request_id_of, verified_caller};
+pub(crate) use service::{request_id_of, served_of, verified_caller};
 
 /// A package to host for many callers: built by [`McpServer::hosted`], turned into a
 /// tower service by [`Hosted::service`].

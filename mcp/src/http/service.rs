@@ -36,6 +36,8 @@ use crate::reply::{
 struct Verified {
     caller: SessionContext,
     request_id: Arc<str>,
+    /// The served dialect of the path the request came through, when not the server's.
+    served: Option<crate::Served>,
 }
 
 fn verified(context: &RequestContext<RoleServer>) -> Option<&Verified> {
@@ -49,6 +51,12 @@ fn verified(context: &RequestContext<RoleServer>) -> Option<&Verified> {
 /// The caller [`HostedService`] resolved for the request `context` belongs to.
 pub(crate) fn verified_caller(context: &RequestContext<RoleServer>) -> Option<SessionContext> {
     verified(context).map(|v| v.caller.clone())
+}
+
+/// The served dialect of the [`HostedService`] the request `context` came through, when
+/// it was given one ([`HostedService::serving`]).
+pub(crate) fn served_of(context: &RequestContext<RoleServer>) -> Option<crate::Served> {
+    verified(context).and_then(|v| v.served)
 }
 
 /// The id of the HTTP request `context` belongs to (its `x-request-id`).
@@ -71,6 +79,8 @@ pub struct HostedService {
     #[cfg(feature = "rate-limit")]
     limiter: Option<Arc<crate::limit::Limiter>>,
     timeout: Option<std::time::Duration>,
+    /// The served dialect of this path, over the server's ([`Self::serving`]).
+    served: Option<crate::Served>,
     /// rmcp's legacy sessions (whose ids the owners map is pruned against), each call's
     /// event stream reachable from the call.
     sessions: Arc<Sessions>,
@@ -119,6 +129,7 @@ impl HostedService {
                 .map(|n| Arc::new(crate::limit::Limiter::per_minute(n))),
             timeout: limits.timeout,
             card: None,
+            served: None,
         }
     }
 
@@ -151,6 +162,26 @@ impl HostedService {
             Some(card) => card.answer(&parts.method, &parts.headers),
             None => super::card::missing(),
         }
+    }
+
+    /// This service with every request it serves in the served dialect `served` (its
+    /// `tools/list`, and its calls read back as that dialect's): mount it at a second
+    /// path beside the first, for example `/mcp` in `portable` (the server's) and
+    /// `/mcp/remote` in `mcp-remote` for a platform that lowers schemas itself. A clone:
+    /// one process, one server, the callers' identities, limits, sessions, tasks and
+    /// state shared by both paths.
+    ///
+    /// ```no_run
+    /// # fn service(h: neuralis_mcp::http::HostedService) {
+    /// use neuralis_mcp::Served;
+    /// let remote = h.clone().serving(Served::McpRemote);
+    /// // router.nest_service("/mcp", h).nest_service("/mcp/remote", remote)
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn serving(mut self, served: crate::Served) -> Self {
+        self.served = Some(served);
+        self
     }
 
     /// How many legacy sessions are open (each bound to the user who opened it).
@@ -348,7 +379,11 @@ impl HostedService {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.split(';').next())
             .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
-        parts.extensions.insert(Verified { caller, request_id });
+        parts.extensions.insert(Verified {
+            caller,
+            request_id,
+            served: self.served,
+        });
         let answer = self
             .inner
             .handle(Request::from_parts(parts, Full::new(bytes.clone())));

@@ -10,6 +10,7 @@
 
 mod nulls;
 mod provider;
+mod remote;
 mod served;
 
 pub use nulls::absent_nulls;
@@ -17,4 +18,5 @@ pub use provider::{
     ANTHROPIC, Definition, Fate, GEMINI, KeywordRule, Loss, OPENAI, Provider, check_provider,
     tool_definition, words,
 };
+pub use remote::{MCP_REMOTE, enum_strings, mixed_shapes};
 pub use served::{SAFE_INTEGER, Served, served_schema};

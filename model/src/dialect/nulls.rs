@@ -51,7 +51,7 @@ fn has_null(value: &Value) -> bool {
 }
 
 /// The node `schema` stands for: itself, or what its local `$ref` chain points at.
-fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> Option<&'a Value> {
+pub(super) fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> Option<&'a Value> {
     for _ in 0..REF_HOPS {
         match schema.get("$ref").and_then(Value::as_str) {
             None => return Some(schema),

@@ -53,11 +53,17 @@ pub enum Provider {
     /// Gemini function declarations (`{"name", "description", "parameters"}`, the
     /// OpenAPI subset of `types.Schema`).
     Gemini,
+    /// A platform that consumes MCP servers and lowers each `inputSchema` itself to the
+    /// subset the providers agree on (seed 003: `type`, `properties`, `required`,
+    /// `items`, string `enum`s, `description`), `{"name", "description",
+    /// "inputSchema"}`: everything else said in words ([`MCP_REMOTE`](super::MCP_REMOTE),
+    /// the served dialect [`Served::McpRemote`](super::Served::McpRemote)).
+    McpRemote,
 }
 
 impl Provider {
     /// Every provider, in the order `--help` lists them.
-    pub const ALL: [Self; 3] = [Self::OpenAi, Self::Anthropic, Self::Gemini];
+    pub const ALL: [Self; 4] = [Self::OpenAi, Self::Anthropic, Self::Gemini, Self::McpRemote];
 
     /// The provider's name in flags and settings.
     #[must_use]
@@ -66,6 +72,7 @@ impl Provider {
             Self::OpenAi => "openai",
             Self::Anthropic => "anthropic",
             Self::Gemini => "gemini",
+            Self::McpRemote => "mcp-remote",
         }
     }
 
@@ -82,6 +89,7 @@ impl Provider {
             Self::OpenAi => OPENAI,
             Self::Anthropic => ANTHROPIC,
             Self::Gemini => GEMINI,
+            Self::McpRemote => super::remote::MCP_REMOTE,
         }
     }
 
@@ -467,6 +475,8 @@ pub fn tool_definition(provider: Provider, name: &str, document: &Value) -> Defi
         losses: Vec::new(),
         stack: Vec::new(),
         defs: Map::new(),
+        depth: 0,
+        recursing: 0,
     };
     let Value::Object(map) = &root else {
         unreachable!("built as an object")
@@ -483,6 +493,7 @@ pub fn tool_definition(provider: Provider, name: &str, document: &Value) -> Defi
             "input_schema": parameters, "strict": true}),
         Provider::Gemini => json!({"name": name, "description": description,
             "parameters": parameters}),
+        Provider::McpRemote => super::remote::tool(name, &description, parameters),
     };
     Definition {
         tool,
@@ -501,14 +512,18 @@ pub fn check_provider(provider: Provider, name: &str, schema: &Value) -> Vec<cra
         .collect()
 }
 
-struct Lowering<'a> {
-    provider: Provider,
-    root: &'a Value,
-    losses: Vec<Loss>,
+pub(super) struct Lowering<'a> {
+    pub(super) provider: Provider,
+    pub(super) root: &'a Value,
+    pub(super) losses: Vec<Loss>,
     /// The `$ref`s being inlined, innermost last (recursion is a `$ref` met again).
-    stack: Vec<String>,
+    pub(super) stack: Vec<String>,
     /// Anthropic's `$defs`, by name.
     defs: Map<String, Value>,
+    /// `properties` and `items` steps from the root to the node being lowered.
+    pub(super) depth: usize,
+    /// How many recursive `$ref`s (met again) the node being lowered is under.
+    pub(super) recursing: usize,
 }
 
 /// The words a described keyword becomes, for the model to read.
@@ -596,7 +611,7 @@ const ANTHROPIC_FORMATS: &[&str] = &[
 ];
 
 impl Lowering<'_> {
-    fn lose(&mut self, pointer: &str, keyword: &str, fate: Fate, message: String) {
+    pub(super) fn lose(&mut self, pointer: &str, keyword: &str, fate: Fate, message: String) {
         let rule = if fate == Fate::Refused {
             RuleId::DialectRefused
         } else {
@@ -611,7 +626,7 @@ impl Lowering<'_> {
         });
     }
 
-    fn refuse(&mut self, pointer: &str, keyword: &str, why: &str) {
+    pub(super) fn refuse(&mut self, pointer: &str, keyword: &str, why: &str) {
         let p = self.provider;
         self.lose(
             pointer,
@@ -622,9 +637,10 @@ impl Lowering<'_> {
     }
 
     /// A schema in a schema position.
-    fn schema(&mut self, schema: &Value, pointer: &str) -> Value {
+    pub(super) fn schema(&mut self, schema: &Value, pointer: &str) -> Value {
         match schema {
             Value::Object(map) => Value::Object(self.object_node(map, pointer, false)),
+            Value::Bool(b) if self.provider == Provider::McpRemote => super::remote::any(*b),
             Value::Bool(true) => {
                 self.refuse(
                     pointer,
@@ -642,7 +658,7 @@ impl Lowering<'_> {
     }
 
     /// The node `map` as the provider reads it.
-    fn object_node(
+    pub(super) fn object_node(
         &mut self,
         map: &Map<String, Value>,
         pointer: &str,
@@ -651,9 +667,13 @@ impl Lowering<'_> {
         if let Some(Value::String(r)) = map.get("$ref") {
             return self.reference(map, r, pointer);
         }
+        let remote = self.provider == Provider::McpRemote;
+        if remote && self.depth >= super::remote::DEPTH_CAP && super::remote::nests(map) {
+            return self.cut(map, pointer);
+        }
         let mut out = Map::new();
         let mut described: Vec<String> = Vec::new();
-        let types: Vec<String> = match map.get("type") {
+        let mut types: Vec<String> = match map.get("type") {
             Some(Value::String(t)) => vec![t.clone()],
             Some(Value::Array(ts)) => ts
                 .iter()
@@ -666,7 +686,9 @@ impl Lowering<'_> {
         let composed = ["anyOf", "oneOf", "allOf"]
             .iter()
             .any(|k| map.contains_key(*k));
-        if types.is_empty() && !literal && !composed {
+        if remote {
+            super::remote::one_type(map, &mut types, &mut described);
+        } else if types.is_empty() && !literal && !composed {
             self.refuse(
                 pointer,
                 "type",
@@ -688,6 +710,11 @@ impl Lowering<'_> {
             Some(Value::String(d)) if !root => d.clone(),
             _ => String::new(),
         };
+        if remote {
+            self.merge(&mut node, &mut described);
+            super::remote::describe(&mut node, &text, &described);
+            return node;
+        }
         if !described.is_empty() {
             if !text.is_empty() {
                 text.push_str("\n\n");
@@ -713,6 +740,9 @@ impl Lowering<'_> {
     ) {
         let provider = self.provider;
         match key {
+            "additionalProperties" if provider == Provider::McpRemote => {
+                self.open_map(value, ptr, described);
+            }
             "type"
             | "$ref"
             | "description"
@@ -726,7 +756,9 @@ impl Lowering<'_> {
                     self.refuse(ptr, "items", "a tuple (an `items` array) has no form here");
                 }
                 item => {
+                    self.depth += 1;
                     let lowered = self.schema(item, ptr);
+                    self.depth -= 1;
                     out.insert("items".into(), lowered);
                 }
             },
@@ -742,7 +774,10 @@ impl Lowering<'_> {
                 }
             }
             "allOf" => {
-                if provider == Provider::Gemini {
+                if provider == Provider::McpRemote {
+                    let branches = self.branches(value, ptr);
+                    out.insert("allOf".into(), Value::Array(branches));
+                } else if provider == Provider::Gemini {
                     self.refuse(ptr, "allOf", "no `allOf` in `types.Schema`");
                 } else {
                     let branches = self.branches(value, ptr);
@@ -751,6 +786,9 @@ impl Lowering<'_> {
             }
             "enum" => self.enumeration(value, ptr, out, described),
             "const" => match (provider, value) {
+                (Provider::McpRemote, _) => {
+                    self.enumeration(&Value::Array(vec![value.clone()]), ptr, out, described);
+                }
                 (Provider::Gemini, Value::String(_)) => {
                     out.insert("enum".into(), Value::Array(vec![value.clone()]));
                 }
@@ -880,6 +918,16 @@ impl Lowering<'_> {
                     }
                 }
             }
+            Provider::McpRemote => {
+                if let Some(t) = non_null.first() {
+                    let t = if nullable {
+                        json!([t, "null"])
+                    } else {
+                        json!(t)
+                    };
+                    node.insert("type".into(), t);
+                }
+            }
             Provider::Gemini => {
                 if let Some(t) = non_null.first() {
                     node.insert("type".into(), json!(t.to_ascii_uppercase()));
@@ -892,7 +940,7 @@ impl Lowering<'_> {
         node
     }
 
-    fn describe(
+    pub(super) fn describe(
         &mut self,
         pointer: &str,
         keyword: &str,
@@ -932,6 +980,10 @@ impl Lowering<'_> {
         out: &mut Map<String, Value>,
         described: &mut Vec<String>,
     ) {
+        if self.provider == Provider::McpRemote {
+            self.remote_enum(value, pointer, out, described);
+            return;
+        }
         if self.provider == Provider::Gemini {
             let strings = value
                 .as_array()
@@ -984,6 +1036,8 @@ impl Lowering<'_> {
             .unwrap_or_default();
         match map.get("additionalProperties") {
             Some(Value::Bool(false)) | None => {}
+            // Refused and said in words by `keyword`.
+            Some(_) if provider == Provider::McpRemote => {}
             Some(_) => {
                 let ptr = push_pointer(pointer, "additionalProperties");
                 if provider == Provider::Gemini {
@@ -1001,13 +1055,15 @@ impl Lowering<'_> {
         let mut lowered = Map::new();
         for (key, schema) in properties {
             let ptr = push_pointer(&props_ptr, key);
+            self.depth += 1;
             let mut p = self.schema(schema, &ptr);
-            let optional = !required.contains(&key.as_str());
-            if provider == Provider::OpenAi
-                && optional
-                && !super::nulls::admits_null(self.root, schema, 0)
-            {
-                openai_nullable(&mut p);
+            self.depth -= 1;
+            let optional = !required.contains(&key.as_str())
+                && !super::nulls::admits_null(self.root, schema, 0);
+            match provider {
+                Provider::OpenAi if optional => openai_nullable(&mut p),
+                Provider::McpRemote if optional => super::remote::nullable(&mut p),
+                _ => {}
             }
             lowered.insert(key.clone(), p);
         }
@@ -1026,6 +1082,7 @@ impl Lowering<'_> {
                     out.insert("required".into(), Value::Array(r));
                 }
             }
+            Provider::McpRemote => self.remote_members(lowered, &required, &props_ptr, out),
             Provider::Gemini => {
                 if lowered.len() > 1 {
                     let order: Vec<Value> = lowered.keys().map(|k| json!(k)).collect();
@@ -1079,6 +1136,9 @@ impl Lowering<'_> {
                 ));
             }
             return out;
+        }
+        if self.provider == Provider::McpRemote {
+            return self.remote_reference(map, target, r, &target_pointer);
         }
         if self.stack.iter().any(|s| s == r) {
             self.refuse(
@@ -1153,6 +1213,7 @@ fn keeps_format(provider: Provider, non_null: &[&String], value: &Value) -> bool
                     .is_some_and(|f| ANTHROPIC_FORMATS.contains(&f))
         }
         Provider::Gemini => true,
+        Provider::McpRemote => false,
     }
 }
 

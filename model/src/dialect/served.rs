@@ -57,14 +57,21 @@ pub enum Served {
     Portable,
     /// The tool file's schema as the contract checks it (without `$schema` and
     /// `x-neuralis`, which the server never serves): for a platform that consumes MCP
-    /// servers (`mcp-remote`), which lowers the file form itself and drops an `anyOf`
-    /// whole.
+    /// servers, which lowers the file form itself and drops an `anyOf` whole (served
+    /// [`Served::McpRemote`] such a platform's model reads more).
     Contract,
+    /// For a platform that consumes MCP servers and lowers each schema itself (seed
+    /// 003): a fixed point of its conversion (`type`, `properties`, `required`, `items`,
+    /// string `enum`s, `description`, `["T", "null"]`), everything else said in words
+    /// (the dialect walk's `mcp-remote` table, [`MCP_REMOTE`](super::MCP_REMOTE)); a
+    /// call's string that spells a declared non-string enum value is read back as it
+    /// ([`enum_strings`](super::enum_strings)).
+    McpRemote,
 }
 
 impl Served {
     /// Every dialect, in the order `--help` lists them.
-    pub const ALL: [Self; 2] = [Self::Portable, Self::Contract];
+    pub const ALL: [Self; 3] = [Self::Portable, Self::Contract, Self::McpRemote];
 
     /// The dialect's name in flags and settings.
     #[must_use]
@@ -72,6 +79,7 @@ impl Served {
         match self {
             Self::Portable => "portable",
             Self::Contract => "contract",
+            Self::McpRemote => "mcp-remote",
         }
     }
 
@@ -95,6 +103,14 @@ pub fn served_schema(schema: &Map<String, Value>, served: Served) -> Map<String,
     match served {
         Served::Contract => schema.clone(),
         Served::Portable => portable(schema),
+        Served::McpRemote => {
+            let file = Value::Object(schema.clone());
+            let mut tool = super::tool_definition(super::Provider::McpRemote, "", &file).tool;
+            match tool.get_mut("inputSchema").map(Value::take) {
+                Some(Value::Object(map)) => map,
+                _ => Map::new(),
+            }
+        }
     }
 }
 
