@@ -28,8 +28,8 @@ use std::fmt;
 use serde::ser::{self, Impossible, Serialize};
 use serde_json::{Map, Value};
 
+use super::clip::{escaped_len, plan_clip_of, scan, utf16_prefix_end};
 use super::engine::{Limits, MAX_DEPTH, Origins, number_len};
-use super::utf16::{escaped_len, plan_clip_of, scan, utf16_prefix_end};
 
 /// A sketch of a value, with its serialized size as the engine measures it.
 pub(crate) struct Sketch {

@@ -2,7 +2,7 @@
 //! (`elicitation/create`, `sampling/createMessage`, `roots/list`), how a client's answer
 //! reads back, and the asker of the session eras (before 2026-07-28), which sends the
 //! request to the client through rmcp's [`Peer`] while the handler waits. The 2026-07-28
-//! asker, which answers with an `InputRequiredResult` instead, is in `mrtr`.
+//! asker, which answers with an `InputRequiredResult` instead, is in `rounds`.
 
 use neuralis_core::dispatch::{
     Answer, AskError, Asker, BoxFuture, Capability, Elicited, Question, Role, Root, Sampled,

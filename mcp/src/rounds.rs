@@ -53,8 +53,8 @@ use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 use tokio::sync::Notify;
 
-use crate::ask::{declared, input_request, read_answer, required};
 use crate::consumed::{ConsumedStates, MemoryConsumedStates};
+use crate::questions::{declared, input_request, read_answer, required};
 
 /// How long a `requestState` opens by default: long enough for a person to read a form.
 pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
