@@ -550,9 +550,8 @@ impl Asker for TestAsker {
         if let Question::Approve(request) = &question {
             *lock(&self.approval) = Some(request.reason.clone());
         }
-        let capability = question.capability();
-        if self.missing.contains(&capability) {
-            return Box::pin(std::future::ready(Err(AskError::Unsupported(capability))));
+        if let Err(unsupported) = question.supported_by(|c| !self.missing.contains(&c)) {
+            return Box::pin(std::future::ready(Err(unsupported)));
         }
         if let Question::Approve(request) = &question {
             *lock(&self.approval) = Some(request.reason.clone());

@@ -201,10 +201,7 @@ impl Asker for PeerAsker {
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
         Box::pin(async move {
-            let capability = question.capability();
-            if !self.supports(capability) {
-                return Err(AskError::Unsupported(capability));
-            }
+            question.supported_by(|c| self.supports(c))?;
             let request = match input_request(&question)? {
                 InputRequest::Elicitation(r) => ServerRequest::ElicitRequest(r),
                 InputRequest::CreateMessage(r) => ServerRequest::CreateMessageRequest(r),

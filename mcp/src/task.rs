@@ -715,10 +715,7 @@ impl Asker for TaskAsker {
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
         Box::pin(async move {
-            let capability = question.capability();
-            if !self.supports(capability) {
-                return Err(AskError::Unsupported(capability));
-            }
+            question.supported_by(|c| self.supports(c))?;
             let request = input_request(&question).map(|_| request_json(&question))?;
             let digest = crate::rounds::digest(&question);
             let tasks = &self.run.tasks;
