@@ -329,7 +329,7 @@ impl TestClient {
     /// `confirm`, `sample`, `roots`) with `asker`, and the approval gate's too unless
     /// [`approving`](Self::approving) answers them. Without one, the client declares no
     /// capability: every question fails with
-    /// [`AskError::Unsupported`].
+    /// [`AskError::Unsupported`](neuralis_core::dispatch::AskError::Unsupported).
     ///
     /// ```
     /// # use neuralis::testing::{TestClient, handlers};
