@@ -54,14 +54,16 @@ use serde_json::Value;
 
 use neuralis_core::dispatch::output::ERROR_META;
 use neuralis_core::dispatch::{
-    Answer, ApprovalPolicy, AskError, AskReason, Asker, BoxFuture, CallOptions, Capability,
-    Elicited, LogLevel, LogMessage, LogSink, Package, PackageBuilder, Progress, ProgressSink,
-    Question, SessionContext, block_on,
+    ApprovalPolicy, AskReason, Asker, CallOptions, Capability, LogLevel, LogMessage, LogSink,
+    Package, PackageBuilder, Progress, ProgressSink, SessionContext, block_on,
 };
 use neuralis_core::result::{BOUND_META, Content, ContentBlock, ToolResult, iframe_payload};
 use neuralis_core::tool::ToolDescriptor;
 
+mod asker;
 mod task;
+
+use asker::TestAsker;
 pub use task::{TaskState, TestTask};
 
 /// The descriptor of a `#[tool]` handler, by the handler's path: `descriptor!(pick)` for a
@@ -327,7 +329,7 @@ impl TestClient {
     /// `confirm`, `sample`, `roots`) with `asker`, and the approval gate's too unless
     /// [`approving`](Self::approving) answers them. Without one, the client declares no
     /// capability: every question fails with
-    /// [`AskError::Unsupported`].
+    /// [`AskError::Unsupported`](neuralis_core::dispatch::AskError::Unsupported).
     ///
     /// ```
     /// # use neuralis::testing::{TestClient, handlers};
@@ -526,58 +528,6 @@ impl TestClient {
                 logs,
             }
         }
-    }
-}
-
-/// The asker of one call: the approval gate's question answered as
-/// [`TestClient::approving`] says (a client that cannot confirm without it), the others
-/// put to the test's own asker, if any.
-struct TestAsker {
-    approving: Option<bool>,
-    inner: Option<Arc<dyn Asker>>,
-    /// Why the gate asked, once it did.
-    approval: Mutex<Option<AskReason>>,
-    /// What the client did not declare ([`TestClient::without`]).
-    missing: Vec<Capability>,
-}
-
-impl Asker for TestAsker {
-    fn ask<'a>(
-        &'a self,
-        key: &'a str,
-        question: Question,
-    ) -> BoxFuture<'a, Result<Answer, AskError>> {
-        if let Question::Approve(request) = &question {
-            *lock(&self.approval) = Some(request.reason.clone());
-        }
-        let capability = question.capability();
-        if self.missing.contains(&capability) {
-            return Box::pin(std::future::ready(Err(AskError::Unsupported(capability))));
-        }
-        if let Question::Approve(request) = &question {
-            *lock(&self.approval) = Some(request.reason.clone());
-            if let Some(confirm) = self.approving {
-                let answer = if confirm {
-                    Elicited::Accept(serde_json::Map::new())
-                } else {
-                    Elicited::Decline
-                };
-                return Box::pin(std::future::ready(Ok(Answer::Elicit(answer))));
-            }
-        }
-        match &self.inner {
-            Some(inner) => inner.ask(key, question),
-            None => {
-                let unsupported = AskError::Unsupported(question.capability());
-                Box::pin(std::future::ready(Err(unsupported)))
-            }
-        }
-    }
-
-    fn supports(&self, capability: Capability) -> bool {
-        !self.missing.contains(&capability)
-            && (self.inner.as_ref().is_some_and(|a| a.supports(capability))
-                || (capability == Capability::Elicitation && self.approving.is_some()))
     }
 }
 

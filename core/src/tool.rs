@@ -288,7 +288,7 @@ pub mod private {
         Bounds, KeyShape, Lit, Message, Shape, default_fits, default_message, misfit_message,
         undeclared_key_message,
     };
-    pub use neuralis_model::checks::{
+    pub use neuralis_model::const_checks::{
         Given, default_value_message, more_offset_message, root_key_message, tool_input_message,
     };
     pub use neuralis_model::header::{Header, header_shape_message, nested_header_message};

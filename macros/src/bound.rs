@@ -37,13 +37,13 @@ pub(crate) fn more_assert(
 ) -> Option<TokenStream> {
     let more = tool.bound.more.as_ref()?;
     let name = &more.value;
-    let mut out = crate::tool::const_check(
+    let mut out = crate::private::const_check(
         p,
         more.span,
         quote!(root_key_message::<#input>(#p::Given::BoundMore, #name, #ty_name)),
     );
     if let Some(value) = &tool.bound.more_value {
-        out.extend(crate::tool::const_check(
+        out.extend(crate::private::const_check(
             p,
             value.span,
             quote!(more_offset_message::<#input>(#name, #ty_name)),

@@ -8,14 +8,15 @@ use neuralis_syntax::attr::Spanned;
 use neuralis_syntax::attr::schema::SchemaAttrs;
 use neuralis_syntax::check::{check, check_output};
 use neuralis_syntax::render::{IsObject, KeyPlan, Rendered, render};
-use neuralis_syntax::types::TypeKind;
+use neuralis_syntax::types::{TypeKind, type_text};
 use proc_macro2::TokenStream;
-use quote::{ToTokens as _, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 use syn::spanned::Spanned as _;
 
 use crate::fallback;
 use crate::lower::{bounded_generics, lower, name_fn};
+use crate::private::private_path;
 
 /// The input derive: the item read once, for what serde reads (the input's model, its
 /// findings the derive's errors) and what it writes (the model behind `__written_in`,
@@ -54,12 +55,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
 /// `#[derive(ToolInput, ToolOutput)]` is two impls of two traits, never a conflict. The
 /// generated function is `#[inline]`, so a type never written costs no machine code.
 fn expand(cont: &Container, written: Option<&Container>) -> TokenStream {
-    let krate = cont
-        .schema
-        .krate
-        .as_ref()
-        .map_or_else(|| quote!(::neuralis), |k| k.value.to_token_stream());
-    let p = quote!(#krate::__private);
+    let p = private_path(cont.schema.krate.as_ref().map(|k| &k.value));
     let Rendered {
         plan,
         root_keys,
@@ -383,7 +379,7 @@ fn literal_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
             continue;
         }
         let ty = &f.ty;
-        let label = crate::tool::type_text(ty);
+        let label = type_text(ty);
         let mut literals: Vec<(&str, &Spanned<serde_json::Value>)> = Vec::new();
         if let Some(d) = &f.schema.default {
             literals.push(("`default`", d));
@@ -392,7 +388,7 @@ fn literal_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
             literals.push(("this example", e));
         }
         for (what, lit) in literals {
-            let Some(tokens) = crate::tool::lit_tokens(p, &lit.value) else {
+            let Some(tokens) = crate::private::lit_tokens(p, &lit.value) else {
                 continue;
             };
             let head = format!("{}: {what} does not fit `{label}`: ", RuleId::SchemaAttr);
@@ -448,14 +444,14 @@ fn headers(p: &TokenStream, cont: &Container) -> Option<TokenStream> {
 /// marked field's type is one a header carries, and a field's type (a list's item, a
 /// map's value) marks no property of its own, since a header mirrors a root one.
 fn header_asserts(p: &TokenStream, cont: &Container) -> Vec<TokenStream> {
-    use crate::tool::const_check;
+    use crate::private::const_check;
     let mut out = Vec::new();
     for f in neuralis_syntax::check::all_fields(cont) {
         if f.is_skipped() || f.serde.flatten.is_some() {
             continue;
         }
         let ty = &f.ty;
-        let label = crate::tool::type_text(ty);
+        let label = type_text(ty);
         let name = &f.name.value;
         if let Some(header) = &f.schema.header {
             let shape = field_shape(p, f);

@@ -12,7 +12,7 @@ use quote::quote;
 use syn::DeriveInput;
 
 /// `#[schema(crate = "...")]`, read leniently: the attribute may be the error.
-pub(crate) fn crate_path(input: &DeriveInput) -> TokenStream {
+pub(crate) fn crate_path(input: &DeriveInput) -> Option<syn::Path> {
     let mut found = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("schema")) {
         let _ = attr.parse_nested_meta(|meta| {
@@ -25,7 +25,7 @@ pub(crate) fn crate_path(input: &DeriveInput) -> TokenStream {
             Ok(())
         });
     }
-    found.map_or_else(|| quote!(::neuralis), |p| quote!(#p))
+    found
 }
 
 /// `ROOT_KEYS` and `ROOT_SHAPES` of the stub: the property names the model could read
@@ -63,7 +63,7 @@ pub(crate) fn expand(
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let krate = crate_path(input);
-    let p = quote!(#krate::__private);
+    let p = crate::private::private_path(krate.as_ref());
     // A generic stub has no bounds to name its parameters' keys with.
     let keys = if input.generics.type_params().next().is_some() {
         TokenStream::new()

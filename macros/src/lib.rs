@@ -9,6 +9,7 @@ mod expand;
 mod fallback;
 mod lower;
 mod output;
+mod private;
 mod testing;
 mod tool;
 mod tools;

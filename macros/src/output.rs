@@ -7,11 +7,12 @@ use neuralis_syntax::attr::Direction;
 use neuralis_syntax::check::check_output;
 use neuralis_syntax::render::{IsObject, Rendered, render};
 use proc_macro2::TokenStream;
-use quote::{ToTokens as _, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 use syn::spanned::Spanned as _;
 
 use crate::lower::{Target, bounded_generics, lower_as, name_fn, object_choice};
+use crate::private::private_path;
 
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
@@ -34,11 +35,6 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     }
 }
 
-fn private_path(krate: Option<TokenStream>) -> TokenStream {
-    let krate = krate.unwrap_or_else(|| quote!(::neuralis));
-    quote!(#krate::__private)
-}
-
 /// The impl's generics, with `ToolOutput` required of every type parameter.
 fn generics(p: &TokenStream, input: &DeriveInput) -> (syn::Generics, bool) {
     bounded_generics(&input.generics, &quote!(#p::ToolOutput))
@@ -48,7 +44,7 @@ fn generics(p: &TokenStream, input: &DeriveInput) -> (syn::Generics, bool) {
 /// under the path `#[schema(crate = "...")]` gives, as the derive's own output.
 fn stub(input: &DeriveInput) -> TokenStream {
     let krate = crate::fallback::crate_path(input);
-    let p = quote!(#krate::__private);
+    let p = private_path(krate.as_ref());
     let ident = &input.ident;
     let (generics, _) = generics(&p, input);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -79,12 +75,7 @@ fn output_is_object(p: &TokenStream, ty: &syn::Type) -> TokenStream {
 }
 
 fn expand(cont: &Container) -> TokenStream {
-    let p = private_path(
-        cont.schema
-            .krate
-            .as_ref()
-            .map(|k| k.value.to_token_stream()),
-    );
+    let p = private_path(cont.schema.krate.as_ref().map(|k| &k.value));
     let Rendered {
         plan,
         is_object,

@@ -5,12 +5,14 @@
 use neuralis_syntax::Ctxt;
 use neuralis_syntax::attr::docs::DocPart;
 use neuralis_syntax::tool::{Param, Tool, parse_tool};
+use neuralis_syntax::types::type_text;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens as _, format_ident, quote, quote_spanned};
-use serde_json::Value;
 use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, Ident, ItemFn, Signature, Visibility};
+
+use crate::private::{const_check, lit_tokens, private_path};
 
 /// The name of the descriptor static beside a handler, or beside a method's impl.
 pub(crate) fn descriptor_ident(handler: &Ident, service: Option<&Ident>) -> Ident {
@@ -58,13 +60,6 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-pub(crate) fn private_path(tool: Option<&Tool>) -> TokenStream {
-    let krate = tool
-        .and_then(|t| t.krate.as_ref())
-        .map_or_else(|| quote!(::neuralis), |k| k.value.to_token_stream());
-    quote!(#krate::__private)
-}
-
 /// The descriptor's visibility: the handler's, at least `pub(crate)` so that the
 /// package's dispatch table can name it.
 fn descriptor_vis(vis: &Visibility) -> TokenStream {
@@ -83,7 +78,7 @@ pub(crate) fn stub(
     tool: Option<&Tool>,
     cfgs: &[Attribute],
 ) -> TokenStream {
-    let p = private_path(tool);
+    let p = private_path(tool.and_then(|t| t.krate.as_ref()).map(|k| &k.value));
     let ident = descriptor_ident(handler, service);
     let vis = descriptor_vis(vis);
     let name = tool.map_or_else(|| handler.unraw().to_string(), |t| t.name.value.clone());
@@ -124,7 +119,7 @@ fn descriptor_static(
 /// (`tool.service` set) reads its service from the call's state and calls the method on
 /// it; `cfgs` are the method's `#[cfg]`s, which the static and the assertions share.
 pub(crate) fn descriptor(tool: &Tool, sig: &Signature, cfgs: &[Attribute]) -> TokenStream {
-    let p = private_path(Some(tool));
+    let p = private_path(tool.krate.as_ref().map(|k| &k.value));
     let service = tool.service.as_ref();
     let Some(input) = &tool.input else {
         // `parse_tool` reports a missing input; no error means there is one.
@@ -392,47 +387,4 @@ fn asserts(p: &TokenStream, tool: &Tool, input: &syn::Type, cfgs: &[Attribute]) 
     out.extend(crate::bound::more_assert(p, tool, input, &ty_name));
     let asserts = out.into_iter().map(|a| quote!(#(#cfgs)* #a));
     quote!(#(#asserts)*)
-}
-
-pub(crate) use neuralis_syntax::types::type_text;
-
-/// One compile-time check: `const _` calling `message` (a generic `const fn` of
-/// `__private` that returns the rule's message, empty when it holds) and panicking with it
-/// at `span`, the token the rule is about.
-pub(crate) fn const_check(p: &TokenStream, span: Span, message: TokenStream) -> TokenStream {
-    quote_spanned! {span=>
-        const _: () = {
-            let __m = #p::#message;
-            if !__m.is_empty() {
-                ::core::panic!("{}", __m.as_str());
-            }
-        };
-    }
-}
-
-/// A JSON literal as a `shape::Lit`; `None` for what no literal check reads (`null`,
-/// objects), which the build emitter and the package loader check.
-pub(crate) fn lit_tokens(p: &TokenStream, value: &Value) -> Option<TokenStream> {
-    Some(match value {
-        Value::Bool(_) => quote!(#p::Lit::Bool),
-        Value::Number(n) => match n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)) {
-            Some(i) => {
-                let i = proc_macro2::Literal::i128_suffixed(i);
-                quote!(#p::Lit::Int(#i))
-            }
-            None => {
-                let f = proc_macro2::Literal::f64_suffixed(n.as_f64()?);
-                quote!(#p::Lit::Float(#f))
-            }
-        },
-        Value::String(s) => quote!(#p::Lit::Str(#s)),
-        Value::Array(items) => {
-            let items = items
-                .iter()
-                .map(|i| lit_tokens(p, i))
-                .collect::<Option<Vec<_>>>()?;
-            quote!(#p::Lit::Array(&[#(#items),*]))
-        }
-        _ => return None,
-    })
 }

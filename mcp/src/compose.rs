@@ -201,7 +201,7 @@ pub(crate) use handed_over;
 /// The methods of [`ServerHandler`] that [`McpServer`] writes by hand in its
 /// `ServerHandler` before handing them to its handler: the ones it answers with the
 /// package's skills first (`crate::skills`), and the ones whose handler may ask the client
-/// ([`crate::asking`], which finds the server's sealed state in the request's extensions).
+/// ([`crate::handler_asking`], which finds the server's sealed state in the request's extensions).
 /// Declared in [`Other`] and implemented for every handler as [`handed_over`]'s are.
 macro_rules! written_here {
     ($then:ident) => {

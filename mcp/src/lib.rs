@@ -17,13 +17,12 @@
 //!
 //! tokio lives here, never in `neuralis-core`.
 
-mod ask;
-mod asking;
 #[cfg(feature = "http")]
 mod call_stream;
 mod compose;
 mod consumed;
 mod forward;
+mod handler_asking;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "http")]
@@ -35,14 +34,15 @@ mod introspect;
 mod jwks;
 #[cfg(feature = "jwt")]
 mod jwt;
-#[cfg(feature = "rate-limit")]
-mod limit;
 #[cfg(feature = "http")]
 pub mod listen;
 mod logging;
-mod mrtr;
+mod questions;
+#[cfg(feature = "rate-limit")]
+mod rate_limit;
 #[cfg(feature = "http")]
 mod reply;
+mod rounds;
 mod serve;
 mod skills;
 mod stdio;
@@ -57,9 +57,9 @@ use std::fmt;
 #[doc = include_str!("../../docs/hosting.md")]
 struct HostingDoctests;
 
-pub use asking::{AskingRequest, asking};
 pub use consumed::{ConsumeError, ConsumedStates, DirConsumedStates, MemoryConsumedStates};
 pub use forward::{Forward, import_from_peer};
+pub use handler_asking::{AskingRequest, asking};
 pub use import::{Import, ImportNote, ImportedTool, MCP_TRANSPORT, import_tools};
 pub use neuralis_core::dialect::Served;
 pub use serve::{DIGEST_META, McpServer, mcp_tool, mcp_tool_in, mcp_tool_with_output};

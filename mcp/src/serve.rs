@@ -28,10 +28,10 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::Error;
-use crate::ask::PeerAsker;
 use crate::compose::to_handler;
 use crate::logging::SessionLevel;
-use crate::mrtr::{Round, RoundAsker, States};
+use crate::questions::PeerAsker;
+use crate::rounds::{Round, RoundAsker, States};
 use crate::stdio::LineTransport;
 use crate::task::{Answered, Foreground, TaskStore, TaskTiming, Tasks};
 
@@ -915,11 +915,11 @@ impl McpServer {
     }
 
     /// `context` with the server's sealed-state key and the caller lent to the handler
-    /// (`crate::asking`); as it is when the request has no caller (the handler's own
+    /// (`crate::handler_asking`); as it is when the request has no caller (the handler's own
     /// answer stands, and `asking` refuses).
     fn lend(&self, mut context: RequestContext<RoleServer>) -> RequestContext<RoleServer> {
         if let Ok(session) = self.caller(&context) {
-            context.extensions.insert(crate::asking::Lent {
+            context.extensions.insert(crate::handler_asking::Lent {
                 states: self.states.clone(),
                 session,
             });
@@ -943,7 +943,7 @@ impl McpServer {
         }
         let id = context.id.clone();
         // Questions: requests to the client during the call before 2026-07-28; on
-        // 2026-07-28 a round that ends in an `InputRequiredResult` (see `mrtr`).
+        // 2026-07-28 a round that ends in an `InputRequiredResult` (see `rounds`).
         let capabilities = context.client_capabilities();
         let round: Option<Arc<Round>> = if context
             .protocol_version()
@@ -1395,7 +1395,7 @@ impl ServerHandler for McpServer {
         }
     }
 
-    // The handler's, lent the server's sealed state (`crate::asking`).
+    // The handler's, lent the server's sealed state (`crate::handler_asking`).
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::ask::{declared, input_request, read_answer, request_json};
+use crate::questions::{declared, input_request, read_answer, request_json};
 
 /// What a [`TaskStore`] fails with: the store's own error (a database's, an I/O error).
 pub type TaskStoreError = Box<dyn std::error::Error + Send + Sync>;
@@ -451,9 +451,9 @@ impl Tasks {
         let now = now_ms();
         self.sweep(now).await;
         let mut id = [0u8; 16];
-        crate::mrtr::random_bytes(&mut id);
+        crate::rounds::random_bytes(&mut id);
         let record = TaskRecord {
-            task_id: crate::mrtr::hex(&id),
+            task_id: crate::rounds::hex(&id),
             owner: owner.to_owned(),
             tool: tool.to_owned(),
             status: TaskStatus::Working,
@@ -715,12 +715,9 @@ impl Asker for TaskAsker {
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
         Box::pin(async move {
-            let capability = question.capability();
-            if !self.supports(capability) {
-                return Err(AskError::Unsupported(capability));
-            }
+            question.supported_by(|c| self.supports(c))?;
             let request = input_request(&question).map(|_| request_json(&question))?;
-            let digest = crate::mrtr::digest(&question);
+            let digest = crate::rounds::digest(&question);
             let tasks = &self.run.tasks;
             let id = &self.run.id;
             let mut opened = false;
@@ -824,7 +821,7 @@ impl Asker for Foreground {
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
         Box::pin(async move {
-            let digest = crate::mrtr::digest(&question);
+            let digest = crate::rounds::digest(&question);
             let answer = self.inner.ask(key, question).await?;
             self.answered
                 .lock()
@@ -833,7 +830,7 @@ impl Asker for Foreground {
                     key.to_owned(),
                     Answered {
                         digest,
-                        answer: crate::ask::answer_json(&answer),
+                        answer: crate::questions::answer_json(&answer),
                     },
                 );
             Ok(answer)

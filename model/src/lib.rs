@@ -17,7 +17,7 @@
 //! - [`output`]: the [`ToolOutput`] trait: the schema of what serde writes for a type
 //!   (a tool's MCP `outputSchema`), read from the same type table.
 //! - [`shape`]: the `const` shapes that literals are checked against.
-//! - [`checks`]: the compile-time checks `#[tool]` expands to, generic over its input.
+//! - [`const_checks`]: the compile-time checks `#[tool]` expands to, generic over its input.
 //! - [`schema`]: open-bag normalization and the canonical writer.
 //! - [`doc`]: doc comments as the model reads them (joined, links as plain text).
 //! - [`name`]: the wire-safe tool name.
@@ -35,7 +35,7 @@
 //!   checker's [`contract::Draft07`] without a general validator).
 
 pub mod checker;
-pub mod checks;
+pub mod const_checks;
 pub mod contract;
 pub mod dialect;
 pub mod doc;
@@ -55,6 +55,9 @@ pub mod utf16;
 pub mod validate;
 pub mod xn;
 
+/// The old name of [`const_checks`], kept for code written against it.
+#[doc(hidden)]
+pub use const_checks as checks;
 pub use contract::{Diagnostic, RuleId, Severity};
 pub use input::ToolInput;
 pub use output::ToolOutput;

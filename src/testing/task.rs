@@ -71,12 +71,11 @@ impl Asker for TaskAsker {
         key: &'a str,
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
-        let capability = question.capability();
         if let Question::Approve(request) = &question {
             *lock(&self.approval) = Some(request.reason.clone());
         }
-        if self.missing.contains(&capability) {
-            return Box::pin(std::future::ready(Err(AskError::Unsupported(capability))));
+        if let Err(unsupported) = question.supported_by(|c| !self.missing.contains(&c)) {
+            return Box::pin(std::future::ready(Err(unsupported)));
         }
         if let Question::Approve(_) = &question {
             let answer = match self.approving {

@@ -210,6 +210,33 @@ impl Question {
         }
     }
 
+    /// The capability it needs, when `supports` (the client's declared capabilities, as
+    /// the asker knows them) has it; else the [`AskError::Unsupported`] naming it. What
+    /// every [`Asker`] answers first, before asking anybody.
+    ///
+    /// ```
+    /// use neuralis_core::dispatch::{AskError, Capability, Question};
+    ///
+    /// assert_eq!(Question::Roots.supported_by(|_| true).ok(), Some(Capability::Roots));
+    /// let refused = Question::Roots.supported_by(|c| c != Capability::Roots);
+    /// assert!(matches!(refused, Err(AskError::Unsupported(Capability::Roots))));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`AskError::Unsupported`] when `supports` does not have the capability.
+    pub fn supported_by(
+        &self,
+        supports: impl FnOnce(Capability) -> bool,
+    ) -> Result<Capability, AskError> {
+        let capability = self.capability();
+        if supports(capability) {
+            Ok(capability)
+        } else {
+            Err(AskError::Unsupported(capability))
+        }
+    }
+
     /// The question as JSON: `{"approve": ..}`, `{"elicit": ..}`, `{"sample": ..}` or
     /// `{"roots": {}}` (for hosts that record what was asked, and digests).
     #[must_use]

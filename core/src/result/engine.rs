@@ -17,8 +17,8 @@ use std::io;
 use neuralis_model::sort;
 use serde_json::{Map, Value};
 
+use super::clip::{Clip, escaped_len, plan_clip_of, scan, utf16_len};
 use super::tally::MAX_LISTED_CUTS;
-use super::utf16::{Clip, escaped_len, plan_clip_of, scan, utf16_len};
 use crate::contract::push_pointer;
 
 mod apply;
@@ -288,7 +288,7 @@ impl Rules {
     fn key_ok(&self, k: &str, depth: usize) -> bool {
         !self.skipped(k, depth)
             && (self.limits.key_chars == usize::MAX
-                || super::utf16::utf16_len(k) <= self.limits.key_chars)
+                || super::clip::utf16_len(k) <= self.limits.key_chars)
     }
 
     /// Whether a member of an object at `depth` survives the rules (whatever the budget).

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::bound::BoundCaps;
+use super::clip::{Clip, plan_clip_of};
 use super::engine::{Engine, Members, Plan, Rules};
 use super::tally::{CutKind, Tally};
 use super::tally::{read_tally, write_tally};
@@ -15,7 +16,6 @@ use super::types::{
     BinaryContent, Content, ContentAnnotations, ContentBlock, EmbeddedResource, ResourceContents,
     TextContent, ToolResult,
 };
-use super::utf16::{Clip, plan_clip_of};
 use super::{BOUND_META, NEURALIS_META};
 
 /// What bounding keeps of `result`, copied: each part decided, then copied, in the order

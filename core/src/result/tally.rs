@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use serde::Serialize;
 
-use super::utf16::plan_clip;
+use super::clip::plan_clip;
 use crate::contract::{Diagnostic, RuleId};
 
 /// At most this many cuts are listed with their pointers; the counts cover all of them.

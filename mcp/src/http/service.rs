@@ -77,7 +77,7 @@ pub struct HostedService {
     owners: Arc<Mutex<HashMap<String, String>>>,
     challenge: Arc<str>,
     #[cfg(feature = "rate-limit")]
-    limiter: Option<Arc<crate::limit::Limiter>>,
+    limiter: Option<Arc<crate::rate_limit::Limiter>>,
     timeout: Option<std::time::Duration>,
     /// The served dialect of this path, over the server's ([`Self::serving`]).
     served: Option<crate::Served>,
@@ -126,7 +126,7 @@ impl HostedService {
             #[cfg(feature = "rate-limit")]
             limiter: limits
                 .calls_per_minute
-                .map(|n| Arc::new(crate::limit::Limiter::per_minute(n))),
+                .map(|n| Arc::new(crate::rate_limit::Limiter::per_minute(n))),
             timeout: limits.timeout,
             card: None,
             served: None,
@@ -352,9 +352,9 @@ impl HostedService {
         };
         #[cfg(feature = "rate-limit")]
         if let Some(limiter) = &self.limiter {
-            let calls = crate::limit::calls_in(&parts, &bytes);
+            let calls = crate::rate_limit::calls_in(&parts, &bytes);
             if let Err(wait) = limiter.check(caller.user_id(), calls) {
-                return crate::limit::too_many(limiter, wait);
+                return crate::rate_limit::too_many(limiter, wait);
             }
         }
         let user = caller.user_id().to_owned();

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+use neuralis_core::xn::{BLOCK_POINTER, KEYS, Key, Kind, Level, keys};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -378,8 +379,10 @@ fn tool(
     findings
 }
 
-/// The `x-neuralis` block: defaults change what a call means, posture who approves;
-/// `old_schema` is the old side's input schema (which keys it required).
+/// The `x-neuralis` block, key by key of its one table (`neuralis_core::xn::KEYS`): defaults
+/// change what a call means, posture who approves, the rest what people read;
+/// `old_schema` is the old side's input schema (which keys it required). Findings come
+/// grouped as [`Compare`] orders them, each group in the table's order.
 fn block(old: &Value, new: &Value, old_schema: &Value) -> Vec<Finding> {
     let required: BTreeSet<String> = old_schema
         .as_object()
@@ -389,16 +392,111 @@ fn block(old: &Value, new: &Value, old_schema: &Value) -> Vec<Finding> {
                 .collect()
         })
         .unwrap_or_default();
-    let mut out = block_defaults(old, new, &required);
-    out.extend(block_hints(old, new));
-    out.extend(block_lists(old, new));
-    out.extend(block_metadata(old, new));
-    out
+    let mut out: Vec<(Compare, Finding)> = Vec::new();
+    for key in KEYS {
+        let how = compare(key);
+        let path = key_path(key);
+        let found = match how {
+            Compare::Defaults => block_defaults(old, new, &required),
+            Compare::Posture { rule } => block_posture(old, new, rule, &path),
+            Compare::Entries { rule } => block_entries(old, new, rule, &entries_what(key), &path),
+            Compare::Cosmetic { rule } => block_cosmetic(old, new, rule, &path),
+            Compare::Inside => Vec::new(),
+        };
+        out.extend(found.into_iter().map(|f| (how, f)));
+    }
+    out.sort_by_key(|(how, _)| how.rank());
+    out.into_iter().map(|(_, f)| f).collect()
+}
+
+/// How `diff` compares one key of the block, as its kind and level say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// Default arguments, each added, gone or changed (`default-changed`, or
+    /// `default-added` on a key the old side required).
+    Defaults,
+    /// A value that says who must approve a call (`hint-changed`, `category-changed`).
+    Posture { rule: &'static str },
+    /// A set of entries that says who must approve or may call, each added or gone.
+    Entries { rule: &'static str },
+    /// A value people read, compared whole (`metadata-changed`, `ui-changed`).
+    Cosmetic { rule: &'static str },
+    /// Compared with what holds it: a level compared key by key, or a key of a level
+    /// compared whole.
+    Inside,
+}
+
+impl Compare {
+    /// The group's place in the findings: defaults, hints, entries, then the rest.
+    fn rank(self) -> u8 {
+        match self {
+            Compare::Defaults => 0,
+            Compare::Posture { .. } => 1,
+            Compare::Entries { .. } => 2,
+            Compare::Cosmetic { .. } => 3,
+            Compare::Inside => 4,
+        }
+    }
+}
+
+/// Whether `diff` compares a level of the block as one value (`ui`: how results render)
+/// rather than key by key.
+fn compared_whole(level: Level) -> bool {
+    match level {
+        Level::Ui => true,
+        Level::Block | Level::Annotations | Level::Requires => false,
+    }
+}
+
+/// How `diff` compares `key`. The MCP hints (`*Hint` flags) and the risk category say who
+/// must approve; root keys and feature entries who must approve or may call; every other
+/// value is read by people.
+fn compare(key: &Key) -> Compare {
+    if compared_whole(key.level) {
+        return Compare::Inside;
+    }
+    match key.kind {
+        Kind::Defaults => Compare::Defaults,
+        Kind::Flag if key.name.ends_with("Hint") => Compare::Posture {
+            rule: "hint-changed",
+        },
+        Kind::Category => Compare::Posture {
+            rule: "category-changed",
+        },
+        Kind::Keys => Compare::Entries {
+            rule: "ask-on-keys-changed",
+        },
+        Kind::Entries => Compare::Entries {
+            rule: "features-changed",
+        },
+        Kind::Level(level) if compared_whole(level) => Compare::Cosmetic { rule: "ui-changed" },
+        Kind::Level(_) => Compare::Inside,
+        Kind::Text | Kind::Flag | Kind::Count | Kind::Presentation => Compare::Cosmetic {
+            rule: "metadata-changed",
+        },
+    }
+}
+
+/// What a set of entries does, for its findings' messages (`now also {what} ...`).
+fn entries_what(key: &Key) -> String {
+    match *key {
+        keys::ASK_ON_KEYS => "asks for approval when the call sends".into(),
+        keys::FEATURES => "requires the features".into(),
+        keys::ESCALATIONS => "lists the escalations".into(),
+        _ => format!("lists in `{}`", key.name),
+    }
+}
+
+/// `key`'s path inside the block: its level's key, then its own name.
+fn key_path(key: &Key) -> Vec<&'static str> {
+    let mut path: Vec<&'static str> = key.level.key().map(|k| k.name).into_iter().collect();
+    path.push(key.name);
+    path
 }
 
 /// The JSON pointer of `path` inside the `x-neuralis` block.
 fn block_at(path: &[&str]) -> String {
-    path.iter().fold("/x-neuralis".to_owned(), |p, t| {
+    path.iter().fold(BLOCK_POINTER.to_owned(), |p, t| {
         neuralis_core::contract::push_pointer(&p, t)
     })
 }
@@ -428,24 +526,25 @@ fn block_defaults(old: &Value, new: &Value, required: &BTreeSet<String>) -> Vec<
     let mut out = Vec::new();
     let empty = Map::new();
     let od = old
-        .get("defaults")
+        .get(keys::DEFAULTS.name)
         .and_then(Value::as_object)
         .unwrap_or(&empty);
     let nd = new
-        .get("defaults")
+        .get(keys::DEFAULTS.name)
         .and_then(Value::as_object)
         .unwrap_or(&empty);
-    let keys: BTreeSet<&String> = od.keys().chain(nd.keys()).collect();
-    for key in keys {
+    let names: BTreeSet<&String> = od.keys().chain(nd.keys()).collect();
+    for key in names {
         let (a, b) = (od.get(key), nd.get(key));
         if a != b {
+            let path = [keys::DEFAULTS.name, key.as_str()];
             if let (None, Some(b)) = (a, b)
                 && required.contains(key)
             {
                 out.push(block_finding(
                     "default-added",
                     Class::Additive,
-                    &["defaults", key],
+                    &path,
                     schema::default_added(b),
                 ));
                 continue;
@@ -459,7 +558,7 @@ fn block_defaults(old: &Value, new: &Value, required: &BTreeSet<String>) -> Vec<
             out.push(block_finding(
                 "default-changed",
                 Class::Breaking,
-                &["defaults", key],
+                &path,
                 format!("{what}: a call that leaves it out now means something else"),
             ));
         }
@@ -467,38 +566,34 @@ fn block_defaults(old: &Value, new: &Value, required: &BTreeSet<String>) -> Vec<
     out
 }
 
-/// Posture: who must approve, who may call, as the annotations' hints and category say.
-fn block_hints(old: &Value, new: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (path, rule) in [
-        (&["annotations", "destructiveHint"][..], "hint-changed"),
-        (&["annotations", "readOnlyHint"][..], "hint-changed"),
-        (&["annotations", "idempotentHint"][..], "hint-changed"),
-        (&["annotations", "openWorldHint"][..], "hint-changed"),
-        (&["annotations", "category"][..], "category-changed"),
-    ] {
-        let (a, b) = (block_get(old, path), block_get(new, path));
-        if a != b {
-            let key = path[path.len() - 1];
-            out.push(block_finding(
-                rule,
-                Class::Posture,
-                path,
-                format!(
-                    "`{key}` {} became {}: who must approve a call may change",
-                    shown(&a),
-                    shown(&b)
-                ),
-            ));
-        }
+/// Posture: who must approve, who may call, as an annotation's hint or category says.
+fn block_posture(old: &Value, new: &Value, rule: &'static str, path: &[&str]) -> Vec<Finding> {
+    let (a, b) = (block_get(old, path), block_get(new, path));
+    if a == b {
+        return Vec::new();
     }
-    out
+    let key = path[path.len() - 1];
+    vec![block_finding(
+        rule,
+        Class::Posture,
+        path,
+        format!(
+            "`{key}` {} became {}: who must approve a call may change",
+            shown(&a),
+            shown(&b)
+        ),
+    )]
 }
 
 /// Posture: the keys that ask for approval, the features and escalations required,
 /// each entry added or gone.
-fn block_lists(old: &Value, new: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
+fn block_entries(
+    old: &Value,
+    new: &Value,
+    rule: &'static str,
+    what: &str,
+    path: &[&str],
+) -> Vec<Finding> {
     let set = |v: Value| -> BTreeSet<String> {
         v.as_array()
             .map(|a| {
@@ -509,76 +604,42 @@ fn block_lists(old: &Value, new: &Value) -> Vec<Finding> {
             })
             .unwrap_or_default()
     };
-    for (path, rule, what) in [
-        (
-            &["askOnKeys"][..],
-            "ask-on-keys-changed",
-            "asks for approval when the call sends",
-        ),
-        (
-            &["requires", "features"][..],
-            "features-changed",
-            "requires the features",
-        ),
-        (
-            &["requires", "escalations"][..],
-            "features-changed",
-            "lists the escalations",
-        ),
-    ] {
-        let (a, b) = (set(block_get(old, path)), set(block_get(new, path)));
-        let added: Vec<&String> = b.difference(&a).collect();
-        let gone: Vec<&String> = a.difference(&b).collect();
-        if !added.is_empty() {
-            out.push(block_finding(
-                rule,
-                Class::Posture,
-                path,
-                format!("now also {what} {}", quoted(&added)),
-            ));
-        }
-        if !gone.is_empty() {
-            out.push(block_finding(
-                rule,
-                Class::Posture,
-                path,
-                format!("no longer {what} {}", quoted(&gone)),
-            ));
-        }
+    let (a, b) = (set(block_get(old, path)), set(block_get(new, path)));
+    let added: Vec<&String> = b.difference(&a).collect();
+    let gone: Vec<&String> = a.difference(&b).collect();
+    let mut out = Vec::new();
+    if !added.is_empty() {
+        out.push(block_finding(
+            rule,
+            Class::Posture,
+            path,
+            format!("now also {what} {}", quoted(&added)),
+        ));
+    }
+    if !gone.is_empty() {
+        out.push(block_finding(
+            rule,
+            Class::Posture,
+            path,
+            format!("no longer {what} {}", quoted(&gone)),
+        ));
     }
     out
 }
 
-/// What people read: title, duration, cancellability, ui, family, operation,
-/// transport.
-fn block_metadata(old: &Value, new: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for path in [
-        &["annotations", "title"][..],
-        &["annotations", "estimatedDurationMs"][..],
-        &["annotations", "cancellable"][..],
-        &["ui"][..],
-        &["family"][..],
-        &["operation"][..],
-        &["transport"][..],
-    ] {
-        let (a, b) = (block_get(old, path), block_get(new, path));
-        if a != b {
-            let key = path[path.len() - 1];
-            let rule = if key == "ui" {
-                "ui-changed"
-            } else {
-                "metadata-changed"
-            };
-            out.push(block_finding(
-                rule,
-                Class::Cosmetic,
-                path,
-                format!("`{key}` {} became {}", shown(&a), shown(&b)),
-            ));
-        }
+/// What people read: title, duration, cancellability, ui, family, operation, transport.
+fn block_cosmetic(old: &Value, new: &Value, rule: &'static str, path: &[&str]) -> Vec<Finding> {
+    let (a, b) = (block_get(old, path), block_get(new, path));
+    if a == b {
+        return Vec::new();
     }
-    out
+    let key = path[path.len() - 1];
+    vec![block_finding(
+        rule,
+        Class::Cosmetic,
+        path,
+        format!("`{key}` {} became {}", shown(&a), shown(&b)),
+    )]
 }
 
 fn quoted(keys: &[&String]) -> String {
@@ -740,5 +801,64 @@ mod tests {
         assert!(major_step("0.0.3", "0.0.4"));
         assert!(major_step("0.3.0", "1.0.0"));
         assert!(!major_step("2.0.0", "2.0.0"));
+    }
+
+    /// A value of `kind`, `alt` choosing a second one.
+    fn sample(kind: Kind, alt: bool) -> Value {
+        let pick = |names: &[&str]| json!(names[usize::from(alt)]);
+        match kind {
+            Kind::Text => json!(if alt { "b" } else { "a" }),
+            Kind::Flag => json!(!alt),
+            Kind::Count => json!(if alt { 2 } else { 1 }),
+            Kind::Category => pick(neuralis_core::xn::CATEGORIES),
+            Kind::Presentation => pick(neuralis_core::xn::PRESENTATIONS),
+            Kind::Defaults => json!({ "days": if alt { 2 } else { 1 } }),
+            Kind::Keys | Kind::Entries => {
+                if alt {
+                    json!(["a", "b"])
+                } else {
+                    json!(["a"])
+                }
+            }
+            Kind::Level(_) if alt => json!({}),
+            Kind::Level(level) => full(level),
+        }
+    }
+
+    /// A level with every one of its keys set.
+    fn full(level: Level) -> Value {
+        let mut m = Map::new();
+        for key in level.keys() {
+            m.insert(key.name.into(), sample(key.kind, false));
+        }
+        Value::Object(m)
+    }
+
+    /// Every key of the table is compared: changing it alone (or, for a key of a level
+    /// compared whole, the level) gives a finding at its pointer.
+    #[test]
+    fn every_key_of_the_table_is_compared() {
+        let old = full(Level::Block);
+        for key in KEYS {
+            let mut new = old.clone();
+            let path = key_path(key);
+            let (last, parents) = path.split_last().expect("a key has a name");
+            let mut at = &mut new;
+            for p in parents {
+                at = &mut at[*p];
+            }
+            at[*last] = sample(key.kind, true);
+            let findings = block(&old, &new, &Value::Null);
+            let pointer = if compared_whole(key.level) {
+                key.level.pointer()
+            } else {
+                key.pointer()
+            };
+            assert!(
+                findings.iter().any(|f| f.pointer.starts_with(&pointer)),
+                "{pointer}: {findings:?}"
+            );
+            assert!(block(&old, &old, &Value::Null).is_empty());
+        }
     }
 }

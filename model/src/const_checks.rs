@@ -7,7 +7,7 @@
 //! here, not spelled out in every expansion.
 //!
 //! ```
-//! use neuralis_model::checks::{Given, root_key_message, tool_input_message};
+//! use neuralis_model::const_checks::{Given, root_key_message, tool_input_message};
 //!
 //! let m = tool_input_message::<String>("String");
 //! assert!(m.as_str().starts_with("input-not-struct: `String` is a tool's input"));
@@ -144,7 +144,7 @@ pub const fn default_value_message<T: ToolInput + ?Sized>(
 /// ([`root_key_message`] says so). `ty` is the input type as written.
 ///
 /// ```
-/// use neuralis_model::checks::more_offset_message;
+/// use neuralis_model::const_checks::more_offset_message;
 /// use neuralis_model::input::ToolInput;
 /// use neuralis_model::shape::{Bounds, KeyShape, Shape};
 ///

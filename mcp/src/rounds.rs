@@ -53,8 +53,8 @@ use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 use tokio::sync::Notify;
 
-use crate::ask::{declared, input_request, read_answer, required};
 use crate::consumed::{ConsumedStates, MemoryConsumedStates};
+use crate::questions::{declared, input_request, read_answer, required};
 
 /// How long a `requestState` opens by default: long enough for a person to read a form.
 pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
@@ -521,7 +521,7 @@ impl Asker for RoundAsker {
             });
         }
         let capability = question.capability();
-        if !self.supports(capability) {
+        if let Err(unsupported) = question.supported_by(|c| self.supports(c)) {
             // The handler gets the `AskError` it gets on every era, and its fallback
             // runs; only a call that then ends in error ends with `-32021`
             // (`Round::unanswerable`). The gate's confirm, unanswerable, refuses the call.
@@ -531,7 +531,7 @@ impl Asker for RoundAsker {
                     inner.missing.push(capability);
                 }
             }
-            return Box::pin(async move { Err(AskError::Unsupported(capability)) });
+            return Box::pin(async move { Err(unsupported) });
         } else if let Err(e) = input_request(&question) {
             return Box::pin(async move { Err(e) });
         } else {

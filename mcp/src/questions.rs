@@ -2,7 +2,7 @@
 //! (`elicitation/create`, `sampling/createMessage`, `roots/list`), how a client's answer
 //! reads back, and the asker of the session eras (before 2026-07-28), which sends the
 //! request to the client through rmcp's [`Peer`] while the handler waits. The 2026-07-28
-//! asker, which answers with an `InputRequiredResult` instead, is in `mrtr`.
+//! asker, which answers with an `InputRequiredResult` instead, is in `rounds`.
 
 use neuralis_core::dispatch::{
     Answer, AskError, Asker, BoxFuture, Capability, Elicited, Question, Role, Root, Sampled,
@@ -201,10 +201,7 @@ impl Asker for PeerAsker {
         question: Question,
     ) -> BoxFuture<'a, Result<Answer, AskError>> {
         Box::pin(async move {
-            let capability = question.capability();
-            if !self.supports(capability) {
-                return Err(AskError::Unsupported(capability));
-            }
+            question.supported_by(|c| self.supports(c))?;
             let request = match input_request(&question)? {
                 InputRequest::Elicitation(r) => ServerRequest::ElicitRequest(r),
                 InputRequest::CreateMessage(r) => ServerRequest::CreateMessageRequest(r),

@@ -18,8 +18,8 @@ use rmcp::model::{InputRequiredResult, ProtocolVersion};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
-use crate::ask::PeerAsker;
-use crate::mrtr::{Retried, RoundAsker, States};
+use crate::questions::PeerAsker;
+use crate::rounds::{Retried, RoundAsker, States};
 
 /// What the server lends a handler's request: its sealed-state key and the caller.
 #[derive(Clone)]

@@ -1,6 +1,7 @@
-//! Lengths and cuts in UTF-16 code units, as the platform (JavaScript) counts them: the
-//! count and the cut are `neuralis_model::utf16`'s, the rest (JSON escaping, clip plans)
-//! the result engine's.
+//! A string's clip plans and its JSON-escaped length: where a string over its caps is cut
+//! (in UTF-16 code units, as the platform counts them, and in escaped bytes), and what the
+//! kept prefix and its marker weigh once written. The count and the cut themselves are
+//! `neuralis_model::utf16`'s.
 
 pub use neuralis_model::utf16::{utf16_len, utf16_prefix_end};
 

@@ -31,6 +31,7 @@
 
 mod bound;
 mod card;
+mod clip;
 mod engine;
 mod iframe;
 mod normalize;
@@ -40,13 +41,13 @@ mod status;
 mod tally;
 mod typed;
 mod types;
-mod utf16;
 
 pub use bound::{
     BoundCaps, BoundStats, ToolBound, bound_result, bound_result_owned, bound_value,
     normalize_and_bound,
 };
 pub use card::{CARD_MARKER, CardMatch, CardSource, DEFAULT_CARD, check_card, resolve_card};
+pub use clip::{truncation_marker, utf16_len, utf16_prefix_end};
 pub use iframe::{IFRAME_MAX_BYTES, IFRAME_MAX_STRING_CHARS, IframePayload, iframe_payload};
 pub use normalize::normalize_result;
 pub use status::{SUCCESS_WORDS, Status, Tone, check_status, settled_status};
@@ -56,7 +57,6 @@ pub use types::{
     BinaryContent, Content, ContentAnnotations, ContentBlock, EmbeddedResource, ResourceContents,
     TextContent, ToolResult,
 };
-pub use utf16::{truncation_marker, utf16_len, utf16_prefix_end};
 
 /// The member a wrapped output's value is sent under (`{"result": <value>}`).
 pub(crate) use sketch::RESULT;
