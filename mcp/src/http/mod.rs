@@ -328,8 +328,7 @@ impl Hosted {
             .unwrap_or(self.resolver);
         // Every request needs a bearer token.
         let card = served_card(&self.server, &config, Some(self.metadata.as_ref()));
-        HostedService::new(self.server, resolver, challenge, config, &self.limits)
-            .with_card(card)
+        HostedService::new(self.server, resolver, challenge, config, &self.limits).with_card(card)
     }
 }
 
