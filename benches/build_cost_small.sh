@@ -392,3 +392,12 @@ for v in "${variants[@]}"; do
   echo "== $v, last edit: its units"
   units "$v" 1 6
 done
+echo
+echo "== ours, cold build: the toolkit, the package, and the build script's dependencies"
+timing_units "$(ls -t "$work/ours/target/cargo-timings"/cargo-timing-2*.html | sed -n 2p)" | python3 -c '
+import json, sys
+names = ("neuralis", "small-", "syn", "regex", "toml", "winnow", "serde_spanned", "annotate-snippets", "anstyle", "unicode-width")
+for u in map(json.loads, sys.stdin):
+    if u["name"].startswith(names) and u["mode"] != "run-custom-build":
+        print(f"  {u['"'"'name'"'"']} {u['"'"'version'"'"']} {u['"'"'target'"'"'].strip() or '"'"'lib'"'"'}: {u['"'"'duration'"'"']:.2f} s")
+'
