@@ -46,8 +46,9 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 /// store) is generic over the transport, and an async body is instantiated again in each
 /// crate that polls it. Behind this box it is compiled once, here: a package's bin that
 /// calls [`McpServer::serve_stdio`] or [`McpServer::serve_io`] polls a `dyn Future` and
-/// instantiates none of it (issue 64). Only the start and each wake of the service's own
-/// loop go through the box; a call's path does not.
+/// instantiates none of it (issue 64). What goes through a vtable is each wake of this
+/// future and each read or write of the boxed halves (one indirect call per buffer filled
+/// or batch written); a call's dispatch does not.
 pub(crate) type Serving = Pin<Box<dyn Future<Output = Result<(), Error>> + Send>>;
 
 /// A reader of lines, boxed: [`LineTransport`] is compiled for this one type.
