@@ -32,7 +32,6 @@ use crate::compose::to_handler;
 use crate::logging::SessionLevel;
 use crate::questions::PeerAsker;
 use crate::rounds::{Round, RoundAsker, States};
-use crate::stdio::LineTransport;
 use crate::task::{Answered, Foreground, TaskStore, TaskTiming, Tasks};
 
 /// The MCP `tools/list` entry of a tool: `name`, `title`, `description`, `inputSchema` and
@@ -773,9 +772,11 @@ impl McpServer {
     /// for its timeout), JSON that is no JSON-RPC message with `-32600`, and a
     /// notification before the handshake is dropped instead of ending the server. See
     /// [`serve_io`](Self::serve_io).
-    pub async fn serve_stdio(self) -> Result<(), Error> {
-        let (stdin, stdout) = rmcp::transport::stdio();
-        self.serve_io(stdin, stdout).await
+    ///
+    /// The future is boxed and compiled in this crate: a package's bin that calls this
+    /// instantiates none of the server.
+    pub fn serve_stdio(self) -> impl Future<Output = Result<(), Error>> + Send + 'static {
+        crate::stdio::serve_stdio(self)
     }
 
     /// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` (what
@@ -790,14 +791,19 @@ impl McpServer {
     /// # Errors
     ///
     /// [`Error::Serve`] when the service stops abnormally.
-    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), Error>
+    ///
+    /// `reader` and `writer` are boxed and the future is compiled in this crate: only the
+    /// boxing is instantiated for `R` and `W`.
+    pub fn serve_io<R, W>(
+        self,
+        reader: R,
+        writer: W,
+    ) -> impl Future<Output = Result<(), Error>> + Send + 'static
     where
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let versions = ServerHandler::supported_protocol_versions(&self).into_owned();
-        self.serve_transport(LineTransport::new(reader, writer, versions))
-            .await
+        crate::stdio::serve_lines(self, Box::new(reader), Box::new(writer))
     }
 
     /// Serves over any rmcp transport (a `(reader, writer)` pair of async I/O, a

@@ -23,19 +23,61 @@
 //! Every message, rmcp's and the transport's own, is one whole line written by one task.
 
 use std::io;
+use std::pin::Pin;
 
-use rmcp::RoleServer;
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, ErrorData, GetMeta, ProtocolVersion, RequestId,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
+use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
+
+use crate::{Error, McpServer};
 
 /// The longest line a client may send: 16 MiB (an 8 MiB argument string, escaped, fits).
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A server running over lines, as one boxed future.
+///
+/// The server's code (the transport, rmcp's service loop and its handler glue, the task
+/// store) is generic over the transport, and an async body is instantiated again in each
+/// crate that polls it. Behind this box it is compiled once, here: a package's bin that
+/// calls [`McpServer::serve_stdio`] or [`McpServer::serve_io`] polls a `dyn Future` and
+/// instantiates none of it (issue 64). What goes through a vtable is each wake of this
+/// future and each read or write of the boxed halves (one indirect call per buffer filled
+/// or batch written); a call's dispatch does not.
+pub(crate) type Serving = Pin<Box<dyn Future<Output = Result<(), Error>> + Send>>;
+
+/// A reader of lines, boxed: [`LineTransport`] is compiled for this one type.
+type BoxedReader = Box<dyn AsyncRead + Send + Unpin>;
+
+/// A writer of lines, boxed.
+type BoxedWriter = Box<dyn AsyncWrite + Send + Unpin>;
+
+/// [`McpServer::serve_stdio`]: standard input and output, taken when the future first
+/// runs (inside the caller's runtime).
+#[inline(never)]
+pub(crate) fn serve_stdio(server: McpServer) -> Serving {
+    Box::pin(async move {
+        let (stdin, stdout) = rmcp::transport::stdio();
+        serve_lines(server, Box::new(stdin), Box::new(stdout)).await
+    })
+}
+
+/// [`McpServer::serve_io`] over boxed halves. The transport (and its writer task) is made
+/// when the future first runs.
+#[inline(never)]
+pub(crate) fn serve_lines(server: McpServer, reader: BoxedReader, writer: BoxedWriter) -> Serving {
+    Box::pin(async move {
+        let versions = ServerHandler::supported_protocol_versions(&server).into_owned();
+        server
+            .serve_transport(LineTransport::new(reader, writer, versions))
+            .await
+    })
+}
 
 /// One framed line, or why there is none.
 enum Line {
