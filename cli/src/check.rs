@@ -181,7 +181,9 @@ fn options(args: &Args) -> Result<CheckOptions, String> {
     })
 }
 
-fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// The tool files `args` name: each file as given, each directory's `*.json` (but its
+/// `outputs.json`), in path order; shared with `lower`.
+pub(crate) fn collect(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for arg in args {
         let meta =

@@ -17,8 +17,12 @@ use crate::Format;
 /// Arguments of `neuralis lower`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The tool file (`tools/<name>.json`); the name is the file stem.
-    pub file: PathBuf,
+    /// The tool files (`tools/<name>.json`; the name is the file stem), or tools
+    /// directories (each `*.json` but `outputs.json`). With more than one tool, a JSON
+    /// output is an array of each tool's, in path order, and the human reports follow
+    /// one another.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
     /// Output format (for `mcp-remote`; a provider's definition is always JSON).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -36,26 +40,38 @@ pub struct Args {
     pub served: Option<String>,
 }
 
+/// What `lower` shows of one tool, and its exit status (0, or 1 for a refusal or an
+/// error in the file).
+struct Shown {
+    output: Option<Output>,
+    status: u8,
+}
+
+/// One tool's output: a JSON document, or the human report.
+enum Output {
+    Json(Value),
+    Text(String),
+}
+
 /// The `inputSchema` served for the file in `dialect`: the file loaded as a server loads
 /// it (checked, normalized, its defaults on their properties), in the served dialect.
-fn served_input(dialect: &str, name: &str, bytes: &[u8], file: &str) -> ExitCode {
+fn served_input(dialect: &str, name: &str, bytes: &[u8], file: &str) -> Shown {
     let served = dialect::Served::from_name(dialect).unwrap_or_default();
     let package = neuralis_core::load::load_package_from_sources([(name, bytes)]);
     for (_, diag) in package.diagnostics() {
         eprintln!("{}", render(diag, file));
     }
     let Some(entry) = package.tool(name) else {
-        return ExitCode::FAILURE;
+        return Shown {
+            output: None,
+            status: 1,
+        };
     };
     let input = Value::Object(dialect::served_schema(&entry.input_schema(), served));
-    match serde_json::to_string_pretty(&input) {
-        Ok(text) => println!("{text}"),
-        Err(e) => {
-            eprintln!("neuralis lower: cannot write JSON: {e}");
-            return ExitCode::from(crate::EXIT_USAGE);
-        }
+    Shown {
+        output: Some(Output::Json(input)),
+        status: 0,
     }
-    ExitCode::SUCCESS
 }
 
 /// `--profile` values of `neuralis lower`.
@@ -91,24 +107,16 @@ fn provider_definition(
     name: &str,
     schema: &Value,
     file: &str,
-) -> ExitCode {
+) -> Shown {
     let definition = dialect::tool_definition(provider, name, schema);
     for loss in &definition.losses {
         let diag =
             Diagnostic::new(loss.rule, loss.pointer.clone()).with_message(loss.message.clone());
         eprintln!("{}", render(&diag, file));
     }
-    match serde_json::to_string_pretty(&definition.tool) {
-        Ok(text) => println!("{text}"),
-        Err(e) => {
-            eprintln!("neuralis lower: cannot write JSON: {e}");
-            return ExitCode::from(crate::EXIT_USAGE);
-        }
-    }
-    if definition.is_refused() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    Shown {
+        status: u8::from(definition.is_refused()),
+        output: Some(Output::Json(definition.tool)),
     }
 }
 
@@ -122,7 +130,7 @@ struct Description<'a> {
 
 /// The JSON output.
 #[derive(Debug, Serialize)]
-struct Output<'a> {
+struct Report<'a> {
     name: &'a str,
     schema: &'a Value,
     dropped: &'a [Dropped],
@@ -132,30 +140,82 @@ struct Output<'a> {
 
 /// Runs `neuralis lower`.
 pub fn run(args: &Args) -> ExitCode {
-    let bytes = match std::fs::read(&args.file) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            eprintln!("neuralis lower: cannot read `{}`: {e}", args.file.display());
+    let files = match crate::check::collect(&args.files) {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("neuralis lower: {message}");
             return ExitCode::from(crate::EXIT_USAGE);
         }
     };
+    let mut shown = Vec::with_capacity(files.len());
+    let mut status = 0;
+    for file in &files {
+        match one(args, file) {
+            Ok(one) => {
+                status = status.max(one.status);
+                shown.extend(one.output);
+            }
+            Err(code) => return code,
+        }
+    }
+    let text = match (files.len(), shown.as_slice()) {
+        (1, [Output::Json(value)]) => serde_json::to_string_pretty(value).map(|t| t + "\n"),
+        (_, outputs) if outputs.iter().all(|o| matches!(o, Output::Json(_))) && files.len() > 1 => {
+            let values: Vec<&Value> = outputs
+                .iter()
+                .filter_map(|o| match o {
+                    Output::Json(v) => Some(v),
+                    Output::Text(_) => None,
+                })
+                .collect();
+            serde_json::to_string_pretty(&values).map(|t| t + "\n")
+        }
+        (_, outputs) => Ok(outputs
+            .iter()
+            .map(|o| match o {
+                Output::Json(v) => serde_json::to_string_pretty(v).unwrap_or_default() + "\n",
+                Output::Text(t) => t.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")),
+    };
+    match text {
+        Ok(text) => print!("{text}"),
+        Err(e) => {
+            eprintln!("neuralis lower: cannot write JSON: {e}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    }
+    ExitCode::from(status)
+}
+
+/// What `lower` shows of the tool file at `path`; `Err` with the exit status when the
+/// file cannot be read.
+fn one(args: &Args, path: &std::path::Path) -> Result<Shown, ExitCode> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprintln!("neuralis lower: cannot read `{file}`: {e}");
+        ExitCode::from(crate::EXIT_USAGE)
+    })?;
     let schema = match parse(&bytes) {
         Ok(schema) => schema,
         Err(diag) => {
-            eprintln!("{}", render(&diag, &args.file.display().to_string()));
-            return ExitCode::FAILURE;
+            eprintln!("{}", render(&diag, &file));
+            return Ok(Shown {
+                output: None,
+                status: 1,
+            });
         }
     };
-    let name = args
-        .file
+    let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     if let Some(dialect) = &args.served {
-        return served_input(dialect, &name, &bytes, &args.file.display().to_string());
+        return Ok(served_input(dialect, &name, &bytes, &file));
     }
     if let Some(provider) = args.profile.provider() {
-        return provider_definition(provider, &name, &schema, &args.file.display().to_string());
+        return Ok(provider_definition(provider, &name, &schema, &file));
     }
     // The name rules and the entitlement lint; dropped constructs and the description
     // have their own sections of the output.
@@ -169,38 +229,32 @@ pub fn run(args: &Args) -> ExitCode {
             original,
             sanitized: remote::sanitize_description(original),
         });
-
-    let failed = diagnostics.iter().any(Diagnostic::is_error);
-    match args.format {
+    let status = u8::from(diagnostics.iter().any(Diagnostic::is_error));
+    let output = match args.format {
         Format::Json => {
-            let out = Output {
+            let report = Report {
                 name: &name,
                 schema: &lowered.schema,
                 dropped: &lowered.dropped,
                 description,
                 diagnostics,
             };
-            match serde_json::to_string_pretty(&out) {
-                Ok(text) => println!("{text}"),
-                Err(e) => {
-                    eprintln!("neuralis lower: cannot write JSON: {e}");
-                    return ExitCode::from(crate::EXIT_USAGE);
-                }
-            }
+            Output::Json(serde_json::to_value(&report).map_err(|e| {
+                eprintln!("neuralis lower: cannot write JSON: {e}");
+                ExitCode::from(crate::EXIT_USAGE)
+            })?)
         }
         Format::Human => {
-            let file = args.file.display().to_string();
             for diag in &diagnostics {
                 eprintln!("{}", render(diag, &file));
             }
-            print!("{}", human(&name, &lowered, description.as_ref()));
+            Output::Text(human(&name, &lowered, description.as_ref()))
         }
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    };
+    Ok(Shown {
+        output: Some(output),
+        status,
+    })
 }
 
 /// The largest file read (`depth-limit`): 4 MiB.

@@ -304,3 +304,73 @@ fn served_leaves_the_default_output_and_refuses_a_profile_beside_it() {
     let out = lower(&["--served", "nonesuch"], &example());
     assert!(!out.status.success());
 }
+
+/// A directory, or several files: each tool lowered, a JSON output an array of each
+/// one's (in path order, the same documents a single file gives), the human reports one
+/// after another; the exit status is the worst of them; `outputs.json` is no tool.
+#[test]
+fn a_directory_or_several_files_lower_each_tool() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/catalog/tools");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the example's tools")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 1);
+    for args in [
+        &["--format", "json"][..],
+        &["--profile", "openai"][..],
+        &["--served", "mcp-remote"][..],
+    ] {
+        let all = lower(args, &dir);
+        assert_eq!(all.status.code(), Some(0), "{args:?}");
+        let each: Vec<Value> = files.iter().map(|f| json_of(&lower(args, f))).collect();
+        assert_eq!(json_of(&all), Value::Array(each), "{args:?}");
+    }
+    let human = lower(&[], &dir);
+    let text = String::from_utf8_lossy(&human.stdout);
+    for f in &files {
+        let name = f.file_stem().expect("a stem").to_string_lossy();
+        assert!(
+            text.contains(&format!("`{name}` as the provider subset keeps it:")),
+            "{text}"
+        );
+    }
+    // Two files by name, one of them refused: both shown, exit 1.
+    let reserved = write(
+        "several",
+        "finish_turn.json",
+        &std::fs::read_to_string(example()).expect("read"),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_neuralis"))
+        .args(["lower", "--format", "json"])
+        .arg(example())
+        .arg(&reserved)
+        .output()
+        .expect("neuralis runs");
+    assert_eq!(out.status.code(), Some(1));
+    let shown = json_of(&out);
+    assert_eq!(shown.as_array().map(Vec::len), Some(2), "{shown}");
+    assert_eq!(shown[1]["name"], "finish_turn");
+    // A directory's outputs.json is not lowered as a tool.
+    write(
+        "with-outputs",
+        "weather_forecast.json",
+        &std::fs::read_to_string(example()).expect("read"),
+    );
+    let outputs = write(
+        "with-outputs",
+        "outputs.json",
+        r#"{"weather_forecast": null}"#,
+    );
+    let out = lower(
+        &["--format", "json"],
+        &outputs.parent().expect("dir").to_path_buf(),
+    );
+    assert_eq!(
+        json_of(&out)["name"],
+        "weather_forecast",
+        "one tool: its own document"
+    );
+}
