@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use neuralis_core::contract::{
-    CheckOptions, Diagnostic, Location, Profile, Report, check_bytes_with,
+    CheckOptions, Diagnostic, Location, Profile, Report, RuleId, check_bytes_with,
 };
 use neuralis_core::dialect::Provider;
 use serde_json::{Value, json};
@@ -91,7 +91,7 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::from(crate::EXIT_USAGE);
         }
     };
-    let options = match options(args) {
+    let (options, allowed) = match options(args) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("error: {message}");
@@ -111,7 +111,16 @@ pub fn run(args: &Args) -> ExitCode {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let report = check_bytes_with(&name, &bytes, &options);
+        let mut report = check_bytes_with(&name, &bytes, &options);
+        // The package's `allow_weakened`, as its build honours it.
+        report.diagnostics.retain(|d| {
+            d.rule != RuleId::DialectWeakened
+                || d.message
+                    .split_whitespace()
+                    .next()
+                    .and_then(Provider::from_name)
+                    .is_none_or(|p| !allowed.contains(&p))
+        });
         checked.push(Checked {
             path,
             bytes,
@@ -131,8 +140,9 @@ pub fn run(args: &Args) -> ExitCode {
 /// The checker's options: the profiles given (and the dialects of `--dialects-from`, or
 /// by default of `./Cargo.toml` when no `--profile` is given), `mcp-remote` when any asks
 /// for it, every provider's dialect once.
-fn options(args: &Args) -> Result<CheckOptions, String> {
+fn options(args: &Args) -> Result<(CheckOptions, Vec<Provider>), String> {
     let mut dialects = Vec::new();
+    let mut allowed = Vec::new();
     let mut profile = Profile::Neuralis;
     for p in &args.profile {
         match p.profile().provider() {
@@ -152,20 +162,18 @@ fn options(args: &Args) -> Result<CheckOptions, String> {
     if let Some(path) = manifest {
         // The dialects as the build checks them (`mcp-remote` among them: what its served
         // dialect refuses or says in words).
-        let names = crate::manifest::dialects(&path)?.unwrap_or_default();
-        for name in &names {
-            let provider = Provider::from_name(name).ok_or_else(|| {
-                format!(
-                    "`{}`: `[package.metadata.neuralis] dialects` names `{name}`, which is no \
-                     dialect: write one of {}",
-                    path.display(),
-                    Provider::ALL.map(|p| format!("`{p}`")).join(", ")
-                )
-            })?;
+        let names = crate::manifest::dialect_names(&path, "dialects")?.unwrap_or_default();
+        for provider in providers(&path, "dialects", &names)? {
             if !dialects.contains(&provider) {
                 dialects.push(provider);
             }
         }
+        let allow = crate::manifest::dialect_names(&path, "allow_weakened")?.unwrap_or_default();
+        allowed = if allow.iter().any(|n| n == "*") {
+            Provider::ALL.to_vec()
+        } else {
+            providers(&path, "allow_weakened", &allow)?
+        };
         if !names.is_empty() {
             eprintln!(
                 "note: checking the dialects `{}` names: {}",
@@ -174,11 +182,30 @@ fn options(args: &Args) -> Result<CheckOptions, String> {
             );
         }
     }
-    Ok(CheckOptions {
+    let options = CheckOptions {
         cards: args.cards.clone(),
         profile,
         dialects,
-    })
+    };
+    Ok((options, allowed))
+}
+
+/// The dialects `names` (`[package.metadata.neuralis] <key>` of the manifest at `path`)
+/// name.
+fn providers(path: &Path, key: &str, names: &[String]) -> Result<Vec<Provider>, String> {
+    names
+        .iter()
+        .map(|name| {
+            Provider::from_name(name).ok_or_else(|| {
+                format!(
+                    "`{}`: `[package.metadata.neuralis] {key}` names `{name}`, which is no \
+                     dialect: write one of {}",
+                    path.display(),
+                    Provider::ALL.map(|p| format!("`{p}`")).join(", ")
+                )
+            })
+        })
+        .collect()
 }
 
 /// The tool files `args` name: each file as given, each directory's `*.json` (but its

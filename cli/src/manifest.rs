@@ -18,15 +18,17 @@ pub fn package_version(text: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// `[package.metadata.neuralis] dialects` of the manifest at `path` (a `Cargo.toml`, or
-/// the folder holding one), as written: the dialects the package's build checks every
-/// tool against, which `check` reads too. `Ok(None)` when the key is absent.
+/// The dialect names `[package.metadata.neuralis] <key>` gives in the manifest at `path`
+/// (a `Cargo.toml`, or the folder holding one), as written: `dialects`, the dialects the
+/// package's build checks every tool against, and `allow_weakened`, those whose
+/// `dialect-weakened` it allows (`true`: `["*"]`, every one), which `check` reads too.
+/// `Ok(None)` when the key is absent.
 ///
 /// # Errors
 ///
-/// A manifest that cannot be read or parsed, or a `dialects` that is not an array of
-/// strings.
-pub fn dialects(path: &Path) -> Result<Option<Vec<String>>, String> {
+/// A manifest that cannot be read or parsed, or a value that is not an array of strings
+/// (or, for `allow_weakened`, a boolean).
+pub fn dialect_names(path: &Path, key: &str) -> Result<Option<Vec<String>>, String> {
     let path = if path.is_dir() {
         path.join("Cargo.toml")
     } else {
@@ -36,19 +38,26 @@ pub fn dialects(path: &Path) -> Result<Option<Vec<String>>, String> {
         .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     let doc: Table = toml::from_str(&text)
         .map_err(|e| format!("`{}` is not TOML: {}", path.display(), e.message()))?;
-    let Some(list) = ["package", "metadata", "neuralis", "dialects"]
+    let Some(list) = ["package", "metadata", "neuralis", key]
         .iter()
         .try_fold(&Value::Table(doc.clone()), |v, k| v.get(k))
         .cloned()
     else {
         return Ok(None);
     };
+    if let Value::Boolean(all) = list {
+        return Ok(Some(if all {
+            vec!["*".to_owned()]
+        } else {
+            Vec::new()
+        }));
+    }
     list.as_array()
         .and_then(|a| a.iter().map(|v| v.as_str().map(str::to_owned)).collect())
         .map(Some)
         .ok_or_else(|| {
             format!(
-                "`{}`: `[package.metadata.neuralis] dialects` is not an array of dialect names",
+                "`{}`: `[package.metadata.neuralis] {key}` is not an array of dialect names",
                 path.display()
             )
         })

@@ -465,6 +465,35 @@ fn profiles_repeat_and_dialects_come_from_the_package() {
         .output()
         .expect("the binary runs");
     assert_eq!(pointers(&given), openai);
+    // The package's `allow_weakened`, honoured as the build honours it.
+    std::fs::write(
+        package.path().join("Cargo.toml"),
+        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"openai\", \"anthropic\"]\nallow_weakened = [\"anthropic\"]\n",
+    )
+    .expect("write");
+    let allowed = neuralis(&[
+        "check",
+        &good,
+        "--format",
+        "json",
+        "--dialects-from",
+        &manifest,
+    ]);
+    assert_eq!(pointers(&allowed), openai, "anthropic's allowed");
+    std::fs::write(
+        package.path().join("Cargo.toml"),
+        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"openai\", \"anthropic\"]\nallow_weakened = true\n",
+    )
+    .expect("write");
+    let all = neuralis(&[
+        "check",
+        &good,
+        "--format",
+        "json",
+        "--dialects-from",
+        &manifest,
+    ]);
+    assert!(pointers(&all).is_empty(), "every dialect allowed");
     std::fs::write(
         package.path().join("Cargo.toml"),
         "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"cohere\"]\n",
