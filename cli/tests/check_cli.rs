@@ -431,24 +431,31 @@ fn profiles_repeat_and_dialects_come_from_the_package() {
     assert_eq!(pointers(&both), expected, "each profile adds its own");
 
     let package = tempfile::tempdir().expect("a temp dir");
-    std::fs::write(
-        package.path().join("Cargo.toml"),
-        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"openai\", \"anthropic\"]\n",
-    )
-    .expect("write");
+    // The package's `[package.metadata.neuralis]` table says `table`.
+    let manifest_says = |table: &str| {
+        std::fs::write(
+            package.path().join("Cargo.toml"),
+            format!("[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\n{table}"),
+        )
+        .expect("write");
+    };
+    manifest_says("dialects = [\"openai\", \"anthropic\"]\n");
     let manifest = package
         .path()
         .join("Cargo.toml")
         .to_string_lossy()
         .into_owned();
-    let from = neuralis(&[
-        "check",
-        &good,
-        "--format",
-        "json",
-        "--dialects-from",
-        &manifest,
-    ]);
+    let from_manifest = || {
+        neuralis(&[
+            "check",
+            &good,
+            "--format",
+            "json",
+            "--dialects-from",
+            &manifest,
+        ])
+    };
+    let from = from_manifest();
     assert_eq!(pointers(&from), expected);
     assert!(String::from_utf8_lossy(&from.stderr).contains("openai, anthropic"));
     // Inside the package, by default.
@@ -466,39 +473,13 @@ fn profiles_repeat_and_dialects_come_from_the_package() {
         .expect("the binary runs");
     assert_eq!(pointers(&given), openai);
     // The package's `allow_weakened`, honoured as the build honours it.
-    std::fs::write(
-        package.path().join("Cargo.toml"),
-        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"openai\", \"anthropic\"]\nallow_weakened = [\"anthropic\"]\n",
-    )
-    .expect("write");
-    let allowed = neuralis(&[
-        "check",
-        &good,
-        "--format",
-        "json",
-        "--dialects-from",
-        &manifest,
-    ]);
+    manifest_says("dialects = [\"openai\", \"anthropic\"]\nallow_weakened = [\"anthropic\"]\n");
+    let allowed = from_manifest();
     assert_eq!(pointers(&allowed), openai, "anthropic's allowed");
-    std::fs::write(
-        package.path().join("Cargo.toml"),
-        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"openai\", \"anthropic\"]\nallow_weakened = true\n",
-    )
-    .expect("write");
-    let all = neuralis(&[
-        "check",
-        &good,
-        "--format",
-        "json",
-        "--dialects-from",
-        &manifest,
-    ]);
+    manifest_says("dialects = [\"openai\", \"anthropic\"]\nallow_weakened = true\n");
+    let all = from_manifest();
     assert!(pointers(&all).is_empty(), "every dialect allowed");
-    std::fs::write(
-        package.path().join("Cargo.toml"),
-        "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[package.metadata.neuralis]\ndialects = [\"cohere\"]\n",
-    )
-    .expect("write");
+    manifest_says("dialects = [\"cohere\"]\n");
     let bad = neuralis(&["check", &good, "--dialects-from", &manifest]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("`cohere`"));

@@ -137,7 +137,8 @@ pub struct KeywordRule {
     pub source: &'static str,
 }
 
-const fn rule(
+/// One row of a dialect's keyword table (every dialect's, `remote`'s too).
+pub(super) const fn rule(
     keyword: &'static str,
     fate: Fate,
     how: &'static str,

@@ -19,7 +19,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::provider::{Fate, KeywordRule, Lowering, words};
+use super::provider::{Fate, KeywordRule, Lowering, rule, words};
 use crate::contract::push_pointer;
 use crate::remote::{ENUM_CAP, PROPERTIES_CAP, SCHEMA_DESCRIPTION_CAP, sanitize_description};
 use crate::utf16::{utf16_len, utf16_truncate};
@@ -30,20 +30,6 @@ pub(super) const DEPTH_CAP: usize = crate::remote::DEPTH_CAP;
 const SEED: &str = "seed 003 (`003_97c5bdd98fd62c9a.txt`, \"inputSchema\"): the platform keeps `type`, `properties` (first 48), `required`, `items`, `enum` (first 32, as strings), `description` (first 500 characters), `[\"T\", \"null\"]` read as `T`, and drops the rest silently";
 const CONTRACT: &str =
     "the contract's own (`root-closed`, `open-object-implicit`, section 3): the server enforces it";
-
-const fn rule(
-    keyword: &'static str,
-    fate: Fate,
-    how: &'static str,
-    source: &'static str,
-) -> KeywordRule {
-    KeywordRule {
-        keyword,
-        fate,
-        how,
-        source,
-    }
-}
 
 /// A platform that consumes MCP servers and lowers `inputSchema` itself (seed 003).
 pub const MCP_REMOTE: &[KeywordRule] = &[
